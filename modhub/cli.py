@@ -1,0 +1,186 @@
+"""The `modhub` command: database, applications, serving and workers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+import click
+from cryptography.fernet import Fernet
+
+from modhub.settings import SettingsError, from_env
+
+log = logging.getLogger("modhub")
+
+
+def _settings():
+    try:
+        return from_env()
+    except SettingsError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _platform():
+    from modhub.app import build_platform
+    return build_platform(_settings())
+
+
+@click.group()
+def main() -> None:
+    """modhub: the open API server of a game-modding community."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+@main.command()
+def keygen() -> None:
+    """Print a new encryption key for MODHUB_ENCRYPTION_KEY."""
+    click.echo(Fernet.generate_key().decode())
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Migrate the database to the newest schema."""
+    from modhub.migrate import upgrade
+    settings = _settings()
+    _ensure_sqlite_dir(settings)
+    upgrade(settings.database_url)
+    click.echo("database is at the newest revision", err=True)
+
+
+def _ensure_sqlite_dir(settings) -> None:
+    if settings.embedded:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+
+@main.group()
+def app() -> None:
+    """Third-party applications."""
+
+
+@app.command("create")
+@click.option("--name", required=True, help="Display name of the application.")
+@click.option("--permission", "permissions", multiple=True, help="Permission, e.g. user:proxy.")
+@click.option("--scope", "scopes", multiple=True, help="Approved token scope, e.g. post:write.")
+@click.option("--ip-allow", "ip_allow", multiple=True, help="Allowed caller IP or pattern (10.0.0.*).")
+@click.option("--redirect-uri", "redirect_uris", multiple=True, help="Registered OAuth redirect URI.")
+@click.option("--per-minute", type=click.IntRange(min=1), help="Per-minute quota (default 100).")
+@click.option("--per-day", type=click.IntRange(min=1), help="Per-day quota (default 10000).")
+@click.option("--approve", is_flag=True, help="Approve at once.")
+def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
+    """Register an application and print its credentials once, as JSON."""
+    from models import applications
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        creds = applications.create(
+            session, platform.secrets, name=name, permissions=permissions, scopes=scopes,
+            ip_allow=ip_allow, redirect_uris=redirect_uris, per_minute=per_minute,
+            per_day=per_day, approve=approve)
+    click.echo(json.dumps(creds.as_json()))
+
+
+def _set_status(app_id: int, status_name: str) -> None:
+    from models import applications
+    from models.identity import AppStatus
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        _run(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
+    click.echo(f"application {app_id} is {status_name}", err=True)
+
+
+def _run(fn):
+    from modhub.errors import ApiError
+    try:
+        return fn()
+    except ApiError as exc:
+        raise click.ClickException(exc.message) from exc
+
+
+@app.command("approve")
+@click.argument("app_id", type=int)
+def app_approve(app_id: int) -> None:
+    """Approve an application."""
+    _set_status(app_id, "APPROVED")
+
+
+@app.command("disable")
+@click.argument("app_id", type=int)
+def app_disable(app_id: int) -> None:
+    """Disable an application (its requests get 200204)."""
+    _set_status(app_id, "DISABLED")
+
+
+@app.command("list")
+def app_list() -> None:
+    """List applications as JSON lines (never their secrets)."""
+    from models import applications
+    platform = _platform()
+    with platform.db.session() as session:
+        for a in applications.list_(session):
+            click.echo(json.dumps({
+                "appId": a.id, "name": a.name, "apiKey": a.api_key, "status": a.status.value,
+                "permissions": a.permissions, "ipAllow": a.ip_allow,
+                "perMinute": a.per_minute, "perDay": a.per_day}))
+
+
+@app.command("rotate-secret")
+@click.argument("app_id", type=int)
+def app_rotate_secret(app_id: int) -> None:
+    """Replace an application's secret key and print the new credentials once."""
+    from models import applications
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        creds = _run(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
+    click.echo(json.dumps(creds.as_json()))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+def serve(host: str, port: int, workers: int) -> None:
+    """Serve the API with uvicorn (production server; several worker processes)."""
+    import uvicorn
+    _settings()  # fail fast on a missing production secret, before forking workers
+    uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=False, access_log=False, log_level="info")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+def run(host: str, port: int) -> None:
+    """Create the database, print a demo API key and secret, and serve (embedded quick start)."""
+    from modhub import demo
+    from modhub.migrate import upgrade
+    settings = _settings()
+    _ensure_sqlite_dir(settings)
+    upgrade(settings.database_url)
+    creds = demo.ensure_demo_app(_platform())
+    click.echo(json.dumps({**creds, "baseUrl": f"http://{host}:{port}",
+                           "docs": f"http://{host}:{port}/openapi/v2/meta/docs/"}, indent=2))
+    click.echo("demo credentials above: sign requests with them (see README)", err=True)
+    import uvicorn
+    uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
+
+
+@main.command()
+@click.option("--queue", "queues", multiple=True, default=("webhooks", "default"), show_default=True)
+def worker(queues) -> None:
+    """Run an RQ worker (with the scheduler) over the configured Redis."""
+    import redis
+    from rq import Worker
+    settings = _settings()
+    if not settings.redis_url:
+        raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
+    conn = redis.Redis.from_url(settings.redis_url)
+    Worker(list(queues), connection=conn).work(with_scheduler=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The response envelope (ResponseDTO) and the per-request state that fills its traceId."""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+
+from modhub.errors import ApiError
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+SUCCESS_MSG = "success"
+
+
+@dataclass
+class RequestState:
+    """What one request carries through the layers: its id, auth result and extra headers."""
+
+    request_id: str
+    headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+    app_id: int | None = None
+    proxy_user_id: int | None = None
+    token_scopes: tuple[str, ...] = ()
+
+    def add_header(self, name: str, value: str) -> None:
+        """Queue a header for the response, whatever answers it (handler or error)."""
+        self.headers.append((name.lower().encode("latin-1"), value.encode("latin-1")))
+
+
+current: contextvars.ContextVar[RequestState] = contextvars.ContextVar("modhub_request")
+
+
+def request_id_from(incoming: str | None) -> str:
+    """Honour a well-formed incoming X-Request-Id, else make a fresh one."""
+    if incoming and _REQUEST_ID.match(incoming):
+        return incoming
+    return uuid.uuid4().hex
+
+
+def trace_id() -> str:
+    """The current request's id ('' outside a request)."""
+    state = current.get(None)
+    return state.request_id if state else ""
+
+
+def data_type(data) -> int:
+    """dataType as documented: 0 none, 1 object, 2 array, 3 scalar."""
+    if data is None:
+        return 0
+    if isinstance(data, dict):
+        return 1
+    if isinstance(data, (list, tuple)):
+        return 2
+    return 3
+
+
+def ok(data=None) -> dict:
+    """A success envelope around data."""
+    return {"code": 0, "ok": True, "msg": SUCCESS_MSG, "level": "info", "data": data,
+            "dataType": data_type(data), "traceId": trace_id()}
+
+
+def error(code: int, msg: str, status: int) -> dict:
+    """An error envelope: non-zero code, data null."""
+    return {"code": code, "ok": False, "msg": msg, "level": "error" if status >= 500 else "warn",
+            "data": None, "dataType": 0, "traceId": trace_id()}
+
+
+def error_bytes(exc: ApiError) -> bytes:
+    """The serialized error envelope of an ApiError."""
+    return json.dumps(error(exc.code, exc.message, exc.status), ensure_ascii=False).encode()

@@ -1,0 +1,90 @@
+"""The error-code catalog and the exception every layer raises to answer with an envelope.
+
+The catalog is the single source of codes; `openapi/openapi.yaml` documents the same table in
+its `info.description` (a test keeps the two in step). Ranges follow DESIGN.md:
+2001xx gateway and quota, 2002xx application auth and permission, 2003xx bad request,
+2004xx not found / method, 2005xx server, 2009xx codes, tickets and pairing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One catalog entry: numeric code, stable name, HTTP status and default message."""
+
+    code: int
+    name: str
+    status: int
+    message: str
+
+
+_CATALOG = [
+    ErrorCode(200101, "RATE_LIMIT_EXCEEDED", 429, "per-minute request quota exceeded"),
+    ErrorCode(200102, "DAILY_LIMIT_EXCEEDED", 429, "per-day request quota exceeded"),
+    ErrorCode(200103, "IP_NOT_ALLOWED", 403, "caller address is not on the application's allow-list"),
+    ErrorCode(200201, "AUTH_HEADERS_MISSING", 401, "X-API-Key, X-Timestamp and X-Signature are required"),
+    ErrorCode(200202, "API_KEY_UNKNOWN", 401, "unknown API key"),
+    ErrorCode(200203, "APP_NOT_APPROVED", 403, "application is not approved yet"),
+    ErrorCode(200204, "APP_DISABLED", 403, "application is disabled"),
+    ErrorCode(200205, "PROXY_PERMISSION_REQUIRED", 403, "application lacks the user:proxy permission"),
+    ErrorCode(200206, "TIMESTAMP_MALFORMED", 401, "X-Timestamp must be 13-digit Unix milliseconds"),
+    ErrorCode(200207, "TIMESTAMP_OUT_OF_WINDOW", 401,
+              "X-Timestamp is more than 300 s away from server time"),
+    ErrorCode(200208, "SIGNATURE_INVALID", 401, "X-Signature does not match the string-to-sign"),
+    ErrorCode(200209, "PROXY_USER_REQUIRED", 401, "X-Proxy-User-Id is required on this operation"),
+    ErrorCode(200210, "PROXY_TOKEN_REQUIRED", 401, "X-Proxy-Access-Token is required on this operation"),
+    ErrorCode(200211, "PROXY_TOKEN_INVALID", 401, "proxy access token is unknown or belongs to another application"),
+    ErrorCode(200212, "PROXY_TOKEN_EXPIRED", 401, "proxy access token has expired"),
+    ErrorCode(200213, "PROXY_TOKEN_REVOKED", 401, "proxy access token was revoked"),
+    ErrorCode(200214, "SCOPE_DENIED", 403, "the proxy token does not carry the scope this operation needs"),
+    ErrorCode(200215, "PROXY_USER_INVALID", 401, "X-Proxy-User-Id is not a known user id"),
+    ErrorCode(200301, "PARAMETER_INVALID", 400, "a parameter or body field is invalid"),
+    ErrorCode(200302, "BODY_TOO_LARGE", 413, "request body exceeds the size limit"),
+    ErrorCode(200303, "UNSUPPORTED_MEDIA_TYPE", 415, "unsupported Content-Type"),
+    ErrorCode(200304, "MAX_OFFSET_EXCEEDED", 400, "page too deep: use the sync endpoint to read everything"),
+    ErrorCode(200305, "MALFORMED_BODY", 400, "request body is not valid JSON"),
+    ErrorCode(200306, "CURSOR_INVALID", 400, "cursor is malformed"),
+    ErrorCode(200401, "PATH_NOT_FOUND", 404, "no such path"),
+    ErrorCode(200402, "METHOD_NOT_ALLOWED", 405, "method not allowed on this path"),
+    ErrorCode(200404, "RECORD_NOT_FOUND", 404, "record not found"),
+    ErrorCode(200409, "CONFLICT", 409, "the request conflicts with existing data"),
+    ErrorCode(200500, "INTERNAL_ERROR", 500, "internal server error"),
+    ErrorCode(200501, "NOT_IMPLEMENTED", 501, "this operation is declared but not implemented yet"),
+    ErrorCode(200503, "DEPENDENCY_UNAVAILABLE", 503, "a backing service is unavailable"),
+    ErrorCode(200911, "AUTH_CODE_INVALID", 400, "authCode is invalid, expired or already used"),
+    ErrorCode(200912, "AUTH_CODE_USER_MISMATCH", 400, "authCode was issued to another user"),
+    ErrorCode(200913, "PAIRING_CODE_INVALID", 400, "pairing code is invalid, expired or already redeemed"),
+    ErrorCode(200914, "SSO_TICKET_INVALID", 400, "SSO ticket is invalid, expired or already used"),
+]
+
+CATALOG: dict[str, ErrorCode] = {e.name: e for e in _CATALOG}
+BY_CODE: dict[int, ErrorCode] = {e.code: e for e in _CATALOG}
+
+
+class ApiError(Exception):
+    """Raised anywhere in a request to answer with the envelope for a catalog code."""
+
+    def __init__(self, name: str, message: str | None = None, *, headers: dict | None = None):
+        entry = CATALOG[name]
+        super().__init__(message or entry.message)
+        self.entry = entry
+        self.message = message or entry.message
+        self.headers = headers or {}
+
+    @property
+    def code(self) -> int:
+        """The numeric business code."""
+        return self.entry.code
+
+    @property
+    def status(self) -> int:
+        """The HTTP status that accompanies the code."""
+        return self.entry.status
+
+
+def not_implemented(operation_id: str) -> ApiError:
+    """The honest answer of an operation whose handler is not built yet (HTTP 501)."""
+    return ApiError("NOT_IMPLEMENTED", f"{operation_id} is declared in the contract but not implemented yet")

@@ -1,0 +1,94 @@
+"""Every failure answers with the envelope: Connexion problems, HTTP errors, crashes and ApiError.
+
+Handlers are installed on the Connexion app (so errors raised in middleware are covered) and on
+the inner Flask app (unknown paths and wrong methods end there, and 405 must keep `Allow`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import flask
+import werkzeug.exceptions
+from connexion.exceptions import ProblemException
+from connexion.lifecycle import ConnexionResponse
+from starlette.exceptions import HTTPException
+
+from modhub import envelope
+from modhub.errors import ApiError
+
+log = logging.getLogger("modhub.errors")
+
+# HTTP status of an exception that is not an ApiError -> catalog entry.
+_BY_STATUS = {
+    400: "PARAMETER_INVALID",
+    401: "AUTH_HEADERS_MISSING",
+    404: "PATH_NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "BODY_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    501: "NOT_IMPLEMENTED",
+}
+
+
+def as_api_error(status: int, detail: str | None, headers: dict | None = None) -> ApiError:
+    """Translate a framework HTTP error into its catalog code, keeping a useful message."""
+    name = _BY_STATUS.get(status, "INTERNAL_ERROR" if status >= 500 else "PARAMETER_INVALID")
+    if name == "PARAMETER_INVALID" and detail and "not valid JSON" in detail:
+        name = "MALFORMED_BODY"
+    message = detail if detail and status < 500 else None
+    return ApiError(name, message, headers=headers)
+
+
+def _response(exc: ApiError) -> ConnexionResponse:
+    return ConnexionResponse(status_code=exc.status, body=envelope.error_bytes(exc),
+                             content_type="application/json", headers=dict(exc.headers))
+
+
+async def on_api_error(_request, exc: ApiError) -> ConnexionResponse:
+    """An ApiError raised anywhere."""
+    if exc.status >= 500:
+        log.error("traceId=%s code=%s %s", envelope.trace_id(), exc.code, exc.message)
+    return _response(exc)
+
+
+async def on_problem(_request, exc: ProblemException) -> ConnexionResponse:
+    """Connexion's validation and routing problems, translated (problem+json never leaks)."""
+    return _response(as_api_error(exc.status, _problem_detail(exc), exc.headers))
+
+
+async def on_http_exception(_request, exc: HTTPException) -> ConnexionResponse:
+    """Starlette HTTP exceptions."""
+    return _response(as_api_error(exc.status_code, exc.detail, dict(exc.headers or {})))
+
+
+async def on_crash(_request, exc: Exception) -> ConnexionResponse:
+    """Anything unexpected: logged with its traceId, answered without internals."""
+    log.error("traceId=%s unhandled %s", envelope.trace_id(), type(exc).__name__, exc_info=exc)
+    return _response(ApiError("INTERNAL_ERROR"))
+
+
+def _problem_detail(exc: ProblemException) -> str | None:
+    detail = exc.detail
+    if isinstance(detail, (list, dict)):
+        detail = json.dumps(detail)
+    return detail or exc.title
+
+
+def _flask_http_error(exc: werkzeug.exceptions.HTTPException):
+    headers = {}
+    if isinstance(exc, werkzeug.exceptions.MethodNotAllowed) and exc.valid_methods:
+        headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+    err = as_api_error(exc.code or 500, exc.description, headers)
+    return flask.Response(envelope.error_bytes(err), status=err.status, headers=err.headers,
+                          mimetype="application/json")
+
+
+def install(app) -> None:
+    """Register the envelope handlers on the Connexion app and its Flask app."""
+    app.add_error_handler(ApiError, on_api_error)
+    app.add_error_handler(ProblemException, on_problem)
+    app.add_error_handler(HTTPException, on_http_exception)
+    app.add_error_handler(Exception, on_crash)
+    app.app.register_error_handler(werkzeug.exceptions.HTTPException, _flask_http_error)

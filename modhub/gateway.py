@@ -1,0 +1,219 @@
+"""The gateway middleware: signature, app status, IP allow-list, quota and proxy user.
+
+It sits after Connexion's routing, so it knows the operation, and before request validation,
+so an unsigned request is refused before its parameters are judged. The access level (A, K, P,
+T) of each operation is read once, at start-up, from the contract: its `security` and its
+`x-openapi-require-proxy` / `x-openapi-write-action` flags.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from connexion.middleware.abstract import RoutedAPI, RoutedMiddleware
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from models.identity import AppStatus, get_app_by_key, get_token, get_user
+from modhub import envelope
+from modhub.errors import ApiError
+from modhub.signature import client_address, ip_allowed, signature_matches
+
+_TIMESTAMP = re.compile(r"^\d{13}$")
+
+
+class Access(enum.Enum):
+    """The spec's access codes."""
+
+    ANONYMOUS = "A"
+    KEY = "K"
+    PROXY_USER = "P"
+    TOKEN = "T"
+
+
+def access_of(operation: dict) -> Access:
+    """The access level an operation declares in the contract."""
+    if not operation.get("security", True):
+        return Access.ANONYMOUS
+    if operation.get("x-openapi-write-action"):
+        return Access.TOKEN
+    if operation.get("x-openapi-require-proxy"):
+        return Access.PROXY_USER
+    return Access.KEY
+
+
+@dataclass(frozen=True)
+class AppInfo:
+    """A read-only snapshot of an application, safe to share between threads."""
+
+    id: int
+    secret: str
+    status: AppStatus
+    proxy_permission: bool
+    ip_allow: tuple[str, ...]
+    per_minute: int
+    per_day: int
+
+
+class AppDirectory:
+    """Looks applications up by API key, keeping snapshots for a few seconds.
+
+    The cache spares the database one query per request; a change to an application (disable,
+    rotate-secret, allow-list) is seen by every process within `ttl` seconds.
+    """
+
+    def __init__(self, platform, ttl: float):
+        self.platform = platform
+        self.ttl = ttl
+        self.lock = threading.Lock()
+        self.cache: dict[str, tuple[float, AppInfo | None]] = {}
+
+    def get(self, api_key: str) -> AppInfo | None:
+        """The application of this key, or None."""
+        now = time.monotonic()
+        hit = self.cache.get(api_key)
+        if hit and hit[0] > now:
+            return hit[1]
+        info = self._load(api_key)
+        if self.ttl > 0:
+            with self.lock:
+                if len(self.cache) > 10_000:
+                    self.cache.clear()
+                self.cache[api_key] = (now + self.ttl, info)
+        return info
+
+    def clear(self) -> None:
+        """Forget every snapshot."""
+        with self.lock:
+            self.cache.clear()
+
+    def _load(self, api_key: str) -> AppInfo | None:
+        with self.platform.db.session() as session:
+            app = get_app_by_key(session, api_key=api_key)
+            if app is None:
+                return None
+            s = self.platform.settings
+            return AppInfo(app.id, self.platform.secrets.open(app.secret_encrypted), app.status,
+                           app.has_proxy_permission, tuple(app.ip_allow or ()),
+                           app.per_minute or s.default_per_minute, app.per_day or s.default_per_day)
+
+
+class Gatekeeper:
+    """The checks of one request, run in a worker thread (they touch the database and Redis)."""
+
+    def __init__(self, platform):
+        self.platform = platform
+        self.settings = platform.settings
+        self.apps = AppDirectory(platform, platform.settings.app_cache_seconds)
+        self.trusted = platform.settings.trusted_networks
+
+    def check(self, access: Access, method: str, path: str, headers: dict, peer: str,
+              state: envelope.RequestState) -> None:
+        """Authenticate, count and resolve the proxy user, or raise the precise ApiError."""
+        app = self._signed_app(method, path, headers)
+        if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"),
+                                                        self.trusted)):
+            raise ApiError("IP_NOT_ALLOWED")
+        verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day)
+        for name, value in verdict.headers():
+            state.add_header(name, value)
+        verdict.raise_if_refused()
+        state.app_id = app.id
+        if access in (Access.PROXY_USER, Access.TOKEN):
+            if not app.proxy_permission:
+                raise ApiError("PROXY_PERMISSION_REQUIRED")
+            self._proxy_user(access, app, headers, state)
+
+    def _signed_app(self, method: str, path: str, headers: dict) -> AppInfo:
+        api_key, ts, sig = (headers.get(h) for h in ("x-api-key", "x-timestamp", "x-signature"))
+        if not (api_key and ts and sig):
+            raise ApiError("AUTH_HEADERS_MISSING")
+        if not _TIMESTAMP.match(ts):
+            raise ApiError("TIMESTAMP_MALFORMED")
+        app = self.apps.get(api_key)
+        if app is None:
+            raise ApiError("API_KEY_UNKNOWN")
+        if abs(time.time() * 1000 - int(ts)) > self.settings.timestamp_window_seconds * 1000:
+            raise ApiError("TIMESTAMP_OUT_OF_WINDOW")
+        if not signature_matches(app.secret, method, path, ts, sig):
+            raise ApiError("SIGNATURE_INVALID")
+        if app.status is AppStatus.DISABLED:
+            raise ApiError("APP_DISABLED")
+        if app.status is not AppStatus.APPROVED:
+            raise ApiError("APP_NOT_APPROVED")
+        return app
+
+    def _proxy_user(self, access: Access, app: AppInfo, headers: dict,
+                    state: envelope.RequestState) -> None:
+        token = headers.get("x-proxy-access-token")
+        if access is Access.TOKEN and not token:
+            raise ApiError("PROXY_TOKEN_REQUIRED")
+        with self.platform.db.session() as session:
+            if token:
+                row = get_token(session, token=token)
+                if row is None or row.app_id != app.id:
+                    raise ApiError("PROXY_TOKEN_INVALID")
+                if row.revoked_at is not None:
+                    raise ApiError("PROXY_TOKEN_REVOKED")
+                if row.expires_at <= self.platform.clock():
+                    raise ApiError("PROXY_TOKEN_EXPIRED")
+                user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
+            else:
+                raw = headers.get("x-proxy-user-id")
+                if not raw:
+                    raise ApiError("PROXY_USER_REQUIRED")
+                if not raw.isdigit() or len(raw) > 19:
+                    raise ApiError("PROXY_USER_INVALID")
+                user_id = int(raw)
+            if get_user(session, user_id=user_id) is None:
+                raise ApiError("PROXY_USER_INVALID")
+        state.proxy_user_id = user_id
+
+
+class GatewayOperation:
+    """One operation's gate: anonymous operations pass straight through."""
+
+    def __init__(self, next_app: ASGIApp, access: Access, gatekeeper: Gatekeeper):
+        self.next_app = next_app
+        self.access = access
+        self.gatekeeper = gatekeeper
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.access is not Access.ANONYMOUS:
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            peer = (scope.get("client") or ("",))[0]
+            await run_in_threadpool(self.gatekeeper.check, self.access, scope["method"],
+                                    scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0]
+                                    or scope["path"], headers, peer, envelope.current.get())
+        await self.next_app(scope, receive, send)
+
+
+class GatewayAPI(RoutedAPI[GatewayOperation]):
+    """Builds the gates of one API's operations at start-up."""
+
+    def __init__(self, *args, gatekeeper: Gatekeeper, **kwargs):
+        self.gatekeeper = gatekeeper
+        super().__init__(*args, **kwargs)
+        self.add_paths()
+
+    def make_operation(self, operation) -> GatewayOperation:
+        return GatewayOperation(self.next_app, access_of(operation._operation), self.gatekeeper)
+
+
+class GatewayMiddleware(RoutedMiddleware[GatewayAPI]):
+    """Connexion middleware that applies the gateway checks to every routed operation."""
+
+    api_cls = GatewayAPI
+
+    def __init__(self, app: ASGIApp, *, gatekeeper: Gatekeeper):
+        super().__init__(app)
+        self.gatekeeper = gatekeeper
+
+    def add_api(self, specification, **kwargs) -> GatewayAPI:
+        api = self.api_cls(specification, next_app=self.app, gatekeeper=self.gatekeeper, **kwargs)
+        self.apis[api.base_path].append(api)
+        return api

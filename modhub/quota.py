@@ -1,0 +1,129 @@
+"""Per-application request quotas: fixed windows aligned to the minute and the UTC day.
+
+`RedisQuota` keeps the counters in Redis and checks both windows in one atomic round trip (a
+Lua script), so every process and host shares them. `LocalQuota` is the embedded fallback and
+counts per process only.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import redis
+
+from modhub.errors import ApiError
+
+# KEYS: minute counter, day counter. ARGV: minute limit, day limit, minute ttl, day ttl.
+# Returns {verdict, minute count, day count}; verdict 0 = counted, 1 = minute full, 2 = day full.
+# A refused request is not counted, so a burst over the minute limit does not eat the day.
+_LUA = """
+local m = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+if d >= tonumber(ARGV[2]) then return {2, m, d} end
+if m >= tonumber(ARGV[1]) then return {1, m, d} end
+m = redis.call('INCR', KEYS[1])
+if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+d = redis.call('INCR', KEYS[2])
+if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+return {0, m, d}
+"""
+
+
+@dataclass(frozen=True)
+class Windows:
+    """The current minute and UTC-day windows."""
+
+    minute: int
+    day: int
+    minute_reset: int
+    day_reset: int
+
+    @classmethod
+    def at(cls, now: float) -> Windows:
+        """The windows containing the Unix time `now`."""
+        minute, day = int(now // 60), int(now // 86400)
+        return cls(minute, day, (minute + 1) * 60, (day + 1) * 86400)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of counting one request, with what the rate-limit headers need."""
+
+    verdict: int
+    per_minute: int
+    per_day: int
+    minute_count: int
+    day_count: int
+    windows: Windows
+    now: float
+
+    def headers(self) -> list[tuple[str, str]]:
+        """The X-RateLimit-* headers of this response."""
+        return [
+            ("X-RateLimit-Limit", str(self.per_minute)),
+            ("X-RateLimit-Remaining", str(max(0, self.per_minute - self.minute_count))),
+            ("X-RateLimit-Reset", str(self.windows.minute_reset)),
+            ("X-RateLimit-Daily-Limit", str(self.per_day)),
+            ("X-RateLimit-Daily-Remaining", str(max(0, self.per_day - self.day_count))),
+        ]
+
+    def raise_if_refused(self) -> None:
+        """Raise 200101 / 200102 with Retry-After when the request is over quota."""
+        if self.verdict == 0:
+            return
+        if self.verdict == 2:
+            wait = self.windows.day_reset - int(self.now)
+            raise ApiError("DAILY_LIMIT_EXCEEDED", headers={"Retry-After": str(max(1, wait))})
+        wait = self.windows.minute_reset - int(self.now)
+        raise ApiError("RATE_LIMIT_EXCEEDED", headers={"Retry-After": str(max(1, wait))})
+
+
+class RedisQuota:
+    """Quota counters in Redis, shared by every server process and host."""
+
+    shared = True
+
+    def __init__(self, client: redis.Redis, prefix: str = "modhub:quota"):
+        self.client = client
+        self.prefix = prefix
+        self.script = client.register_script(_LUA)
+
+    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None) -> Verdict:
+        """Count one request of an application, unless a window is full."""
+        now = time.time() if now is None else now
+        w = Windows.at(now)
+        keys = [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}"]
+        try:
+            verdict, m, d = self.script(keys=keys, args=[per_minute, per_day, 120, 90000])
+        except redis.RedisError as exc:
+            raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
+        return Verdict(int(verdict), per_minute, per_day, int(m), int(d), w, now)
+
+
+class LocalQuota:
+    """In-process counters for the embedded mode (each server process counts on its own)."""
+
+    shared = False
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.counts: dict[tuple, int] = {}
+        self.minute = -1
+
+    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None) -> Verdict:
+        """Count one request of an application, unless a window is full."""
+        now = time.time() if now is None else now
+        w = Windows.at(now)
+        mk, dk = (app_id, "m", w.minute), (app_id, "d", w.day)
+        with self.lock:
+            if w.minute != self.minute:  # drop finished windows so the dict stays small
+                self.counts = {k: v for k, v in self.counts.items() if k[1:] == ("d", w.day)}
+                self.minute = w.minute
+            m, d = self.counts.get(mk, 0), self.counts.get(dk, 0)
+            verdict = 2 if d >= per_day else 1 if m >= per_minute else 0
+            if verdict == 0:
+                m, d = m + 1, d + 1
+                self.counts[mk], self.counts[dk] = m, d
+        return Verdict(verdict, per_minute, per_day, m, d, w, now)

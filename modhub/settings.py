@@ -1,0 +1,133 @@
+"""Settings: one object read from the environment once (`MODHUB_*`) and passed to create_app."""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import logging
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cryptography.fernet import Fernet
+
+log = logging.getLogger(__name__)
+
+
+class SettingsError(RuntimeError):
+    """A setting is missing or malformed; raised at start-up, never on a request."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of the service. Defaults describe the embedded mode (SQLite, no Redis)."""
+
+    data_dir: Path = Path("modhub-data")
+    database_url: str = ""
+    redis_url: str = ""
+    encryption_key: str = ""
+    site_url: str = ""
+    base_url: str = ""
+    cdn_base_url: str = ""
+    time_zone: str = "Asia/Shanghai"
+    trusted_proxies: tuple[str, ...] = ()
+    max_body_bytes: int = 1024 * 1024
+    timestamp_window_seconds: int = 300
+    app_cache_seconds: float = 5.0
+    default_per_minute: int = 100
+    default_per_day: int = 10_000
+    validate_responses: bool = False
+    production: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def embedded(self) -> bool:
+        """True when the database is the embedded SQLite default."""
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def trusted_networks(self) -> tuple:
+        """The trusted proxy addresses and networks, parsed."""
+        return tuple(ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies)
+
+    def replace(self, **changes) -> Settings:
+        """A copy with some settings changed (tests pass their own settings this way)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _env(name: str, default: str = "") -> str:
+    return os.environ.get(f"MODHUB_{name}", default).strip()
+
+
+def _int(name: str, default: int) -> int:
+    raw = _env(name)
+    try:
+        return int(raw) if raw else default
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_{name} must be an integer, got {raw!r}") from exc
+
+
+def from_env() -> Settings:
+    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
+    production = _env("PRODUCTION") in ("1", "true", "yes")
+    data_dir = Path(_env("DATA_DIR", "modhub-data"))
+    settings = Settings(
+        data_dir=data_dir,
+        database_url=_env("DATABASE_URL") or f"sqlite:///{(data_dir / 'modhub.db').resolve()}",
+        redis_url=_env("REDIS_URL"),
+        encryption_key=_env("ENCRYPTION_KEY"),
+        site_url=_env("SITE_URL").rstrip("/"),
+        base_url=_env("BASE_URL").rstrip("/"),
+        cdn_base_url=_env("CDN_BASE_URL").rstrip("/"),
+        time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
+        trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
+        max_body_bytes=_int("MAX_BODY_BYTES", 1024 * 1024),
+        timestamp_window_seconds=_int("TIMESTAMP_WINDOW_SECONDS", 300),
+        default_per_minute=_int("DEFAULT_PER_MINUTE", 100),
+        default_per_day=_int("DEFAULT_PER_DAY", 10_000),
+        production=production,
+    )
+    return finalize(settings)
+
+
+def finalize(settings: Settings) -> Settings:
+    """Check the settings and fill the embedded defaults (a generated, persisted key)."""
+    if settings.production:
+        missing = [n for n, v in (("DATABASE_URL", _env("DATABASE_URL")),
+                                  ("ENCRYPTION_KEY", settings.encryption_key),
+                                  ("REDIS_URL", settings.redis_url)) if not v]
+        if missing:
+            raise SettingsError("production mode needs " + ", ".join(f"MODHUB_{m}" for m in missing)
+                                + " (generate a key with: modhub keygen)")
+    key = settings.encryption_key or _embedded_key(settings.data_dir)
+    try:
+        Fernet(key.encode())
+    except ValueError as exc:
+        raise SettingsError("MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
+                            "(32 url-safe base64-encoded bytes; make one with: modhub keygen)") from exc
+    try:
+        _ = settings.trusted_networks
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_TRUSTED_PROXIES: {exc}") from exc
+    return settings.replace(encryption_key=key)
+
+
+def _embedded_key(data_dir: Path) -> str:
+    """The embedded mode's encryption key, generated once and kept in the data folder."""
+    path = data_dir / "encryption.key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = Fernet.generate_key().decode()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key + "\n")
+    log.warning("generated a new encryption key in %s (embedded mode); set "
+                "MODHUB_ENCRYPTION_KEY in production", path)
+    return key
+
+
+def random_token(nbytes: int = 32) -> str:
+    """A URL-safe random token from the CSPRNG."""
+    return secrets.token_urlsafe(nbytes)

@@ -1,0 +1,88 @@
+"""Request validators whose messages name the offending field, and a compact JSON encoder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import typing as t
+
+from connexion.datastructures import MediaTypeDict
+from connexion.jsonifier import Jsonifier
+from connexion.utils import is_null, is_nullable
+from connexion.validators import VALIDATOR_MAP, JSONRequestBodyValidator, ParameterValidator
+from jsonschema import Draft4Validator, ValidationError
+
+from modhub.errors import ApiError
+
+
+class NamedParameterValidator(ParameterValidator):
+    """Parameter validation whose message starts with the parameter's name."""
+
+    @staticmethod
+    def validate_parameter(parameter_type, value, param, param_name=None):
+        name = param.get("name", param_name)
+        if value is None:
+            if param.get("required"):
+                return f"{parameter_type} parameter '{name}' is required"
+            return None
+        if is_nullable(param) and is_null(value):
+            return None
+        try:
+            Draft4Validator(param.get("schema", param),
+                            format_checker=Draft4Validator.FORMAT_CHECKER).validate(value)
+        except ValidationError as exc:
+            return f"{parameter_type} parameter '{name}': {exc.message}"
+        return None
+
+
+class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
+    """JSON body validation: malformed JSON gets its own code; messages carry the field path."""
+
+    async def _parse(self, stream: t.AsyncGenerator[bytes, None], scope) -> t.Any:
+        raw = b"".join([chunk async for chunk in stream])
+        if not raw:
+            return None
+        try:
+            return json.loads(raw.decode(self._encoding))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ApiError("MALFORMED_BODY", f"request body is not valid JSON: {exc}") from exc
+
+    def _validate(self, body: t.Any) -> dict | None:
+        if not self._nullable and body is None:
+            raise ApiError("PARAMETER_INVALID", "request body is required")
+        try:
+            return self._validator.validate(body)
+        except ValidationError as exc:
+            where = ".".join(str(p) for p in exc.absolute_path)
+            raise ApiError("PARAMETER_INVALID",
+                           f"body{'.' + where if where else ''}: {exc.message}") from exc
+
+
+VALIDATORS = {
+    **VALIDATOR_MAP,
+    "parameter": NamedParameterValidator,
+    "body": MediaTypeDict({**VALIDATOR_MAP["body"], "*/*json": EnvelopeJSONBodyValidator}),
+}
+
+
+def _default(value):
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+class _CompactJSON:
+    """json with compact separators, Decimals as numbers and no key sorting."""
+
+    @staticmethod
+    def dumps(data, **kwargs):
+        kwargs.pop("indent", None)
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_default)
+
+    loads = staticmethod(json.loads)
+
+
+JSONIFIER = Jsonifier(_CompactJSON)

@@ -1,0 +1,59 @@
+"""What handlers use: the request's database session, the platform, and the caller."""
+
+from __future__ import annotations
+
+import flask
+from sqlalchemy.orm import Session
+
+from modhub import envelope
+from modhub.envelope import ok  # noqa: F401  (handlers import the envelope from here)
+from modhub.errors import ApiError
+
+
+def platform():
+    """The Platform (settings, database, quota, secrets, clock) of the running app."""
+    return flask.current_app.extensions["modhub"]
+
+
+def session() -> Session:
+    """The request's one session; committed once when the request succeeds."""
+    if "db" not in flask.g:
+        flask.g.db = platform().db.session()
+    return flask.g.db
+
+
+def caller() -> envelope.RequestState:
+    """The request's state: app id and proxy user resolved by the gateway."""
+    return envelope.current.get()
+
+
+def proxy_user_id() -> int:
+    """The proxy user of a P or T operation (the gateway has already required one)."""
+    user_id = caller().proxy_user_id
+    if user_id is None:
+        raise ApiError("PROXY_USER_REQUIRED")
+    return user_id
+
+
+def install_session_lifecycle(app: flask.Flask) -> None:
+    """Commit the request's session once after a successful handler, always close it."""
+
+    @app.after_request
+    def _commit(response):
+        db = flask.g.pop("db", None)
+        if db is not None:
+            try:
+                if response.status_code < 400:
+                    db.commit()
+                else:
+                    db.rollback()
+            finally:
+                db.close()
+        return response
+
+    @app.teardown_request
+    def _close(_exc):
+        db = flask.g.pop("db", None)
+        if db is not None:
+            db.rollback()
+            db.close()

@@ -1,0 +1,116 @@
+"""Every response carries the envelope and X-Request-Id, whatever goes wrong."""
+
+import logging
+
+import pytest
+
+from modhub.app import create_app
+
+
+def assert_envelope(response, code, status):
+    body = response.json()
+    assert response.status_code == status, body
+    assert body["code"] == code and body["ok"] is (code == 0)
+    assert body["traceId"] == response.headers["X-Request-Id"]
+    assert "type" not in body and "title" not in body  # no problem+json
+    return body
+
+
+def test_unknown_path_is_404_envelope(client):
+    assert_envelope(client.get("/openapi/v2/nowhere"), 200401, 404)
+
+
+def test_wrong_method_is_405_with_allow(client):
+    response = client.delete("/openapi/v2/games")
+    assert_envelope(response, 200402, 405)
+    assert "GET" in response.headers["Allow"]
+
+
+def test_not_implemented_operation_is_honest_501(signed):
+    body = assert_envelope(signed.get("/openapi/v2/games"), 200501, 501)
+    assert body["data"] is None and "not implemented" in body["msg"]
+
+
+def test_validation_failure_names_the_query_parameter(signed):
+    body = assert_envelope(signed.get("/openapi/v2/mods/search?pageSize=500"), 200301, 400)
+    assert "pageSize" in body["msg"]
+
+
+def test_validation_failure_names_the_body_field(signed):
+    body = assert_envelope(signed.post("/openapi/v2/mods", json={"postIds": []}), 200301, 400)
+    assert "postIds" in body["msg"]
+
+
+def test_malformed_json_has_its_own_code(signed):
+    response = signed.post("/openapi/v2/mods", content=b"{nope",
+                           headers={"Content-Type": "application/json"})
+    assert_envelope(response, 200305, 400)
+
+
+def test_unsupported_media_type_is_415(signed):
+    response = signed.post("/openapi/v2/mods", content=b"postIds=1",
+                           headers={"Content-Type": "text/plain"})
+    assert_envelope(response, 200303, 415)
+
+
+@pytest.fixture()
+def small_body_app(settings, db, quota, contract):
+    return create_app(settings.replace(max_body_bytes=64), db=db, quota=quota, contract=contract)
+
+
+def test_oversized_body_is_413(small_body_app, creds):
+    from tests.support import SignedClient
+    with small_body_app.test_client() as c:
+        response = SignedClient(c, creds).post("/openapi/v2/mods", json={"postIds": list(range(1, 50))})
+    assert_envelope(response, 200302, 413)
+
+
+def test_oversized_streamed_body_is_413(small_body_app, creds):
+    from tests.support import SignedClient
+
+    def chunks():
+        for _ in range(10):
+            yield b"[" + b"1," * 20 + b"1]"
+
+    with small_body_app.test_client() as c:
+        response = SignedClient(c, creds).post("/openapi/v2/mods", content=chunks(),
+                                               headers={"Content-Type": "application/json"})
+    assert_envelope(response, 200302, 413)
+
+
+def test_unexpected_exception_is_500_without_internals(settings, db, quota, contract, creds,
+                                                       monkeypatch, caplog):
+    import handlers.catalog
+
+    def explode(**_):
+        raise RuntimeError("db password is hunter2")
+
+    monkeypatch.setattr(handlers.catalog, "list_sections", explode)
+    from tests.support import SignedClient
+    app = create_app(settings, db=db, quota=quota, contract=contract)
+    with caplog.at_level(logging.ERROR), app.test_client() as c:
+        response = SignedClient(c, creds).get("/openapi/v2/games")
+    body = assert_envelope(response, 200500, 500)
+    assert "hunter2" not in response.text and "RuntimeError" not in body["msg"]
+    assert any(body["traceId"] in r.getMessage() for r in caplog.records)
+
+
+def test_incoming_request_id_is_honoured(client):
+    response = client.get("/openapi/v2/nowhere", headers={"X-Request-Id": "abc-123.DEF_9"})
+    assert response.headers["X-Request-Id"] == "abc-123.DEF_9"
+    assert response.json()["traceId"] == "abc-123.DEF_9"
+
+
+@pytest.mark.parametrize("bad", ["", "has space", "x" * 65, "semi;colon"])
+def test_malformed_request_id_is_replaced(client, bad):
+    response = client.get("/openapi/v2/nowhere", headers={"X-Request-Id": bad})
+    assert response.headers["X-Request-Id"] != bad
+    assert len(response.headers["X-Request-Id"]) == 32
+
+
+def test_success_envelope_shape(signed, make_user):
+    user_id = make_user(login_name="alice")
+    response = signed.get("/openapi/v1/user/profile", headers={"X-Proxy-User-Id": str(user_id)})
+    body = assert_envelope(response, 0, 200)
+    assert body["msg"] == "success" and body["dataType"] == 1
+    assert body["data"]["userId"] == user_id and body["data"]["loginName"] == "alice"

@@ -1,0 +1,25 @@
+"""The contract is served as JSON and YAML, anonymously and outside the envelope."""
+
+import json
+
+import yaml
+
+from modhub.app import SPEC_PATH
+
+
+def test_openapi_json_is_the_exact_contract(client):
+    response = client.get("/openapi/v2/meta/openapi.json")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/json")
+    assert json.loads(response.content) == yaml.safe_load(SPEC_PATH.read_bytes())
+
+
+def test_openapi_yaml_is_the_source_file(client):
+    response = client.get("/openapi/v2/meta/openapi.yaml")
+    assert response.status_code == 200 and "yaml" in response.headers["content-type"]
+    assert response.content == SPEC_PATH.read_bytes()
+
+
+def test_docs_page_is_swagger_ui(client):
+    response = client.get("/openapi/v2/meta/docs/")
+    assert response.status_code == 200 and "swagger-ui" in response.text.lower()

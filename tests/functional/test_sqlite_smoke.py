@@ -1,0 +1,34 @@
+"""The embedded default: SQLite, no Redis, the demo app, a real signed request."""
+
+import pytest
+
+from modhub import demo
+from modhub.app import build_platform, create_app
+from modhub.migrate import upgrade
+from modhub.settings import Settings, finalize
+from tests.support import Creds, SignedClient
+
+pytestmark = pytest.mark.sqlite
+
+
+@pytest.fixture()
+def embedded(tmp_path):
+    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
+    upgrade(settings.database_url)
+    return settings
+
+
+def test_embedded_mode_serves_signed_requests(embedded, checker):
+    platform = build_platform(embedded)
+    info = demo.ensure_demo_app(platform)
+    assert demo.ensure_demo_app(platform)["secretKey"] == info["secretKey"]  # stable across starts
+    app = create_app(embedded, db=platform.db, quota=platform.quota)
+    creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
+    with app.test_client() as c:
+        signed = SignedClient(c, creds, checker)
+        ok = signed.get("/openapi/v1/user/profile",
+                        headers={"X-Proxy-User-Id": str(info["demoUserId"])})
+        assert ok.status_code == 200 and ok.json()["data"]["loginName"] == "demo"
+        assert ok.headers["X-RateLimit-Limit"] == "100"
+        assert signed.get("/openapi/v2/games").json()["code"] == 200501
+        assert c.get("/openapi/v2/games").json()["code"] == 200201

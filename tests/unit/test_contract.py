@@ -1,0 +1,74 @@
+"""The contract declares every operation of the service spec, each resolving to a handler."""
+
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from openapi_spec_validator import validate
+
+from modhub.app import SPEC_PATH
+from modhub.errors import CATALOG
+from modhub.gateway import Access, access_of
+
+OPERATIONS = Path(__file__).resolve().parents[3] / "shared" / "service-operations.json"
+METHODS = ("get", "post", "put", "patch", "delete")
+DOC = yaml.safe_load(SPEC_PATH.read_text())
+OPS = [(m.upper(), p, o) for p, item in DOC["paths"].items() for m, o in item.items() if m in METHODS]
+
+
+def _service_operations():
+    if not OPERATIONS.exists():
+        pytest.skip("shared/service-operations.json is not beside the checkout")
+    return json.loads(OPERATIONS.read_text())
+
+
+def test_document_is_valid_openapi_3_0():
+    assert DOC["openapi"].startswith("3.0")
+    validate(DOC)
+
+
+def test_every_service_operation_is_declared_and_nothing_else():
+    want = {(o["method"], o["path"]) for o in _service_operations()}
+    have = {(m, p) for m, p, _ in OPS}
+    assert want - have == set()
+    assert have - want == set()
+    assert len(want) == 136
+
+
+def test_access_level_matches_the_service_spec():
+    codes = {"K": Access.KEY, "P": Access.PROXY_USER, "T": Access.TOKEN, "A": Access.ANONYMOUS,
+             "header X-Proxy-Access-Token": Access.TOKEN}
+    ops = {(m, p): o for m, p, o in OPS}
+    for want in _service_operations():
+        assert access_of(ops[(want["method"], want["path"])]) is codes[want["access"]], want
+
+
+def test_operation_ids_are_unique_and_flags_present():
+    ids = [o["operationId"] for _, _, o in OPS]
+    assert len(ids) == len(set(ids))
+    for method, path, op in OPS:
+        assert isinstance(op.get("x-openapi-require-proxy"), bool), (method, path)
+        assert isinstance(op.get("x-openapi-write-action"), bool), (method, path)
+        assert "security" in op and "default" in op["responses"], (method, path)
+
+
+@pytest.mark.parametrize("method,path,op", OPS, ids=[f"{m} {p}" for m, p, _ in OPS])
+def test_x_handler_resolves_to_a_function(method, path, op):
+    module, _, name = op["x-handler"].rpartition(".")
+    assert callable(getattr(importlib.import_module(module), name))
+
+
+def test_error_catalog_is_documented_in_the_contract():
+    rows = re.findall(r"^\|\s*(\d{6})\s*\|\s*([A-Z_]+)\s*\|\s*(\d{3})\s*\|", DOC["info"]["description"],
+                      re.M)
+    documented = {(int(c), n, int(s)) for c, n, s in rows}
+    assert documented == {(e.code, e.name, e.status) for e in CATALOG.values()}
+
+
+def test_error_catalog_is_in_the_readme():
+    readme = (SPEC_PATH.parents[1] / "README.md").read_text()
+    for e in CATALOG.values():
+        assert f"| {e.code} | {e.name} | {e.status} |" in readme, e.name

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from models.base import Base
 from models.types import UTCDateTime, big_id, id_pk, str64, str128, utc_time, utcnow
 from modhub.display import display_url, format_time
+from modhub.errors import ApiError
 
 PROXY_PERMISSION = "user:proxy"
 
@@ -106,6 +107,14 @@ def get_user(session: Session, *, user_id: int) -> User | None:
     user = session.get(User, user_id)
     return None if user is None or user.is_delete else user
 
+
+
+def get_user_or_raise(session: Session, *, user_id: int) -> User:
+    """A live user by id, or RECORD_NOT_FOUND."""
+    user = get_user(session, user_id=user_id)
+    if user is None:
+        raise ApiError("RECORD_NOT_FOUND", f"user {user_id} does not exist")
+    return user
 
 
 def user_profile(user: User, *, zone: str, cdn_base: str = "") -> dict:

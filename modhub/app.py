@@ -28,7 +28,7 @@ from connexion.utils import get_function_from_name
 from modhub import errors_http
 from modhub.crypto import SecretBox
 from modhub.db import Database
-from modhub.edge import EdgeMiddleware
+from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
@@ -101,7 +101,9 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     platform = build_platform(settings, **platform_parts)
     middlewares = [
         ServerErrorMiddleware,
-        partial(EdgeMiddleware, max_body_bytes=settings.max_body_bytes),
+        partial(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
+                max_upload_bytes=settings.max_upload_bytes,
+                uploads=upload_paths(platform.contract.document)),
         ExceptionMiddleware,
         SwaggerUIMiddleware,
         RoutingMiddleware,
@@ -125,6 +127,6 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     )
     errors_http.install(app)
     app.app.extensions["modhub"] = platform
-    app.app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
     install_session_lifecycle(app.app)
     return app

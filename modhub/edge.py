@@ -1,8 +1,9 @@
-"""The outermost middleware: request id, body-size limit, and the headers every response gets."""
+"""The outermost middleware: request id, body-size limits, and the headers every response gets."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -10,31 +11,49 @@ from modhub import envelope
 from modhub.errors import ApiError
 
 
+def upload_paths(document: dict) -> list[re.Pattern]:
+    """Path patterns of the operations that take multipart uploads (they get the upload limit)."""
+    patterns = []
+    for path, item in document.get("paths", {}).items():
+        for method in ("post", "put", "patch"):
+            content = item.get(method, {}).get("requestBody", {}).get("content", {})
+            if "multipart/form-data" in content:
+                patterns.append(re.compile("^" + re.sub(r"\{\w+\}", "[^/]+", path) + "$"))
+    return patterns
+
+
 class EdgeMiddleware:
-    """Gives each request its id and state, enforces the body limit, and stamps the headers.
+    """Gives each request its id and state, enforces the body limits, and stamps the headers.
 
     It wraps Connexion's exception middleware, so the headers it adds (X-Request-Id, the quota
-    headers queued by the gateway) appear on success and error responses alike.
+    headers queued by the gateway) appear on success and error responses alike. A body without
+    Content-Length (chunked) is read up to the limit and replayed with its length, so the
+    layers behind see an ordinary request.
     """
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int):
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int, max_upload_bytes: int,
+                 uploads: list[re.Pattern]):
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.max_upload_bytes = max_upload_bytes
+        self.uploads = uploads
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        incoming = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-request-id"),
-                        None)
-        state = envelope.RequestState(envelope.request_id_from(incoming))
+        headers = dict(scope["headers"])
+        incoming = headers.get(b"x-request-id")
+        state = envelope.RequestState(
+            envelope.request_id_from(incoming.decode("latin-1") if incoming else None))
         token = envelope.current.set(state)
         try:
-            await self._dispatch(scope, receive, send, state)
+            await self._dispatch(scope, receive, self._stamping(send, state), headers)
         finally:
             envelope.current.reset(token)
 
-    async def _dispatch(self, scope, receive, send, state) -> None:
+    @staticmethod
+    def _stamping(send: Send, state: envelope.RequestState) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0].lower() != b"x-request-id"]
@@ -42,29 +61,56 @@ class EdgeMiddleware:
                 headers.extend(state.headers)
                 message = {**message, "headers": headers}
             await send(message)
+        return send_with_headers
 
-        length = next((v for k, v in scope["headers"] if k == b"content-length"), None)
-        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-            await self._refuse_too_large(send_with_headers)
+    def _limit(self, path: str) -> int:
+        if any(p.match(path) for p in self.uploads):
+            return self.max_upload_bytes
+        return self.max_body_bytes
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
+        limit = self._limit(scope["path"])
+        length = headers.get(b"content-length")
+        if length is not None:
+            if length.isdigit() and int(length) > limit:
+                await self._refuse(send, limit)
+                return
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, self._limited(receive), send_with_headers)
-
-    def _limited(self, receive: Receive) -> Receive:
-        """A receive that refuses a streamed body once it passes the limit."""
-        seen = 0
-
-        async def limited_receive() -> Message:
-            nonlocal seen
+        if b"chunked" not in headers.get(b"transfer-encoding", b""):
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.max_body_bytes:
-                raise ApiError("BODY_TOO_LARGE", f"request body exceeds {self.max_body_bytes} bytes")
-            return message
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await self._refuse(send, limit)
+                return
+            if not message.get("more_body"):
+                break
+        await self.app(self._with_length(scope, len(body)), self._replay(bytes(body), receive), send)
 
-        return limited_receive
+    @staticmethod
+    def _with_length(scope: Scope, length: int) -> Scope:
+        kept = [(k, v) for k, v in scope["headers"] if k != b"transfer-encoding"]
+        return {**scope, "headers": kept + [(b"content-length", str(length).encode())]}
 
-    async def _refuse_too_large(self, send: Send) -> None:
-        exc = ApiError("BODY_TOO_LARGE", f"request body exceeds {self.max_body_bytes} bytes")
+    @staticmethod
+    def _replay(body: bytes, receive: Receive) -> Receive:
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return replay
+
+    @staticmethod
+    async def _refuse(send: Send, limit: int) -> None:
+        exc = ApiError("BODY_TOO_LARGE", f"request body exceeds {limit} bytes")
         body = json.dumps(envelope.error(exc.code, exc.message, exc.status)).encode()
         await send({"type": "http.response.start", "status": exc.status,
                     "headers": [(b"content-type", b"application/json"),

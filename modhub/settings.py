@@ -33,6 +33,7 @@ class Settings:
     time_zone: str = "Asia/Shanghai"
     trusted_proxies: tuple[str, ...] = ()
     max_body_bytes: int = 1024 * 1024
+    max_upload_bytes: int = 512 * 1024 * 1024
     timestamp_window_seconds: int = 300
     app_cache_seconds: float = 5.0
     default_per_minute: int = 100
@@ -83,6 +84,7 @@ def from_env() -> Settings:
         time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
         trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
         max_body_bytes=_int("MAX_BODY_BYTES", 1024 * 1024),
+        max_upload_bytes=_int("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
         timestamp_window_seconds=_int("TIMESTAMP_WINDOW_SECONDS", 300),
         default_per_minute=_int("DEFAULT_PER_MINUTE", 100),
         default_per_day=_int("DEFAULT_PER_DAY", 10_000),

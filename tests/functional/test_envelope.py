@@ -55,7 +55,8 @@ def test_unsupported_media_type_is_415(signed):
 
 @pytest.fixture()
 def small_body_app(settings, db, quota, contract):
-    return create_app(settings.replace(max_body_bytes=64), db=db, quota=quota, contract=contract)
+    return create_app(settings.replace(max_body_bytes=64, max_upload_bytes=4096), db=db, quota=quota,
+                      contract=contract)
 
 
 def test_oversized_body_is_413(small_body_app, creds):
@@ -76,6 +77,17 @@ def test_oversized_streamed_body_is_413(small_body_app, creds):
         response = SignedClient(c, creds).post("/openapi/v2/mods", content=chunks(),
                                                headers={"Content-Type": "application/json"})
     assert_envelope(response, 200302, 413)
+
+
+def test_upload_operations_get_the_upload_limit(small_body_app, creds):
+    from tests.support import SignedClient
+    path = "/openapi/v2/server-post/lobby/1/resources/1/upload"
+    with small_body_app.test_client() as c:
+        client = SignedClient(c, creds)
+        fits = client.post(path, files={"file": ("a.bin", b"x" * 1000)})
+        too_big = client.post(path, files={"file": ("a.bin", b"x" * 5000)})
+    assert fits.status_code != 413
+    assert_envelope(too_big, 200302, 413)
 
 
 def test_unexpected_exception_is_500_without_internals(settings, db, quota, contract, creds,

@@ -1,0 +1,1 @@
+"""Connexion operation handlers: one module per contract tag (see x-handler)."""

@@ -24,7 +24,7 @@ class Database:
         else:
             engine_options.setdefault("pool_size", 10)
             engine_options.setdefault("max_overflow", 20)
-            engine_options.setdefault("pool_pre_ping", True)
+            engine_options.setdefault("pool_recycle", 1800)  # no pre-ping: it doubles round trips
         engine = create_engine(url, **engine_options)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)

@@ -20,6 +20,6 @@ def alembic_config(url: str, connection=None) -> Config:
     return cfg
 
 
-def upgrade(url: str, revision: str = "head", connection=None) -> None:
-    """Migrate the database to a revision (head by default)."""
+def upgrade(url: str, revision: str = "heads", connection=None) -> None:
+    """Migrate the database to a revision (every head by default)."""
     command.upgrade(alembic_config(url, connection), revision)

@@ -1,0 +1,22 @@
+"""The migrations build exactly the schema the models describe."""
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from models import Base
+
+
+def test_models_match_migrations(pg_engine):
+    with pg_engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
+                                Base.metadata)
+    assert diff == []
+
+
+def test_migrations_also_build_sqlite(tmp_path):
+    from sqlalchemy import create_engine, inspect
+
+    from modhub.migrate import upgrade
+    url = f"sqlite:///{tmp_path}/m.db"
+    upgrade(url)
+    assert set(Base.metadata.tables) <= set(inspect(create_engine(url)).get_table_names())

@@ -20,11 +20,6 @@ def get_post(**kwargs):
     raise not_implemented("legacyGetPost")
 
 
-def query_resources(**kwargs):
-    """PageResultObject of resources (legacyQueryResources)."""
-    raise not_implemented("legacyQueryResources")
-
-
 def get_resource(**kwargs):
     """Free-form object of one resource (legacyGetResource)."""
     raise not_implemented("legacyGetResource")

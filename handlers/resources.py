@@ -13,16 +13,6 @@ def list_featured(**kwargs):
     raise not_implemented("listFeaturedMods")
 
 
-def search(**kwargs):
-    """PageResultModSummaryVO of a resource search (searchMods, queryResources)."""
-    raise not_implemented("searchMods")
-
-
-def sync(**kwargs):
-    """ResourceSyncVO, one incremental sync batch (syncMods, syncResources)."""
-    raise not_implemented("syncMods")
-
-
 def get_detail(**kwargs):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
     raise not_implemented("getModDetail")

@@ -39,10 +39,10 @@ def test_daily_limit_wins_and_refusals_are_not_counted(make, quota):
 
 def test_redis_down_is_a_503(redis_client):
     import redis
-
-    from modhub.quota import RedisQuota
     from redis.backoff import NoBackoff
     from redis.retry import Retry
+
+    from modhub.quota import RedisQuota
     q = RedisQuota(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
                                retry=Retry(NoBackoff(), 0)))
     with pytest.raises(ApiError) as err:

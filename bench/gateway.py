@@ -17,9 +17,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import psycopg2
 from cryptography.fernet import Fernet
-from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -29,7 +27,7 @@ from models.identity import User  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import from_env  # noqa: E402
-from tests.support import sign  # noqa: E402
+from tests.support import recreate_database, sign  # noqa: E402
 
 DB_URL = os.environ.get("MODHUB_BENCH_DATABASE_URL",
                         "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench")
@@ -38,13 +36,7 @@ PATH = "/openapi/v1/user/profile"
 
 def prepare(env: dict) -> tuple[str, str, int]:
     """A fresh database with one unlimited application and one user."""
-    u = make_url(DB_URL)
-    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{u.database}"')
-    conn.close()
+    recreate_database(DB_URL)
     upgrade(DB_URL)
     os.environ.update(env)
     platform = build_platform(from_env())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -111,7 +110,7 @@ class EdgeMiddleware:
     @staticmethod
     async def _refuse(send: Send, limit: int) -> None:
         exc = ApiError("BODY_TOO_LARGE", f"request body exceeds {limit} bytes")
-        body = json.dumps(envelope.error(exc.code, exc.message, exc.status)).encode()
+        body = envelope.error_bytes(exc)
         await send({"type": "http.response.start", "status": exc.status,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),

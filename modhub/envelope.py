@@ -70,4 +70,5 @@ def error(code: int, msg: str, status: int) -> dict:
 
 def error_bytes(exc: ApiError) -> bytes:
     """The serialized error envelope of an ApiError."""
-    return json.dumps(error(exc.code, exc.message, exc.status), ensure_ascii=False).encode()
+    return json.dumps(error(exc.code, exc.message, exc.status), ensure_ascii=False,
+                      separators=(",", ":")).encode()

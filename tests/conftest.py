@@ -7,12 +7,10 @@ import datetime as dt
 import os
 import uuid
 
-import psycopg2
 import pytest
 import redis
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import sessionmaker
 
 from models import applications
@@ -23,27 +21,17 @@ from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
 from modhub.settings import Settings
-from tests.support import ContractChecker, Creds, SignedClient
+from tests.support import ContractChecker, Creds, SignedClient, recreate_database
 
 PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
                         "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-def _recreate_database(url: str) -> None:
-    u = make_url(url)
-    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{u.database}"')
-    conn.close()
-
-
 @pytest.fixture(scope="session")
 def pg_engine():
     """The test database, created afresh and migrated to head once per run."""
-    _recreate_database(PG_URL)
+    recreate_database(PG_URL)
     upgrade(PG_URL)
     engine = create_engine(PG_URL)
     yield engine

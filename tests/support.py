@@ -9,8 +9,10 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+import psycopg2
 from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
+from sqlalchemy.engine import make_url
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
 
@@ -18,6 +20,17 @@ def sign(secret: str, method: str, path: str, timestamp: str) -> str:
     """The spec's signature, written here independently of modhub.signature."""
     message = "\n".join([method.upper(), path, timestamp]).encode("utf-8")
     return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the PostgreSQL database named by a SQLAlchemy URL (tests and benchmarks)."""
+    u = make_url(url)
+    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
+        cur.execute(f'CREATE DATABASE "{u.database}"')
+    conn.close()
 
 
 def now_ms() -> str:

@@ -26,8 +26,9 @@ def test_wrong_method_is_405_with_allow(client):
     assert "GET" in response.headers["Allow"]
 
 
+# install-launch belongs to the downloads/install work, not built yet: its handler is the honest gap.
 def test_not_implemented_operation_is_honest_501(signed):
-    body = assert_envelope(signed.get("/openapi/v2/games"), 200501, 501)
+    body = assert_envelope(signed.get("/openapi/v2/mods/1/install-launch"), 200501, 501)
     assert body["data"] is None and "not implemented" in body["msg"]
 
 
@@ -97,7 +98,7 @@ def test_unexpected_exception_is_500_without_internals(settings, db, quota, cont
     def explode(**_):
         raise RuntimeError("db password is hunter2")
 
-    monkeypatch.setattr(handlers.catalog, "list_sections", explode)
+    monkeypatch.setattr(handlers.catalog, "list_sections", explode)  # serves GET /openapi/v2/games
     from tests.support import SignedClient
     app = create_app(settings, db=db, quota=quota, contract=contract)
     with caplog.at_level(logging.ERROR), app.test_client() as c:

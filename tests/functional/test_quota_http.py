@@ -36,7 +36,7 @@ def test_minute_quota_refuses_with_429(client, make_app):
 
 def test_daily_quota_refuses_with_200102(client, make_app):
     signed = SignedClient(client, make_app(per_day=2))
-    assert [signed.get(GAMES).status_code for _ in range(2)] == [501, 501]
+    assert [signed.get(GAMES).status_code != 429 for _ in range(2)] == [True, True]
     refused = signed.get(GAMES)
     assert refused.status_code == 429 and refused.json()["code"] == 200102
     assert refused.headers["X-RateLimit-Daily-Remaining"] == "0"
@@ -52,7 +52,7 @@ def test_two_app_instances_share_one_redis_count(settings, db, contract, redis_c
     with apps[0].test_client() as a, apps[1].test_client() as b:
         for i in range(6):
             codes.append(SignedClient((a, b)[i % 2], creds).get(GAMES).status_code)
-    assert codes.count(429) >= 2 and codes[:4].count(501) >= 3
+    assert codes.count(429) >= 2 and sum(c != 429 for c in codes[:4]) >= 3
 
 
 def test_embedded_mode_warns_that_quota_is_per_process(settings, db, contract, caplog):

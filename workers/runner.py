@@ -1,0 +1,55 @@
+"""`modhub worker`: an RQ worker with the scheduler (retries are scheduled jobs) and the webhook
+sweep thread beside it.
+
+The worker class is SimpleWorker by default: measured with bench/webhooks.py, forking a child per
+job (rq.Worker) costs more than the delivery itself; jobs here are short I/O and do not leak.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import redis
+from rq import SimpleWorker, Worker
+
+from workers.relay import sweep
+from workers.runtime import current
+
+log = logging.getLogger(__name__)
+WORKER_CLASSES = {"simple": SimpleWorker, "fork": Worker}
+
+
+class Sweeper(threading.Thread):
+    """Runs the webhook sweep every MODHUB_WEBHOOK_SWEEP_SECONDS until stopped."""
+
+    def __init__(self, rt):
+        super().__init__(name="modhub-webhook-sweep", daemon=True)
+        self.rt = rt
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        """Sweep until stopped; a failed pass (Redis or database down) is retried next period."""
+        while not self.stopping.wait(self.rt.settings.webhook_sweep_seconds):
+            try:
+                sweep(self.rt)
+            except Exception as exc:  # noqa: BLE001 - the rows stay owed; try again next period
+                log.warning("webhook sweep failed (%s: %s); retrying in %g s", type(exc).__name__,
+                            exc, self.rt.settings.webhook_sweep_seconds)
+
+
+def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool = False) -> None:
+    """Run one RQ worker over the configured Redis, with the scheduler and the sweep."""
+    rt = current()
+    if rt.dispatcher is None:
+        raise RuntimeError("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
+    queues = list(queues) or [rt.settings.webhook_queue, "default"]
+    sweeper = Sweeper(rt)
+    sweeper.start()
+    try:
+        # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
+        connection = redis.Redis.from_url(rt.settings.redis_url)
+        worker = WORKER_CLASSES[worker_class](queues, connection=connection)
+        worker.work(with_scheduler=True, burst=burst)
+    finally:
+        sweeper.stopping.set()

@@ -1,0 +1,63 @@
+"""What a webhook job needs (settings, database, secret box, clock, HTTP client, dispatcher),
+built once per process from the MODHUB_* environment, or installed by the embedded relay."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import httpx
+
+from modhub.crypto import SecretBox
+from modhub.db import Database
+from modhub.settings import Settings, from_env
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass
+class Runtime:
+    """The long-lived parts a delivery or relay job uses."""
+
+    settings: Settings
+    db: Database
+    secrets: SecretBox
+    dispatcher: object
+    clock: Callable[[], dt.datetime] = field(default=_utcnow)
+    http: httpx.Client = field(default=None)
+
+    def __post_init__(self):
+        if self.http is None:
+            self.http = new_http_client(self.settings)
+
+
+def new_http_client(settings: Settings) -> httpx.Client:
+    """A keep-alive client: no redirects (3xx is a failure), no proxies from the environment."""
+    return httpx.Client(timeout=settings.webhook_timeout_seconds, follow_redirects=False,
+                        trust_env=False, limits=httpx.Limits(max_connections=20,
+                                                             max_keepalive_connections=20))
+
+
+_current: tuple[int, Runtime] | None = None
+
+
+def install(runtime: Runtime) -> None:
+    """Use this runtime for jobs run in this process (embedded mode and tests)."""
+    global _current
+    _current = (os.getpid(), runtime)
+
+
+def current() -> Runtime:
+    """This process's runtime; a forked child builds its own (connections do not survive fork)."""
+    global _current
+    if _current is None or _current[0] != os.getpid():
+        from workers.relay import RQDispatcher
+        settings = from_env()
+        _current = (os.getpid(), Runtime(settings=settings, db=Database.from_url(settings.database_url),
+                                         secrets=SecretBox(settings.encryption_key),
+                                         dispatcher=RQDispatcher.from_settings(settings)))
+    return _current[1]

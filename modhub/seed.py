@@ -1,0 +1,236 @@
+"""`modhub demo seed`: a realistic, deterministic demo catalogue, written with bulk inserts.
+
+Same resource count -> same rows (one seeded random.Random); dates are relative to the day of
+seeding so that the last-24h/7d/30d statistics have data. Everything is written in the caller's
+transaction, so a failed seed leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import sys
+
+from sqlalchemy import exists, insert, select
+from sqlalchemy.orm import Session
+from tqdm import tqdm
+
+from models.catalog import ResourcePost, ServerPost
+from models.identity import User
+from models.resource_parts import (
+    Comment,
+    DailyStat,
+    Rating,
+    ResourceAuthor,
+    ResourceFile,
+    ResourceLink,
+    ResourceRelation,
+    ResourceVersion,
+)
+from models.taxonomy import Category, RunPlatform, Section, Tag
+from modhub import seed_data as V
+from modhub import seed_rows as R
+
+CHUNK = 1000
+SEED = 20261121
+
+
+class SeedRefused(RuntimeError):
+    """The database already holds a catalogue; seeding would mix demo data into it."""
+
+
+def catalogue_is_empty(session: Session) -> bool:
+    """True when there is no section and no resource post yet."""
+    return not session.scalar(select(exists().where(Section.id.is_not(None)))) and \
+        not session.scalar(select(exists().where(ResourcePost.id.is_not(None))))
+
+
+def _insert(session: Session, model, rows: list[dict], *, ids: bool = False) -> list[int]:
+    if not rows:
+        return []
+    # Core inserts of the table (not the ORM bulk path): one multi-row statement per 1000 rows.
+    table = model.__table__
+    if ids:
+        stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        return list(session.scalars(stmt, rows))
+    session.execute(insert(table), rows)
+    return []
+
+
+def seed(session: Session, *, resources: int, today: dt.date | None = None,
+         progress: bool = False) -> dict:
+    """Fill an empty catalogue with `resources` posts and everything around them; counts by table."""
+    if not catalogue_is_empty(session):
+        raise SeedRefused("the catalogue is not empty: demo seed only fills an empty database")
+    today = today or dt.datetime.now(dt.UTC).date()
+    now = dt.datetime.combine(today, dt.time(12), dt.UTC)
+    rng = random.Random(SEED)
+    _insert(session, Section, R.section_rows())
+    _insert(session, RunPlatform, R.platform_rows())
+    _insert(session, Category, R.category_rows())
+    _insert(session, Tag, R.tag_rows())
+    user_ids = _insert(session, User, R.user_rows(rng, max(30, resources // 15)), ids=True)
+    writer = _PostWriter(session, rng, now, user_ids)
+    with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
+        for start in range(0, resources, CHUNK):
+            size = min(CHUNK, resources - start)
+            writer.write_chunk(size)
+            bar.update(size)
+    _insert(session, ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
+    return writer.counts
+
+
+def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
+    """Seed through the platform's database in one transaction (None when skipped as non-empty)."""
+    with platform.db.session() as session, session.begin():
+        if only_if_empty and not catalogue_is_empty(session):
+            return None
+        return seed(session, resources=resources, progress=True)
+
+
+def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], count: int) -> list[dict]:
+    sections = [s for s in V.SECTIONS if s[4]]
+    rows = []
+    for i in range(count):
+        section = rng.choice(sections)[0]
+        status = rng.choice(V.SERVER_STATUSES)
+        cap = rng.choice([20, 50, 100, 200])
+        rows.append({
+            "section_code": section, "user_id": rng.choice(user_ids),
+            "main_name": f"{rng.choice(V.ZH_PREFIX)}服务器 #{i + 1} {rng.choice(V.EN_SUFFIX)} Server",
+            "server_ip": f"play{i + 1}.example.net", "server_port": 25565 + i % 7,
+            "query_enabled": rng.random() < 0.85, "query_type": rng.choice(["MINECRAFT", "A2S", "NONE"]),
+            "current_players": rng.randint(0, cap) if status == "ONLINE" else 0, "max_players": cap,
+            "server_status": status, "server_motd": "欢迎 Welcome!",
+            "latency_ms": rng.randint(5, 300) if status == "ONLINE" else None,
+            "last_heartbeat_time": now - rng.uniform(0, 48) * dt.timedelta(hours=1),
+            "publish_time": now - rng.uniform(1, 400) * R.DAY, "update_time": now,
+            "is_delete": rng.random() < 0.05})
+    return rows
+
+
+class _PostWriter:
+    """Writes posts chunk by chunk; counters are computed from the parts before the post row."""
+
+    def __init__(self, session: Session, rng: random.Random, now: dt.datetime, user_ids: list[int]):
+        self.session, self.rng, self.now, self.users = session, rng, now, user_ids
+        self.tax = R.Taxonomy.build()
+        self.post_ids: list[int] = []
+        self.counts: dict[str, int] = {}
+
+    def write_chunk(self, size: int) -> None:
+        """Build and insert `size` posts with their authors, files, comments, ratings and stats."""
+        rng = self.rng
+        posts = [R.post_row(rng, self.tax, self.now, len(self.users)) for _ in range(size)]
+        extras = [self._counted_parts(p) for p in posts]
+        for p in posts:
+            p["user_id"] = self.users[p["user_id"] - 1]
+        rows = [{k: v for k, v in p.items() if k != "game_versions"} for p in posts]
+        for p, pid in zip(posts, _insert(self.session, ResourcePost, rows, ids=True), strict=True):
+            p["id"] = pid
+            self.post_ids.append(pid)
+        self._parts(posts, extras)
+
+    def _counted_parts(self, post: dict) -> dict:
+        rng = self.rng
+        raters = rng.sample(self.users, k=min(len(self.users), int(rng.expovariate(1 / 4))))
+        ratings = [{"user_id": u, "score": rng.choices([1, 2, 3, 4, 5], [1, 1, 3, 6, 9])[0],
+                    "create_time": post["publish_time"] + rng.uniform(0, 30) * R.DAY} for u in raters]
+        popular = rng.random() < 0.2
+        stats = R.daily_rows(rng, 0, self.now.date(), popular)
+        threads = [self._thread(post) for _ in range(int(rng.expovariate(1 / 3)))]
+        post["rating_count"] = len(ratings)
+        post["rating_total"] = sum(r["score"] for r in ratings)
+        post["views_count"] = rng.randint(0, 20000) + sum(s["views"] for s in stats)
+        post["download_count"] = rng.randint(0, 8000) + sum(s["downloads"] for s in stats)
+        post["collection_count"] = rng.randint(0, 500) + sum(s["collects"] for s in stats)
+        post["like_count"] = rng.randint(0, 900 if popular else 120)
+        post["comment_count"] = sum(_visible(top) + sum(map(_visible, replies))
+                                    for top, replies in threads)
+        return {"ratings": ratings, "stats": stats, "threads": threads}
+
+    def _thread(self, post: dict) -> tuple[dict, list[dict]]:
+        rng = self.rng
+
+        def comment(after: dt.datetime) -> dict:
+            roll = rng.random()
+            return {"entity_type": "RESOURCE_POST", "user_id": rng.choice(self.users),
+                    "content": R.comment_text(rng), "like_count": rng.randint(0, 50),
+                    "status": "NORMAL" if roll > 0.06 else rng.choice(["PENDING", "HIDDEN"]),
+                    "is_delete": 0.03 < roll < 0.08,
+                    "create_time": min(self.now, after + rng.uniform(0, 60) * R.DAY)}
+
+        top = comment(post["publish_time"])
+        replies = [comment(top["create_time"]) for _ in range(int(rng.expovariate(1 / 1.2)))]
+        top["reply_count"] = sum(map(_visible, replies))
+        return top, replies
+
+    def _parts(self, posts: list[dict], extras: list[dict]) -> None:
+        rows: dict[type, list[dict]] = {m: [] for m in (
+            ResourceAuthor, ResourceLink, ResourceRelation, ResourceVersion, ResourceFile, Rating,
+            DailyStat)}
+        tops, replies = [], []
+        for post, extra in zip(posts, extras, strict=True):
+            pid = post["id"]
+            rows[ResourceAuthor] += self._authors(post)
+            rows[ResourceLink] += self._links(post)
+            rows[ResourceRelation] += self._relations(pid)
+            rows[ResourceVersion] += self._versions(post)
+            rows[ResourceFile] += [R.file_row(self.rng, post, i) for i in range(self.rng.randint(1, 3))]
+            rows[Rating] += [{**r, "post_id": pid} for r in extra["ratings"]]
+            rows[DailyStat] += [{**s, "post_id": pid} for s in extra["stats"]]
+            for top, kids in extra["threads"]:
+                tops.append({**top, "entity_id": pid})
+                replies.append([{**k, "entity_id": pid} for k in kids])
+        for model, batch in rows.items():
+            _insert(self.session, model, batch)
+            self._count(model.__tablename__, len(batch))
+        top_ids = _insert(self.session, Comment, tops, ids=True)
+        flat = [{**k, "parent_id": cid} for cid, kids in zip(top_ids, replies, strict=True) for k in kids]
+        _insert(self.session, Comment, flat)
+        self._count("comment", len(tops) + len(flat))
+        self._count("resource_post", len(posts))
+
+    def _count(self, table: str, n: int) -> None:
+        self.counts[table] = self.counts.get(table, 0) + n
+
+    def _authors(self, post: dict) -> list[dict]:
+        others = self.rng.sample(self.users, k=self.rng.choice([0, 0, 0, 1, 2]))
+        people = [post["user_id"]] + [u for u in others if u != post["user_id"]]
+        roles = ["OWNER"] + [self.rng.choice(["COLLABORATOR", "CONTRIBUTOR"]) for _ in people[1:]]
+        return [{"post_id": post["id"], "user_id": u, "role": r, "sort_order": i}
+                for i, (u, r) in enumerate(zip(people, roles, strict=True))]
+
+    def _links(self, post: dict) -> list[dict]:
+        kinds = self.rng.sample(V.LINK_TYPES, k=self.rng.randint(0, 3))
+        return [{"post_id": post["id"], "link_type": k, "sort_order": i, "label": None,
+                 "url": f"https://{k.lower().replace('_', '-')}.example.org/{post['abbr_name'].lower()}"}
+                for i, k in enumerate(kinds)]
+
+    def _relations(self, pid: int) -> list[dict]:
+        if len(self.post_ids) < 2:
+            return []
+        targets = {self.rng.choice(self.post_ids[:-1]) for _ in range(int(self.rng.expovariate(1 / 0.8)))}
+        rows = []
+        for i, target in enumerate(sorted(targets - {pid})):
+            kind = self.rng.choice(V.RELATION_TYPES)
+            rows.append({"post_id": pid, "relation_type": kind, "target_post_id": target,
+                         "is_required": kind == "DEPENDENCY" and self.rng.random() < 0.7,
+                         "sort_order": i, "data_source": self.rng.choice(
+                             ["USER_DEFINED", "USER_DEFINED", "UPSTREAM_SYNC", "AUTO_DETECTED"])})
+        return rows
+
+    def _versions(self, post: dict) -> list[dict]:
+        # Each version row points at the post itself: the demo keeps one post row per chain.
+        count = self.rng.randint(1, 4)
+        span = (post["update_time"] - post["publish_time"]) / count
+        return [{"post_id": post["id"], "version_post_id": post["id"], "version_number": n,
+                 "resource_version": f"{post['resource_version']}-{n}" if n < count
+                 else post["resource_version"],
+                 "update_commit": self.rng.choice([None, "修复崩溃 Fixed a crash", "新增内容 New content"]),
+                 "approved": n < count or self.rng.random() < 0.9,
+                 "publish_time": post["publish_time"] + span * (n - 1)} for n in range(1, count + 1)]
+
+
+def _visible(comment: dict) -> int:
+    return int(comment["status"] == "NORMAL" and not comment["is_delete"])

@@ -1,68 +1,112 @@
 """Tokens, pairing, proxy users, wallets, bindings, SSO and provider activities."""
 
-from modhub.errors import not_implemented
+import flask
+
+from models import accounts, bindings, oauth, providers, tokens, wallets
+from modhub.web import caller, ok, platform, proxy_user_id, session
 
 
-def issue_access_token(**kwargs):
+def _now():
+    return platform().clock()
+
+
+def _zone() -> str:
+    return platform().settings.time_zone
+
+
+def _presented_token() -> str:
+    # The gateway has already validated it (these are token operations); it is not a parameter.
+    return flask.request.headers["X-Proxy-Access-Token"]
+
+
+def issue_access_token(body, **_):
     """OpenApiAccessTokenVO for an authorization code (issueAccessToken)."""
-    raise not_implemented("issueAccessToken")
+    text, row = oauth.exchange_auth_code(
+        session(), app_id=caller().app_id, user_id=body["userId"], auth_code=body["authCode"],
+        requested_scopes=body.get("requestedScopes"), now=_now())
+    return ok(tokens.access_token_vo(text, row, zone=_zone()))
 
 
-def revoke_access_token(**kwargs):
+def revoke_access_token(**_):
     """Boolean: presented token revoked (revokeAccessToken)."""
-    raise not_implemented("revokeAccessToken")
+    return ok(tokens.revoke(session(), app_id=caller().app_id, token=_presented_token(), now=_now()))
 
 
-def redeem_pairing_code(**kwargs):
+def redeem_pairing_code(body, **_):
     """OpenApiAccessTokenVO for a pairing code (redeemPairingCode)."""
-    raise not_implemented("redeemPairingCode")
+    text, row = oauth.redeem_pairing_code(session(), app_id=caller().app_id,
+                                          pairing_code=body["pairingCode"], now=_now())
+    return ok(tokens.access_token_vo(text, row, zone=_zone()))
 
 
-def register_proxy_user(**kwargs):
+def register_proxy_user(body, **_):
     """OpenApiProxyUserRegisterVO of a new user (registerProxyUser)."""
-    raise not_implemented("registerProxyUser")
+    return ok(accounts.register(
+        session(), app_id=caller().app_id, username=body["username"], phone=body.get("phone"),
+        email=body.get("email"), login_name=body.get("loginName"), password=body.get("password"),
+        external_user_id=body.get("externalUserId"), external_username=body.get("externalUsername"),
+        external_display_name=body.get("externalDisplayName"), now=_now()))
 
 
-def get_points(**kwargs):
+def get_points(user_id, **_):
     """OpenApiProxyUserPointsVO, the points balance (getProxyUserPoints)."""
-    raise not_implemented("getProxyUserPoints")
+    return ok(wallets.get_balance(session(), acting_user_id=proxy_user_id(), user_id=user_id,
+                                  currency="POINTS"))
 
 
-def adjust_points(**kwargs):
+def adjust_points(user_id, body, **_):
     """OpenApiProxyUserPointsAdjustVO of a points change (adjustProxyUserPoints)."""
-    raise not_implemented("adjustProxyUserPoints")
+    return adjust_wallet(user_id=user_id, currency_code="POINTS", body=body)
 
 
-def get_wallet_balance(**kwargs):
+def get_wallet_balance(user_id, currency_code, **_):
     """OpenApiProxyUserPointsVO of one wallet currency (getProxyUserWalletBalance)."""
-    raise not_implemented("getProxyUserWalletBalance")
+    return ok(wallets.get_balance(session(), acting_user_id=proxy_user_id(), user_id=user_id,
+                                  currency=currency_code))
 
 
-def adjust_wallet(**kwargs):
+def adjust_wallet(user_id, currency_code, body, **_):
     """OpenApiProxyUserPointsAdjustVO of a wallet change (adjustProxyUserWallet)."""
-    raise not_implemented("adjustProxyUserWallet")
+    return ok(wallets.adjust(
+        session(), app_id=caller().app_id, acting_user_id=proxy_user_id(), user_id=user_id,
+        currency=currency_code, amount=body["amount"], direction=body["direction"],
+        reason=body["reason"], now=_now()))
 
 
-def link_user_binding(**kwargs):
+def link_user_binding(body, **_):
     """OpenApiUserBindingVO of the upserted binding (linkUserBinding)."""
-    raise not_implemented("linkUserBinding")
+    row = bindings.link(session(), app_id=caller().app_id, user_id=proxy_user_id(),
+                        external_user_id=body["externalUserId"],
+                        external_username=body.get("externalUsername"),
+                        external_display_name=body.get("externalDisplayName"), now=_now())
+    return ok(bindings.binding_vo(row, zone=_zone()))
 
 
-def unlink_user_binding(**kwargs):
+def unlink_user_binding(body, **_):
     """Integer: bindings changed (unlinkUserBinding)."""
-    raise not_implemented("unlinkUserBinding")
+    return ok(bindings.unlink(session(), app_id=caller().app_id, user_id=proxy_user_id(),
+                              external_user_id=body["externalUserId"], now=_now()))
 
 
-def exchange_sso_ticket(**kwargs):
+def exchange_sso_ticket(**_):
     """OpenApiSsoTicketVO for the presented token (exchangeSsoTicket)."""
-    raise not_implemented("exchangeSsoTicket")
+    return ok(oauth.create_sso_ticket(session(), app_id=caller().app_id, user_id=proxy_user_id(),
+                                      now=_now()))
 
 
-def collect_activity_points(**kwargs):
+def collect_activity_points(body, **_):
     """ServerProviderActivityCollectResultVo (collectProviderActivityPoints)."""
-    raise not_implemented("collectProviderActivityPoints")
+    return ok(providers.collect(
+        session(), app_id=caller().app_id, user_id=proxy_user_id(), request_id=body["requestId"],
+        activity_code=body["activityCode"], amount=body["amount"], currency=body.get("currencyCode"),
+        reason=body.get("reason"), now=_now()))
 
 
-def place_carousel(**kwargs):
+def place_carousel(body, **_):
     """ServerProviderCarouselResultVo of a placement (placeProviderCarousel)."""
-    raise not_implemented("placeProviderCarousel")
+    return ok(providers.place_carousel(
+        session(), app_id=caller().app_id, user_id=proxy_user_id(), target_url=body["targetUrl"],
+        title=body["title"], end_time=body["endTime"], image_url=body.get("imageUrl"),
+        image_file_id=body.get("imageFileId"), description=body.get("description"),
+        server_post_id=body.get("serverPostId"), start_time=body.get("startTime"), now=_now(),
+        zone=_zone()))

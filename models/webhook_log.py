@@ -1,0 +1,88 @@
+"""The delivery log: list deliveries with their attempts, redeliver an event, replay failures."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.events import after_commit_deliver
+from models.types import utcnow
+from models.webhooks import DeliveryStatus, OutboxEvent, WebhookAttempt, WebhookDelivery
+from modhub.errors import ApiError
+
+
+def list_deliveries(session: Session, *, subscription_id: int | None = None,
+                    event_id: str | None = None, status: str | None = None,
+                    limit: int = 50) -> list[dict]:
+    """Deliveries, newest first, each with its attempts, as plain dicts."""
+    query = (select(WebhookDelivery, OutboxEvent)
+             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
+             .order_by(WebhookDelivery.id.desc()).limit(limit))
+    if subscription_id is not None:
+        query = query.where(WebhookDelivery.subscription_id == subscription_id)
+    if event_id is not None:
+        query = query.where(OutboxEvent.event_id == event_id)
+    if status is not None:
+        query = query.where(WebhookDelivery.status == DeliveryStatus(status))
+    rows = session.execute(query).all()
+    attempts = _attempts(session, [d.id for d, _ in rows])
+    return [_describe(d, e, attempts.get(d.id, [])) for d, e in rows]
+
+
+def _attempts(session: Session, delivery_ids: list[int]) -> dict[int, list[dict]]:
+    found: dict[int, list[dict]] = {}
+    if not delivery_ids:
+        return found
+    for a in session.scalars(select(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(delivery_ids))
+                             .order_by(WebhookAttempt.delivery_id, WebhookAttempt.number)):
+        found.setdefault(a.delivery_id, []).append({
+            "number": a.number, "at": a.attempted_at.isoformat(), "statusCode": a.status_code,
+            "latencyMs": a.latency_ms, "responseExcerpt": a.response_excerpt, "error": a.error})
+    return found
+
+
+def _describe(d: WebhookDelivery, e: OutboxEvent, attempts: list[dict]) -> dict:
+    return {"deliveryId": d.id, "eventId": e.event_id, "event": e.kind,
+            "subscriptionId": d.subscription_id, "status": d.status.value, "attempts": attempts,
+            "nextAttemptAt": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+            "lastStatusCode": d.last_status_code, "lastError": d.last_error,
+            "createdAt": d.created_at.isoformat(),
+            "completedAt": d.completed_at.isoformat() if d.completed_at else None}
+
+
+def _requeue(session: Session, deliveries: list[WebhookDelivery], now: dt.datetime) -> list[int]:
+    for d in deliveries:
+        d.status, d.next_attempt_at, d.completed_at = DeliveryStatus.PENDING, now, None
+    session.flush()
+    ids = [d.id for d in deliveries]
+    after_commit_deliver(session, ids)
+    return ids
+
+
+def redeliver(session: Session, *, event_id: str, subscription_id: int | None = None,
+              now: dt.datetime | None = None) -> list[int]:
+    """Queue an event again (whatever its deliveries' state) once the transaction commits."""
+    event = session.scalar(select(OutboxEvent).where(OutboxEvent.event_id == event_id))
+    if event is None:
+        raise ApiError("RECORD_NOT_FOUND", f"webhook event {event_id} does not exist")
+    query = select(WebhookDelivery).where(WebhookDelivery.event_id == event.id)
+    if subscription_id is not None:
+        query = query.where(WebhookDelivery.subscription_id == subscription_id)
+    deliveries = list(session.scalars(query.with_for_update()))
+    if not deliveries:
+        raise ApiError("RECORD_NOT_FOUND", f"webhook event {event_id} has no delivery to send again "
+                                           "(no subscription wanted it when it was relayed)")
+    return _requeue(session, deliveries, now or utcnow())
+
+
+def replay(session: Session, *, since: dt.datetime, subscription_id: int | None = None,
+           now: dt.datetime | None = None) -> list[int]:
+    """Queue again every FAILED delivery of the events raised since a time."""
+    query = (select(WebhookDelivery).join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
+             .where(WebhookDelivery.status == DeliveryStatus.FAILED, OutboxEvent.created_at >= since))
+    if subscription_id is not None:
+        query = query.where(WebhookDelivery.subscription_id == subscription_id)
+    deliveries = list(session.scalars(query.with_for_update(of=WebhookDelivery)))
+    return _requeue(session, deliveries, now or utcnow())

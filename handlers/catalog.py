@@ -1,33 +1,38 @@
 """Sections (games), run platforms (mod loaders), categories and filter options."""
 
-from modhub.errors import not_implemented
+from models import taxonomy_views
+from modhub.web import ok_tagged, platform, session
 
 
-def get_category_tree(**kwargs):
+def _cdn() -> str:
+    return platform().settings.cdn_base_url
+
+
+def get_category_tree(**_):
     """List of CategoryNodeVO (getCategoriesTree, getCategoryTree)."""
-    raise not_implemented("getCategoriesTree")
+    return ok_tagged(taxonomy_views.category_tree(session(), cdn_base=_cdn()))
 
 
-def list_sections(**kwargs):
+def list_sections(**_):
     """List of SectionVO (listGames, listSections)."""
-    raise not_implemented("listGames")
+    return ok_tagged(taxonomy_views.list_sections(session(), cdn_base=_cdn()))
 
 
-def get_section(**kwargs):
+def get_section(section_code: str, **_):
     """SectionVO of one section (getGame, getSection)."""
-    raise not_implemented("getGame")
+    return ok_tagged(taxonomy_views.get_section(session(), code=section_code, cdn_base=_cdn()))
 
 
-def get_filter_options(**kwargs):
+def get_filter_options(section_code: str, **_):
     """SectionFilterOptionsVO of one section (getGameFilterOptions, getSectionFilterOptions)."""
-    raise not_implemented("getGameFilterOptions")
+    return ok_tagged(taxonomy_views.filter_options(session(), section_code=section_code))
 
 
-def list_run_platforms(**kwargs):
+def list_run_platforms(**_):
     """List of RunPlatformVO (listModLoaders, listRunPlatforms)."""
-    raise not_implemented("listModLoaders")
+    return ok_tagged(taxonomy_views.list_run_platforms(session(), cdn_base=_cdn()))
 
 
-def get_run_platform(**kwargs):
+def get_run_platform(code: str, **_):
     """RunPlatformVO of one run platform (getModLoader, getRunPlatform)."""
-    raise not_implemented("getModLoader")
+    return ok_tagged(taxonomy_views.get_run_platform(session(), code=code, cdn_base=_cdn()))

@@ -1,11 +1,14 @@
 """Files, downloads, install configuration and information, startup commands."""
 
+from models import file_views
 from modhub.errors import not_implemented
+from modhub.web import ok_tagged, platform, session
 
 
-def list_files(**kwargs):
+def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    raise not_implemented("listModFiles")
+    return ok_tagged(file_views.list_files(session(), post_id=post_id,
+                                           zone=platform().settings.time_zone))
 
 
 def get_file(**kwargs):
@@ -28,9 +31,10 @@ def download_auth(**kwargs):
     raise not_implemented("authorizeResourceDownload")
 
 
-def get_batch(**kwargs):
+def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    raise not_implemented("batchGetFiles")
+    return ok_tagged(file_views.get_batch(session(), file_ids=body["fileInfoIds"],
+                                          zone=platform().settings.time_zone))
 
 
 def get_install_config(**kwargs):

@@ -1,28 +1,41 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
-from models import identity
+from models import file_views, identity, legacy, stats
 from modhub.errors import not_implemented
-from modhub.web import ok, platform, proxy_user_id, session
+from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
-def batch_post_detail(**kwargs):
+def _settings():
+    return platform().settings
+
+
+def _today():
+    return platform().clock().date()
+
+
+def batch_post_detail(body: dict, **_):
     """List of free-form post objects in request order (legacyBatchPostDetail)."""
-    raise not_implemented("legacyBatchPostDetail")
+    return ok_tagged(legacy.batch_post_detail(session(), post_ids=body["postIds"], settings=_settings(),
+                                              today=_today()))
 
 
-def query_posts(**kwargs):
+def query_posts(page_num: int = 1, page_size: int = 20, section_code: str | None = None,
+                post_type: str | None = None, keyword: str | None = None, **_):
     """PageResultObject of posts (legacyQueryPosts)."""
-    raise not_implemented("legacyQueryPosts")
+    return ok_tagged(legacy.query_posts(session(), page_num=page_num, page_size=page_size,
+                                        section_code=section_code, post_type=post_type, keyword=keyword,
+                                        settings=_settings()))
 
 
-def get_post(**kwargs):
+def get_post(post_id: int, post_type: str | None = None, **_):
     """Free-form object of one post (legacyGetPost)."""
-    raise not_implemented("legacyGetPost")
+    return ok_tagged(legacy.get_post(session(), post_id=post_id, post_type=post_type,
+                                     settings=_settings(), today=_today()))
 
 
-def get_resource(**kwargs):
+def get_resource(post_id: int, **_):
     """Free-form object of one resource (legacyGetResource)."""
-    raise not_implemented("legacyGetResource")
+    return ok_tagged(legacy.get_resource(session(), post_id=post_id, settings=_settings(), today=_today()))
 
 
 def download_auth(**kwargs):
@@ -30,9 +43,9 @@ def download_auth(**kwargs):
     raise not_implemented("legacyDownloadAuth")
 
 
-def list_resource_files(**kwargs):
+def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
-    raise not_implemented("legacyListResourceFiles")
+    return ok_tagged(file_views.list_files(session(), post_id=post_id, zone=_settings().time_zone))
 
 
 def get_install_config(**kwargs):
@@ -40,24 +53,27 @@ def get_install_config(**kwargs):
     raise not_implemented("legacyGetInstallConfig")
 
 
-def query_servers(**kwargs):
+def query_servers(page_num: int, page_size: int, server_status: str | None = None,
+                  query_enabled: bool | None = None, **_):
     """PageResultObject of game servers (legacyQueryServers)."""
-    raise not_implemented("legacyQueryServers")
+    return ok_tagged(legacy.query_servers(session(), page_num=page_num, page_size=page_size,
+                                          server_status=server_status, query_enabled=query_enabled,
+                                          zone=_settings().time_zone))
 
 
-def get_server_status(**kwargs):
+def get_server_status(post_id: int, **_):
     """OpenApiServerStatusVo of one server post (legacyGetServerStatus)."""
-    raise not_implemented("legacyGetServerStatus")
+    return ok_tagged(legacy.get_server_status(session(), post_id=post_id, zone=_settings().time_zone))
 
 
-def get_forum_stats(**kwargs):
+def get_forum_stats(**_):
     """OpenApiForumStatsVo of the whole forum (legacyGetForumStats)."""
-    raise not_implemented("legacyGetForumStats")
+    return ok(stats.forum_stats(session(), now=platform().clock(), zone=_settings().time_zone))
 
 
-def list_tags(**kwargs):
+def list_tags(section_code: str | None = None, page_size: int = 200, **_):
     """List of free-form tag objects (legacyListTags)."""
-    raise not_implemented("legacyListTags")
+    return ok_tagged(legacy.list_tags(session(), section_code=section_code, limit=page_size))
 
 
 def get_user_profile(**_):

@@ -1,48 +1,57 @@
-"""Resource batch, featured, search, sync, detail and per-resource read views."""
+"""Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
-from modhub.errors import not_implemented
+from models import resource_lists, resource_views
+from modhub.web import ok_tagged, platform, session
 
 
-def get_batch(**kwargs):
+def _settings():
+    return platform().settings
+
+
+def get_batch(body: dict, **_):
     """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
-    raise not_implemented("batchGetMods")
+    return ok_tagged(resource_views.get_batch(session(), post_ids=body["postIds"], settings=_settings()))
 
 
-def list_featured(**kwargs):
+def list_featured(**_):
     """List of up to 20 featured ModSummaryVO (listFeaturedMods, listFeaturedResources)."""
-    raise not_implemented("listFeaturedMods")
+    return ok_tagged(resource_views.list_featured(session(), settings=_settings()))
 
 
-def get_detail(**kwargs):
+def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    raise not_implemented("getModDetail")
+    return ok_tagged(resource_views.get_detail(session(), post_id=post_id, settings=_settings(),
+                                               today=platform().clock().date()))
 
 
-def list_authors(**kwargs):
+def list_authors(post_id: int, **_):
     """List of AuthorBriefVO of a resource (listModAuthors, listResourceAuthors)."""
-    raise not_implemented("listModAuthors")
+    return ok_tagged(resource_views.list_authors(session(), post_id=post_id,
+                                                 cdn_base=_settings().cdn_base_url))
 
 
-def list_comments(**kwargs):
+def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
-    raise not_implemented("listModComments")
+    return ok_tagged(resource_lists.list_comments(session(), post_id=post_id, page_num=page_num,
+                                                  page_size=page_size, settings=_settings()))
 
 
-def get_description(**kwargs):
+def get_description(post_id: int, **_):
     """ModDescriptionVO of one resource (getModDescription, getResourceDescription)."""
-    raise not_implemented("getModDescription")
+    return ok_tagged(resource_views.get_description(session(), post_id=post_id,
+                                                    zone=_settings().time_zone))
 
 
-def get_rating(**kwargs):
+def get_rating(post_id: int, **_):
     """RatingAggregateVO of one resource (getModRating, getResourceRating)."""
-    raise not_implemented("getModRating")
+    return ok_tagged(resource_lists.get_rating(session(), post_id=post_id))
 
 
-def list_relations(**kwargs):
+def list_relations(post_id: int, **_):
     """List of RelationVO of a resource (listModRelations, listResourceRelations)."""
-    raise not_implemented("listModRelations")
+    return ok_tagged(resource_lists.list_relations(session(), post_id=post_id))
 
 
-def list_versions(**kwargs):
+def list_versions(post_id: int, **_):
     """List of VersionVO of a resource (listModVersions, listResourceVersions)."""
-    raise not_implemented("listModVersions")
+    return ok_tagged(resource_lists.list_versions(session(), post_id=post_id, zone=_settings().time_zone))

@@ -1,13 +1,14 @@
 """Section and resource statistics."""
 
-from modhub.errors import not_implemented
+from models import stats
+from modhub.web import ok_tagged, session
 
 
-def get_section_stats(**kwargs):
+def get_section_stats(section_code: str, **_):
     """SectionStatsVO of one section (getGameStats, getSectionStats)."""
-    raise not_implemented("getGameStats")
+    return ok_tagged(stats.section_stats(session(), section_code=section_code))
 
 
-def get_resource_stats(**kwargs):
+def get_resource_stats(post_id: int, **_):
     """ResourceStatsDetailVO of one resource (getModStats, getResourceStats)."""
-    raise not_implemented("getModStats")
+    return ok_tagged(stats.resource_stats(session(), post_id=post_id))

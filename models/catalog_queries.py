@@ -1,0 +1,100 @@
+"""Shared catalogue reads: the "listed" rule, listed posts by id, authors of a page, paging.
+
+One implementation for the catalogue reads and the search: ModSummaryVO lists are built by
+summaries() (authors of a whole page in one query) and pages by page_result().
+"""
+
+from __future__ import annotations
+
+import math
+
+from sqlalchemy import Select, case, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog import ResourcePost, mod_summary
+from models.identity import User
+from models.resource_parts import AUTHOR_ROLES, ResourceAuthor
+from modhub.display import display_url
+from modhub.errors import ApiError
+
+MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
+ROLE_ORDER = case({role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role,
+                  else_=len(AUTHOR_ROLES))
+
+
+def listed_clause():
+    """SQL condition of ResourcePost.listed: published, public and not deleted."""
+    return (ResourcePost.status == "PUBLISHED") & (ResourcePost.visibility == "PUBLIC") & \
+        ResourcePost.is_delete.is_(False)
+
+
+def listed_posts() -> Select:
+    """SELECT of every listed resource post."""
+    return select(ResourcePost).where(listed_clause())
+
+
+def get_listed_or_raise(session: Session, *, post_id: int) -> ResourcePost:
+    """A listed resource post, or RECORD_NOT_FOUND (unknown, deleted, private and draft alike)."""
+    post = session.get(ResourcePost, post_id)
+    if post is None or not post.listed:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return post
+
+
+def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, ResourcePost]:
+    """Listed posts among the ids, by id (one query)."""
+    if not post_ids:
+        return {}
+    rows = session.scalars(listed_posts().where(ResourcePost.id.in_(set(post_ids))))
+    return {p.id: p for p in rows}
+
+
+def author_brief(user: User, role: str | None, cdn_base: str) -> dict:
+    """AuthorBriefVO of a user in a role."""
+    return {"userId": user.id, "userName": user.username,
+            "avatarUrl": display_url(user.avatar, cdn_base), "role": role}
+
+
+def authors_of(session: Session, *, post_ids: list[int], cdn_base: str) -> dict[int, list[dict]]:
+    """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
+    if not post_ids:
+        return {}
+    rows = session.execute(
+        select(ResourceAuthor.post_id, ResourceAuthor.role, User)
+        .join(User, User.id == ResourceAuthor.user_id)
+        .where(ResourceAuthor.post_id.in_(set(post_ids)), User.is_delete.is_(False))
+        .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
+    found: dict[int, list[dict]] = {}
+    for post_id, role, user in rows:
+        found.setdefault(post_id, []).append(author_brief(user, role, cdn_base))
+    return found
+
+
+def summaries(session: Session, posts: list[ResourcePost], *, settings) -> list[dict]:
+    """ModSummaryVO of each post, in order, with authors loaded in one query."""
+    authors = authors_of(session, post_ids=[p.id for p in posts], cdn_base=settings.cdn_base_url)
+    return [mod_summary(p, settings=settings, authors=authors.get(p.id, [])) for p in posts]
+
+
+def check_page(*, page_num: int, page_size: int) -> int:
+    """The offset of a page, or MAX_OFFSET_EXCEEDED beyond the bound."""
+    offset = (page_num - 1) * page_size
+    if offset >= MAX_OFFSET:
+        raise ApiError("MAX_OFFSET_EXCEEDED",
+                       f"(pageNum - 1) * pageSize must stay below {MAX_OFFSET}: use the sync operation")
+    return offset
+
+
+def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -> tuple[list, int]:
+    """One page of a query's rows and the total count (two queries)."""
+    offset = check_page(page_num=page_num, page_size=page_size)
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    rows = list(session.scalars(query.offset(offset).limit(page_size))) if total > offset else []
+    return rows, total
+
+
+def page_result(items: list, *, total: int, page_num: int, page_size: int) -> dict:
+    """PageResult<T> around one page of items."""
+    pages = math.ceil(total / page_size) if total else 0
+    return {"pageNum": page_num, "pageSize": page_size, "total": total, "pages": pages,
+            "list": items, "emptyFlag": not items, "hasMore": page_num < pages, "extData": None}

@@ -1,0 +1,146 @@
+"""Legacy v1 reads: free-form post, resource, server and tag objects built from the v2 records."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from models.catalog import ResourcePost, ServerPost
+from models.catalog_queries import (
+    get_listed_or_raise,
+    listed_by_ids,
+    listed_posts,
+    page_of,
+    page_result,
+    summaries,
+)
+from models.resource_views import details
+from models.taxonomy import Tag
+from modhub.display import format_time
+from modhub.errors import ApiError, not_implemented
+
+RESOURCE, SERVER = "RESOURCE_POST", "SERVER_POST"
+COMMUNITY_KINDS = ("DISCUSS_POST", "QUESTION_POST")
+
+
+def _kind(post_type: str | None) -> str:
+    # Discussion and question posts are community records this service does not store yet.
+    if post_type in COMMUNITY_KINDS:
+        raise not_implemented(f"v1 posts of type {post_type}")
+    return post_type or RESOURCE
+
+
+def server_status(post: ServerPost, *, zone: str) -> dict:
+    """OpenApiServerStatusVo of a server post."""
+    return {"postId": post.id, "mainName": post.main_name, "queryEnabled": post.query_enabled,
+            "queryType": post.query_type, "serverPort": post.server_port,
+            "currentPlayers": post.current_players, "maxPlayers": post.max_players,
+            "serverStatus": post.server_status, "serverMotd": post.server_motd,
+            "latencyMs": post.latency_ms, "lastHeartbeatTime": format_time(post.last_heartbeat_time, zone)}
+
+
+def server_object(post: ServerPost, *, zone: str) -> dict:
+    """Legacy server object: the status fields plus sectionCode, serverIp and serverVersion."""
+    return {**server_status(post, zone=zone), "sectionCode": post.section_code, "serverIp": post.server_ip,
+            "serverVersion": getattr(post, "server_version", None), "postType": SERVER}
+
+
+def get_server_or_raise(session: Session, *, post_id: int) -> ServerPost:
+    """A server post that is not deleted, or RECORD_NOT_FOUND."""
+    post = session.get(ServerPost, post_id)
+    if post is None or post.is_delete:
+        raise ApiError("RECORD_NOT_FOUND", f"server post {post_id} does not exist")
+    return post
+
+
+def get_server_status(session: Session, *, post_id: int, zone: str) -> dict:
+    """OpenApiServerStatusVo of one live server post."""
+    return server_status(get_server_or_raise(session, post_id=post_id), zone=zone)
+
+
+def query_servers(session: Session, *, page_num: int, page_size: int, server_status: str | None,
+                  query_enabled: bool | None, zone: str) -> dict:
+    """PageResult of legacy server objects, most players online first."""
+    query = select(ServerPost).where(ServerPost.is_delete.is_(False))
+    if server_status:
+        query = query.where(ServerPost.server_status == server_status)
+    if query_enabled is not None:
+        query = query.where(ServerPost.query_enabled.is_(query_enabled))
+    query = query.order_by(ServerPost.current_players.desc(), ServerPost.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    return page_result([server_object(p, zone=zone) for p in rows], total=total, page_num=page_num,
+                       page_size=page_size)
+
+
+def get_resource(session: Session, *, post_id: int, settings, today: dt.date) -> dict:
+    """Legacy resource object: the fields of ModDetailVO."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return details(session, [post], settings=settings, today=today)[0]
+
+
+def get_post(session: Session, *, post_id: int, post_type: str | None, settings, today: dt.date) -> dict:
+    """Legacy post object of a resource post (default) or a server post, with postType."""
+    if _kind(post_type) == SERVER:
+        return server_object(get_server_or_raise(session, post_id=post_id), zone=settings.time_zone)
+    return {**get_resource(session, post_id=post_id, settings=settings, today=today), "postType": RESOURCE}
+
+
+def batch_post_detail(session: Session, *, post_ids: list[int], settings, today: dt.date) -> list:
+    """Legacy resource post objects in request order; null where the id is not a listed resource."""
+    found = listed_by_ids(session, post_ids=post_ids)
+    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+    by_id = {d["postId"]: {**d, "postType": RESOURCE}
+             for d in details(session, present, settings=settings, today=today)}
+    return [by_id.get(i) for i in post_ids]
+
+
+def query_posts(session: Session, *, page_num: int, page_size: int, section_code: str | None,
+                post_type: str | None, keyword: str | None, settings) -> dict:
+    """PageResult of legacy post objects of one kind (resource posts by default), newest first."""
+    kind = _kind(post_type)
+    model = ServerPost if kind == SERVER else ResourcePost
+    query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
+    if section_code:
+        query = query.where(model.section_code == section_code)
+    if keyword:
+        pattern = f"%{keyword.lower()}%"
+        titles = [func.lower(model.main_name).like(pattern)]
+        if kind == RESOURCE:
+            titles.append(func.lower(ResourcePost.sub_name).like(pattern))
+        query = query.where(or_(*titles))
+    query = query.order_by(model.publish_time.desc(), model.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    if kind == SERVER:
+        items = [server_object(p, zone=settings.time_zone) for p in rows]
+    else:
+        items = [{**s, "postType": RESOURCE} for s in summaries(session, rows, settings=settings)]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def list_tags(session: Session, *, section_code: str | None, limit: int) -> list[dict]:
+    """Legacy tag objects (tagId, name, sectionCode, postCount), most used first."""
+    tags = select(Tag).where(Tag.is_delete.is_(False))
+    if section_code:
+        tags = tags.where(Tag.section_code == section_code)
+    rows = list(session.scalars(tags))
+    counts = _tag_counts(session, section_code)
+    objects = [{"tagId": t.id, "name": t.name, "sectionCode": t.section_code,
+                "postCount": counts.get((t.section_code, t.name), 0)} for t in rows]
+    objects.sort(key=lambda o: (-o["postCount"], o["tagId"]))
+    return objects[:limit]
+
+
+def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, str], int]:
+    """Listed posts per (section, tag name), expanding the JSON tag lists in the database."""
+    if session.get_bind().dialect.name == "sqlite":
+        each = func.json_each(ResourcePost.tags).table_valued("value").render_derived()
+    else:
+        each = func.json_array_elements_text(ResourcePost.tags).table_valued("value").render_derived()
+    query = (select(ResourcePost.section_code, each.c.value, func.count())
+             .select_from(ResourcePost).join(each, ResourcePost.id == ResourcePost.id)
+             .where(listed_posts().whereclause).group_by(ResourcePost.section_code, each.c.value))
+    if section_code:
+        query = query.where(ResourcePost.section_code == section_code)
+    return {(s, name): n for s, name, n in session.execute(query)}

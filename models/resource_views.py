@@ -1,0 +1,112 @@
+"""Read views of resource posts: batch, featured, detail, description, authors, links."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import Float, cast, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog import ResourcePost, mod_summary
+from models.catalog_queries import (
+    authors_of,
+    get_listed_or_raise,
+    listed_by_ids,
+    listed_posts,
+    summaries,
+)
+from models.resource_parts import ResourceLink
+from models.stats import stats_briefs
+from modhub.display import display_url, format_time
+
+FEATURED = 20
+LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
+               "DISCORD": "Discord", "ISSUE_TRACKER": "问题反馈 Issues"}
+
+
+def get_batch(session: Session, *, post_ids: list[int], settings) -> list[dict | None]:
+    """ModSummaryVO per requested id in request order; null where the id is not listed."""
+    found = listed_by_ids(session, post_ids=post_ids)
+    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+    by_id = {s["postId"]: s for s in summaries(session, present, settings=settings)}
+    return [by_id.get(i) for i in post_ids]
+
+
+def _epoch_days(session: Session, column):
+    if session.get_bind().dialect.name == "sqlite":
+        return func.julianday(column)
+    return func.extract("epoch", column) / 86400.0
+
+
+def featured_score(session: Session):
+    """ln(1 + downloads) + 2 ln(1 + likes) - (days since update) / 30, as an ORDER BY expression.
+
+    The age term is written as +updateDay / 30: it differs from -age / 30 by a constant, so the
+    order is the same and needs no clock.
+    """
+    downloads = cast(ResourcePost.download_count, Float)
+    likes = cast(ResourcePost.like_count, Float)
+    return (func.ln(1.0 + downloads) + 2.0 * func.ln(1.0 + likes)
+            + _epoch_days(session, ResourcePost.update_time) / 30.0)
+
+
+def list_featured(session: Session, *, settings) -> list[dict]:
+    """The top 20 listed resources by the featured score (ties: newest id first)."""
+    posts = list(session.scalars(listed_posts().order_by(featured_score(session).desc(),
+                                                         ResourcePost.id.desc()).limit(FEATURED)))
+    return summaries(session, posts, settings=settings)
+
+
+def link_vo(link: ResourceLink) -> dict:
+    """ModLinkVO of a link (the label defaults to the translated link type)."""
+    return {"linkType": link.link_type, "url": link.url,
+            "label": link.label or LINK_LABELS.get(link.link_type, link.link_type)}
+
+
+def detail_fields(post: ResourcePost, *, settings, links: list[dict], stats: dict | None) -> dict:
+    """The fields ModDetailVO adds to ModSummaryVO."""
+    cdn = settings.cdn_base_url
+    return {
+        "contentCopyright": post.content_copyright, "resourceCopyright": post.resource_copyright,
+        "creationType": post.creation_type, "sourceState": post.source_state, "refLink": post.ref_link,
+        "visibility": post.visibility, "downloadPermission": post.download_permission,
+        "commentPermission": post.comment_permission, "postVersion": post.post_version,
+        "parentPostId": post.parent_post_id,
+        "displayImages": [display_url(i, cdn) for i in (post.display_images or [])[:5]],
+        "links": links, "stats": stats, "enableVersionGrouping": post.enable_version_grouping,
+    }
+
+
+def details(session: Session, posts: list[ResourcePost], *, settings, today: dt.date) -> list[dict]:
+    """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
+    ids = [p.id for p in posts]
+    if not ids:
+        return []
+    authors = authors_of(session, post_ids=ids, cdn_base=settings.cdn_base_url)
+    links: dict[int, list[dict]] = {}
+    for link in session.scalars(select(ResourceLink).where(ResourceLink.post_id.in_(ids))
+                                .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id)):
+        links.setdefault(link.post_id, []).append(link_vo(link))
+    stats = stats_briefs(session, post_ids=ids, today=today)
+    return [{**mod_summary(p, settings=settings, authors=authors.get(p.id, [])),
+             **detail_fields(p, settings=settings, links=links.get(p.id, []), stats=stats[p.id])}
+            for p in posts]
+
+
+def get_detail(session: Session, *, post_id: int, settings, today: dt.date) -> dict:
+    """ModDetailVO of a listed resource, with its last 24h/7d/30d statistics."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return details(session, [post], settings=settings, today=today)[0]
+
+
+def list_authors(session: Session, *, post_id: int, cdn_base: str) -> list[dict]:
+    """AuthorBriefVO of a listed resource's authors, OWNER first."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return authors_of(session, post_ids=[post.id], cdn_base=cdn_base).get(post.id, [])
+
+
+def get_description(session: Session, *, post_id: int, zone: str) -> dict:
+    """ModDescriptionVO of a listed resource."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return {"postId": post.id, "content": post.description_html, "mdContent": post.description_md,
+            "updateTime": format_time(post.update_time, zone)}

@@ -1,18 +1,27 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
-from modhub.errors import not_implemented
+from models import search as search_domain
+from models import sync as sync_domain
+from modhub.web import ok, platform, session
+
+FILTERS = ("keyword", "section_code", "resource_type", "main_category", "run_platform",
+           "client_environment", "server_environment", "is_paid", "resource_state", "sort")
 
 
-def search(**kwargs):
+def search(page_num=1, page_size=20, order="desc", **params):
     """PageResultModSummaryVO of a resource search (searchMods, queryResources)."""
-    raise not_implemented("searchMods")
+    filters = {name: params.get(name) for name in FILTERS}  # only the contract's parameters
+    return ok(search_domain.search(session(), settings=platform().settings, page_num=page_num,
+                                   page_size=page_size, order=order, **filters))
 
 
-def sync(**kwargs):
+def sync(cursor=None, size=100, **_):
     """ResourceSyncVO, one incremental sync batch (syncMods, syncResources)."""
-    raise not_implemented("syncMods")
+    return ok(sync_domain.sync(session(), settings=platform().settings, cursor=cursor, size=size))
 
 
-def legacy_query_resources(**kwargs):
+def legacy_query_resources(page_num, page_size, section_code=None, keyword=None, **_):
     """PageResultObject of resources (legacyQueryResources)."""
-    raise not_implemented("legacyQueryResources")
+    return ok(search_domain.legacy_query(session(), settings=platform().settings, page_num=page_num,
+                                         page_size=page_size, section_code=section_code,
+                                         keyword=keyword))

@@ -1,0 +1,138 @@
+"""search and sync: full-text artifacts and the commit-safe change position of resource posts
+
+PostgreSQL: pg_trgm; generated columns search_doc (text, trigram GIN index) and search_tsv
+(weighted 'simple' tsvector, GIN index); sync_xid (the xid8, as bigint, of the last writing
+transaction, set by a trigger on every content change) with an index on (sync_xid, id).
+SQLite: an FTS5 trigram table over the searchable columns, kept by triggers; sync_seq (a counter
+bumped by a trigger: SQLite writers are serialized, so its order is the commit order).
+
+None of this is in the models: models/search_schema.py names these artifacts and its
+include_object hook keeps them out of the models-vs-migrations comparison.
+On SQLite, a later batch migration that recreates resource_post drops these triggers: recreate
+them there (the statements below). Counter columns are not content: updating only them bumps
+neither sync position nor update_time.
+
+Revision ID: 0005
+Revises: 0002
+Create Date: 2026-11-21
+"""
+
+from alembic import op
+
+revision = '0005'
+down_revision = '0002'
+branch_labels = None
+depends_on = None
+
+COUNTERS = ("views_count", "download_count", "like_count", "collection_count", "comment_count",
+            "rating_count", "rating_total")
+SYNC_OWN = ("search_doc", "search_tsv", "sync_xid", "sync_seq")
+
+PG_UPGRADE = [
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    """ALTER TABLE resource_post
+      ADD COLUMN search_doc text GENERATED ALWAYS AS (
+        coalesce(main_name, '') || ' ' || coalesce(sub_name, '') || ' ' || coalesce(abbr_name, '')
+        || ' ' || coalesce(tags::jsonb::text, '') || ' ' || coalesce(introduction, '')) STORED,
+      ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('simple', coalesce(main_name, '') || ' ' || coalesce(sub_name, '')), 'A')
+        || setweight(to_tsvector('simple',
+                                 coalesce(abbr_name, '') || ' ' || coalesce(tags::jsonb::text, '')), 'B')
+        || setweight(to_tsvector('simple', coalesce(introduction, '')), 'C')) STORED,
+      ADD COLUMN sync_xid bigint""",
+    "UPDATE resource_post SET sync_xid = pg_current_xact_id()::text::bigint",
+    "ALTER TABLE resource_post ALTER COLUMN sync_xid SET NOT NULL",
+    "CREATE INDEX ix_resource_post_search_tsv ON resource_post USING gin (search_tsv)",
+    "CREATE INDEX ix_resource_post_search_trgm ON resource_post USING gin (search_doc gin_trgm_ops)",
+    "CREATE INDEX ix_resource_post_sync_xid ON resource_post (sync_xid, id)",
+    # The probe copies NEW with counters and our own columns reset to OLD: any other difference,
+    # including columns added by later migrations, is a content change.
+    f"""CREATE FUNCTION resource_post_sync_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE probe resource_post;
+    BEGIN
+      IF TG_OP = 'UPDATE' THEN
+        probe := NEW;
+        {' '.join(f'probe.{c} := OLD.{c};' for c in COUNTERS + SYNC_OWN[:3])}
+        IF probe::text IS NOT DISTINCT FROM OLD::text THEN
+          NEW.sync_xid := OLD.sync_xid;
+          RETURN NEW;
+        END IF;
+        IF NEW.update_time IS NOT DISTINCT FROM OLD.update_time THEN
+          NEW.update_time := clock_timestamp();
+        END IF;
+      END IF;
+      NEW.sync_xid := pg_current_xact_id()::text::bigint;
+      RETURN NEW;
+    END $$""",
+    """CREATE TRIGGER resource_post_sync_mark BEFORE INSERT OR UPDATE ON resource_post
+      FOR EACH ROW EXECUTE FUNCTION resource_post_sync_mark()""",
+]
+
+PG_DOWNGRADE = [
+    "DROP TRIGGER resource_post_sync_mark ON resource_post",
+    "DROP FUNCTION resource_post_sync_mark()",
+    "ALTER TABLE resource_post DROP COLUMN search_doc, DROP COLUMN search_tsv, DROP COLUMN sync_xid",
+]
+
+FTS_COLUMNS = "main_name, sub_name, abbr_name, tags, introduction"
+# Tags are stored as JSON text with \uXXXX escapes; index their decoded values.
+TAGS_NEW = "(SELECT group_concat(value, ' ') FROM json_each(new.tags))"
+TAGS_OLD = "(SELECT group_concat(value, ' ') FROM json_each(old.tags))"
+FTS_NEW = f"new.id, new.main_name, new.sub_name, new.abbr_name, {TAGS_NEW}, new.introduction"
+FTS_OLD = f"'delete', old.id, old.main_name, old.sub_name, old.abbr_name, {TAGS_OLD}, old.introduction"
+
+
+def _sqlite_upgrade(columns: list[str]) -> list[str]:
+    content = [c for c in columns if c not in COUNTERS + SYNC_OWN + ("update_time",)]
+    changed = " OR ".join(f"new.{c} IS NOT old.{c}" for c in content)
+    fts_changed = " OR ".join(f"new.{c} IS NOT old.{c}" for c in FTS_COLUMNS.split(", "))
+    next_seq = "(SELECT coalesce(max(sync_seq), 0) + 1 FROM resource_post)"
+    return [
+        "ALTER TABLE resource_post ADD COLUMN sync_seq INTEGER NOT NULL DEFAULT 0",
+        "UPDATE resource_post SET sync_seq = id",
+        "CREATE INDEX ix_resource_post_sync_seq ON resource_post (sync_seq, id)",
+        f"""CREATE VIRTUAL TABLE resource_post_fts USING fts5({FTS_COLUMNS},
+            content='resource_post', content_rowid='id', tokenize='trigram')""",
+        f"INSERT INTO resource_post_fts(rowid, {FTS_COLUMNS}) SELECT id, main_name, sub_name, abbr_name, "
+        "(SELECT group_concat(value, ' ') FROM json_each(tags)), introduction FROM resource_post",
+        f"""CREATE TRIGGER resource_post_fts_insert AFTER INSERT ON resource_post BEGIN
+            INSERT INTO resource_post_fts(rowid, {FTS_COLUMNS}) VALUES ({FTS_NEW});
+            UPDATE resource_post SET sync_seq = {next_seq} WHERE id = new.id; END""",
+        f"""CREATE TRIGGER resource_post_fts_delete AFTER DELETE ON resource_post BEGIN
+            INSERT INTO resource_post_fts(resource_post_fts, rowid, {FTS_COLUMNS}) VALUES ({FTS_OLD});
+            END""",
+        f"""CREATE TRIGGER resource_post_fts_update AFTER UPDATE ON resource_post WHEN {fts_changed} BEGIN
+            INSERT INTO resource_post_fts(resource_post_fts, rowid, {FTS_COLUMNS}) VALUES ({FTS_OLD});
+            INSERT INTO resource_post_fts(rowid, {FTS_COLUMNS}) VALUES ({FTS_NEW}); END""",
+        f"""CREATE TRIGGER resource_post_sync_mark AFTER UPDATE ON resource_post
+            WHEN {changed} OR new.update_time IS NOT old.update_time BEGIN
+            UPDATE resource_post SET sync_seq = {next_seq},
+              update_time = CASE WHEN new.update_time IS old.update_time
+                THEN strftime('%Y-%m-%d %H:%M:%f000', 'now') ELSE new.update_time END
+            WHERE id = new.id; END""",
+    ]
+
+
+SQLITE_DOWNGRADE = [
+    "DROP TRIGGER resource_post_sync_mark", "DROP TRIGGER resource_post_fts_update",
+    "DROP TRIGGER resource_post_fts_delete", "DROP TRIGGER resource_post_fts_insert",
+    "DROP TABLE resource_post_fts", "DROP INDEX ix_resource_post_sync_seq",
+    "ALTER TABLE resource_post DROP COLUMN sync_seq",
+]
+
+
+def upgrade() -> None:
+    bind = op.get_bind()
+    if bind.dialect.name == "postgresql":
+        statements = PG_UPGRADE
+    else:
+        columns = [row[1] for row in bind.exec_driver_sql("PRAGMA table_info(resource_post)")]
+        statements = _sqlite_upgrade(columns)
+    for statement in statements:
+        op.execute(statement)
+
+
+def downgrade() -> None:
+    statements = PG_DOWNGRADE if op.get_bind().dialect.name == "postgresql" else SQLITE_DOWNGRADE
+    for statement in statements:
+        op.execute(statement)

@@ -1,0 +1,83 @@
+"""Resource search: keyword full-text plus filters over listed posts, sorted and paged.
+
+The keyword part goes through the database's search backend (models/search_backends.py:
+PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are shared SQL.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Float, Select, case, cast, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog import ResourcePost
+from models.catalog_queries import check_page, listed_clause, page_result, summaries
+from models.search_backends import backend_for
+
+P = ResourcePost
+
+SORT_KEYS = {
+    "downloads": P.download_count,
+    "likes": P.like_count,
+    "rating": case((P.rating_count > 0, cast(P.rating_total, Float) / P.rating_count), else_=0.0),
+    "publishTime": P.publish_time,
+    "updateTime": P.update_time,
+}
+
+
+def _filters(session: Session, *, section_code, resource_type, main_category, run_platform,
+             client_environment, server_environment, is_paid, resource_state) -> list:
+    equal = {P.section_code: section_code, P.resource_type: resource_type,
+             P.run_platform: run_platform, P.client_environment: client_environment,
+             P.server_environment: server_environment, P.is_paid: is_paid,
+             P.resource_state: resource_state}
+    clauses = [column == value for column, value in equal.items() if value is not None]
+    if main_category is not None:
+        clauses.append(backend_for(session).has_category(main_category))
+    return clauses
+
+
+def _order(sort: str | None, order: str, score) -> list:
+    """Sort keys: relevance only with a keyword (else updateTime); ties by postId, same direction."""
+    if sort in (None, "relevance"):
+        key = score if score is not None else P.update_time
+    else:
+        key = SORT_KEYS[sort]
+    if order == "asc":
+        return [key.asc(), P.id.asc()]
+    return [key.desc(), P.id.desc()]
+
+
+def _page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int, settings):
+    total = session.scalar(stmt.with_only_columns(func.count(P.id)))
+    posts = [] if offset >= total else list(
+        session.scalars(stmt.order_by(*keys).offset(offset).limit(page_size)))
+    return total, summaries(session, posts, settings=settings)
+
+
+def search(session: Session, *, settings, keyword: str | None = None, section_code: str | None = None,
+           resource_type: str | None = None, main_category: str | None = None,
+           run_platform: str | None = None, client_environment: str | None = None,
+           server_environment: str | None = None, is_paid: bool | None = None,
+           resource_state: str | None = None, sort: str | None = None, order: str = "desc",
+           page_num: int = 1, page_size: int = 20) -> dict:
+    """PageResult of ModSummaryVO: listed posts matching keyword and every given filter."""
+    offset = check_page(page_num=page_num, page_size=page_size)
+    stmt = select(P).where(listed_clause(), *_filters(
+        session, section_code=section_code, resource_type=resource_type,
+        main_category=main_category, run_platform=run_platform,
+        client_environment=client_environment, server_environment=server_environment,
+        is_paid=is_paid, resource_state=resource_state))
+    score = None
+    keyword = (keyword or "").strip()
+    if keyword:
+        stmt, score = backend_for(session).match(stmt, keyword)
+    total, items = _page(session, stmt, _order(sort, order or "desc", score), offset=offset,
+                         page_size=page_size, settings=settings)
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def legacy_query(session: Session, *, settings, page_num: int, page_size: int,
+                 section_code: str | None = None, keyword: str | None = None) -> dict:
+    """PageResult of v1 resource objects (ModSummaryVO fields), newest updateTime first."""
+    return search(session, settings=settings, keyword=keyword, section_code=section_code,
+                  sort="updateTime", order="desc", page_num=page_num, page_size=page_size)

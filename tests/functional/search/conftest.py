@@ -1,0 +1,121 @@
+"""Fixtures of the search and sync tests: resource posts written through the models."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import uuid
+from dataclasses import dataclass, replace
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+
+from models import applications
+from models.catalog import ResourcePost
+from models.catalog_queries import listed_clause
+from models.resource_parts import ResourceAuthor
+from modhub.app import create_app
+from modhub.crypto import SecretBox
+from modhub.db import Database
+from modhub.migrate import upgrade
+from tests.conftest import PG_URL
+from tests.functional.webhooks.processes import drop_database
+from tests.support import Creds, SignedClient, recreate_database
+
+_names = itertools.count(1)
+
+
+def post_row(**fields) -> dict:
+    """Columns of a listed resource post, overridden by fields."""
+    n = next(_names)
+    now = dt.datetime.now(dt.UTC)
+    row = {"section_code": "minecraft", "main_name": f"Resource {n}", "status": "PUBLISHED",
+           "visibility": "PUBLIC", "resource_type": "mod", "run_platform": "forge",
+           "main_categories": ["tech"], "tags": [], "publish_time": now, "update_time": now}
+    return {**row, **fields}
+
+
+@pytest.fixture()
+def make_post(db):
+    """Factory: a resource post committed in the test transaction; returns its id."""
+    def make(authors: tuple[tuple[int, str], ...] = (), **fields) -> int:
+        with db.session() as session:
+            post = ResourcePost(**post_row(**fields))
+            session.add(post)
+            session.flush()
+            for order, (user_id, role) in enumerate(authors):
+                session.add(ResourceAuthor(post_id=post.id, user_id=user_id, role=role,
+                                           sort_order=order))
+            session.commit()
+            return post.id
+    return make
+
+
+@pytest.fixture()
+def change_post(db):
+    """Factory: update columns of a post (committed in the test transaction)."""
+    def change(post_id: int, **fields) -> None:
+        with db.session() as session:
+            post = session.get(ResourcePost, post_id)
+            for name, value in fields.items():
+                setattr(post, name, value)
+            session.commit()
+    return change
+
+
+def ids(page: dict) -> list[int]:
+    """Post ids of a PageResult's list (or a sync batch's items)."""
+    return [item["postId"] for item in page.get("list", page.get("items", []))]
+
+
+@dataclass
+class LiveCatalogue:
+    """A committed database of its own, an app over it and a signed client of an app there."""
+
+    db: Database
+    signed: SignedClient
+
+    def write(self, **changes) -> None:
+        """Commit changes {post_id: {column: value}} in one transaction."""
+        with self.db.session() as session, session.begin():
+            for post_id, fields in changes.items():
+                post = session.get(ResourcePost, int(post_id))
+                for name, value in fields.items():
+                    setattr(post, name, value)
+
+    def add(self, count: int, **fields) -> list[int]:
+        """Commit `count` new listed posts in one transaction; their ids."""
+        with self.db.session() as session, session.begin():
+            posts = [ResourcePost(**post_row(**fields)) for _ in range(count)]
+            session.add_all(posts)
+            session.flush()
+            return [p.id for p in posts]
+
+    def live(self) -> dict[int, str]:
+        """Listed posts now: id -> mainName."""
+        with self.db.session() as session:
+            return dict(session.execute(select(ResourcePost.id, ResourcePost.main_name)
+                                        .where(listed_clause())).all())
+
+
+@pytest.fixture()
+def live_catalogue(settings, quota, contract, checker):
+    """LiveCatalogue over a fresh database, dropped afterwards (data is really committed)."""
+    url = make_url(PG_URL).set(database=f"modhub_test_search_live_{uuid.uuid4().hex[:8]}")
+    url = url.render_as_string(hide_password=False)
+    recreate_database(url)
+    try:
+        upgrade(url)
+        database = Database.from_url(url, pool_size=4)
+        app = create_app(replace(settings, database_url=url), db=database, quota=quota,
+                         contract=contract)
+        with database.session() as session, session.begin():
+            creds = applications.create(session, SecretBox(settings.encryption_key), name="sync",
+                                        approve=True, per_minute=10**6, per_day=10**7)
+        with app.test_client() as client:
+            yield LiveCatalogue(database, SignedClient(
+                client, Creds(creds.app_id, creds.api_key, creds.secret_key), checker))
+        database.engine.dispose()
+    finally:
+        drop_database(url)

@@ -130,7 +130,7 @@ def new_secret() -> str:
 
 
 def _check_events(events) -> list[str]:
-    chosen = sorted(set(events)) if events else list(EVENT_KINDS)
+    chosen = sorted(set(events or EVENT_KINDS))
     unknown = [e for e in chosen if e not in EVENT_KINDS]
     if unknown:
         raise ApiError("PARAMETER_INVALID", f"unknown event kind(s): {', '.join(unknown)}; "

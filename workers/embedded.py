@@ -40,10 +40,11 @@ class EmbeddedRelay:
         return self
 
     def stop(self, timeout: float = 15) -> None:
-        """Ask the thread to finish its pass and wait for it."""
+        """Ask the thread to finish its pass, wait for it, and close its connections."""
         self.stopping.set()
         self.dispatcher.wake.set()
         self.thread.join(timeout)
+        self.runtime.http.close()
 
     def run_once(self) -> int:
         """One pass: relay every committed event, then send every due delivery."""

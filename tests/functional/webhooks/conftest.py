@@ -4,13 +4,24 @@ over the rolled-back test database whose hand-overs to RQ are recorded instead o
 from __future__ import annotations
 
 import datetime as dt
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
+import redis
+import rq
 
 from models import webhooks
 from models.events import NOTIFIER
+from modhub.app import build_platform
 from modhub.crypto import SecretBox
+from modhub.migrate import upgrade
+from modhub.settings import Settings
+from tests.functional.webhooks.processes import RedisServer, Worker, drop_database, wait_until
 from tests.functional.webhooks.receiver import Receiver
+from tests.support import recreate_database
 from workers.runtime import Runtime
 
 
@@ -92,3 +103,54 @@ def subscribe(db, rt, make_app):
                                           events=events, allow_private=True)
             return sub.id, secret
     return make
+
+
+@dataclass
+class Stack:
+    """A dedicated database, a private Redis, the settings and environment of worker processes."""
+
+    db_url: str
+    redis: RedisServer
+    settings: Settings
+    env: dict
+    tmp: Path
+    workers: list = field(default_factory=list)
+
+    def platform(self):
+        """A platform over the dedicated database whose commits hand events to the private RQ."""
+        return build_platform(self.settings)
+
+    def start_worker(self) -> Worker:
+        """One more `modhub worker` process, returned once it listens on the queue."""
+        worker = Worker(self.env, self.tmp / f"worker-{len(self.workers)}.log", self.settings.webhook_queue)
+        self.workers.append(worker)
+        live = sum(w.proc.poll() is None for w in self.workers)
+        with redis.Redis.from_url(self.redis.url) as conn:
+            queue = rq.Queue(self.settings.webhook_queue, connection=conn)
+            wait_until(lambda: rq.Worker.count(connection=conn, queue=queue) >= live,
+                       what=f"{live} worker(s) listening")
+        return worker
+
+
+@pytest.fixture()
+def stack(tmp_path, settings):
+    """Committed data across processes: its own migrated database and its own redis-server."""
+    db_url = settings.database_url.rsplit("/", 1)[0] + f"/modhub_test_webhooks_e2e_{uuid.uuid4().hex[:8]}"
+    recreate_database(db_url)
+    upgrade(db_url)
+    server = RedisServer(tmp_path).start()
+    wh = settings.replace(database_url=db_url, redis_url=server.url, webhook_allow_private=True,
+                          webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:8]}",
+                          webhook_timeout_seconds=2.0, webhook_lease_seconds=3.0,
+                          webhook_sweep_seconds=0.5)
+    env = {**os.environ, "MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": server.url,
+           "MODHUB_ENCRYPTION_KEY": wh.encryption_key, "MODHUB_DATA_DIR": str(tmp_path),
+           "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1", "MODHUB_WEBHOOK_QUEUE": wh.webhook_queue,
+           "MODHUB_WEBHOOK_TIMEOUT_SECONDS": "2", "MODHUB_WEBHOOK_LEASE_SECONDS": "3",
+           "MODHUB_WEBHOOK_SWEEP_SECONDS": "0.5", "MODHUB_PRODUCTION": "0"}
+    s = Stack(db_url, server, wh, env, tmp_path)
+    yield s
+    for worker in s.workers:
+        worker.stop()
+    server.stop()
+    drop_database(db_url)

@@ -107,7 +107,7 @@ def exchange_auth_code(session: Session, *, app_id: int, user_id: int, auth_code
         raise ApiError("AUTH_CODE_INVALID")
     if row.user_id != user_id:
         raise ApiError("AUTH_CODE_USER_MISMATCH")
-    scopes = granted_scopes(app, requested_scopes)
+    scopes = granted_scopes(app, requested_scopes, consented=row.scopes)
     if get_user(session, user_id=user_id) is None or not _consume(session, AuthCode, row.id, now):
         raise ApiError("AUTH_CODE_INVALID")
     return issue_token(session, app_id=app_id, user_id=user_id, scopes=scopes, source="OAUTH", now=now)

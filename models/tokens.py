@@ -32,9 +32,16 @@ def proxy_app_or_raise(session: Session, *, app_id: int) -> Application:
     return app
 
 
-def granted_scopes(app: Application, requested: list[str] | None) -> list[str]:
-    """The scopes of a new token: the requested subset, or every scope approved for the app."""
+def granted_scopes(app: Application, requested: list[str] | None,
+                   consented: list[str] | None = None) -> list[str]:
+    """The scopes of a new token: the requested subset, or every scope approved for the app.
+
+    With `consented` (the scopes the user saw on the consent page), scopes the application gained
+    after the consent are left out.
+    """
     approved = set(app.scopes or [])
+    if consented is not None:
+        approved &= set(consented)
     if not requested:
         return sorted(approved)
     extra = sorted(set(requested) - approved)

@@ -208,3 +208,14 @@ def test_codes_and_tickets_are_stored_only_as_hashes(api, oauth_app, make_user, 
         stored |= {r.ticket_hash for r in session.query(oauth.SsoTicket)}
     assert {token_hash(code), token_hash(pairing), token_hash(ticket)} <= stored
     assert not {code, pairing, ticket} & stored
+
+
+def test_scopes_added_after_consent_are_not_granted(api, oauth_app, make_user, make_auth_code, clock, db):
+    from models.identity import Application
+    user = make_user()
+    code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
+    with db.session() as session:
+        session.get(Application, oauth_app.app_id).scopes = ["comment:write", "post:write", "wallet:write"]
+        session.commit()
+    data = api.post(TOKEN, json={"userId": user, "authCode": code}).json()["data"]
+    assert data["scopes"] == ["comment:write", "post:write"]

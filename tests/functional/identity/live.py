@@ -1,0 +1,87 @@
+"""A real server for the browser and concurrency tests: uvicorn on a free loopback port in a thread,
+over its own committed database (the rolled-back `db` fixture cannot be shared across connections).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+
+import psycopg2
+import requests
+import uvicorn
+from sqlalchemy.engine import make_url
+
+from modhub.app import create_app
+from modhub.migrate import upgrade
+from tests.support import Creds
+
+BASE_PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
+                             "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
+
+
+def scratch_url(suffix: str) -> str:
+    """The URL of a scratch database named after the test database plus a suffix."""
+    url = make_url(BASE_PG_URL)
+    return url.set(database=f"{url.database}_{suffix}").render_as_string(hide_password=False)
+
+
+def _admin(url: str, statement: str) -> None:
+    u = make_url(url)
+    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(statement)
+    conn.close()
+
+
+@contextlib.contextmanager
+def scratch_database(suffix: str):
+    """A fresh database migrated to every head, dropped afterwards."""
+    url = scratch_url(suffix)
+    name = make_url(url).database
+    _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(url, f'CREATE DATABASE "{name}"')
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def serve(app):
+    """Serve an ASGI app on 127.0.0.1 and a free port; yields the base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", ws="none",
+                                           access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)  # waiting for the server thread to bind, not for the code under test
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def live_app(settings, url: str, **parts):
+    """The full application over a committed scratch database."""
+    return create_app(settings.replace(database_url=url, validate_responses=False), **parts)
+
+
+def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -> requests.Response:
+    """One signed POST over real HTTP."""
+    return requests.post(base + path, json=body, timeout=60,
+                         headers={**creds.headers("POST", path), **headers})

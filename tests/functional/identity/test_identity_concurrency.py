@@ -1,0 +1,83 @@
+"""200 simultaneous wallet adjustments from several processes over real HTTP and real commits:
+nothing is lost and the balance never goes below zero."""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+
+from sqlalchemy import func, select
+
+from models import applications, tokens
+from models.identity import User
+from models.types import utcnow
+from models.wallets import Wallet, WalletLedger, change
+from modhub.db import Database
+from tests.functional.identity.live import live_app, scratch_database, serve, signed_post
+from tests.support import Creds
+
+PROCESSES, THREADS = 4, 10
+START = Decimal("20")
+
+
+def _seed(db: Database, box) -> tuple[Creds, int, str]:
+    with db.session() as session, session.begin():
+        creds = applications.create(session, box, name="conc", permissions=["user:proxy"], approve=True,
+                                    per_minute=100_000, per_day=1_000_000)
+        user = User(username="conc-user")
+        session.add(user)
+        session.flush()
+        text, _ = tokens.issue_token(session, app_id=creds.app_id, user_id=user.id, scopes=[],
+                                     source="OAUTH", now=utcnow())
+        change(session, user_id=user.id, currency="POINTS", delta=START, reason="start", app_id=None,
+               now=utcnow())
+    return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, text
+
+
+def burst(base: str, creds: tuple, user_id: int, token: str, jobs: list[dict]) -> list[tuple[str, int]]:
+    """Run in a child process: send its share of adjustments from several threads at once."""
+    path = f"/openapi/v2/proxy-user/{user_id}/wallet/POINTS/adjust"
+    signer = Creds(*creds)
+
+    def send(job):
+        response = signed_post(base, signer, path, {"X-Proxy-Access-Token": token}, job)
+        return job["direction"], response.status_code
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        return list(pool.map(send, jobs))
+
+
+def _jobs() -> list[dict]:
+    adds = [{"amount": 1, "direction": "ADD", "reason": f"add {i}"} for i in range(100)]
+    deducts = [{"amount": 1.5, "direction": "DEDUCT", "reason": f"deduct {i}"} for i in range(100)]
+    return [job for pair in zip(adds, deducts, strict=True) for job in pair]
+
+
+def test_200_simultaneous_adjustments_lose_nothing_and_never_go_negative(settings, quota):
+    with scratch_database("conc") as url:
+        app = live_app(settings, url, quota=quota)
+        platform = app.app.extensions["modhub"]
+        creds, user_id, token = _seed(platform.db, platform.secrets)
+        jobs = _jobs()
+        shares = [jobs[i::PROCESSES] for i in range(PROCESSES)]
+        with serve(app) as base, multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
+            args = [(base, (creds.app_id, creds.api_key, creds.secret_key), user_id, token, share)
+                    for share in shares]
+            results = [r for chunk in pool.starmap(burst, args) for r in chunk]
+        with platform.db.session() as session:
+            balance = session.scalar(select(Wallet.balance).where(Wallet.user_id == user_id))
+            rows = session.scalar(select(func.count()).select_from(WalletLedger)
+                                  .where(WalletLedger.user_id == user_id))
+            total = session.scalar(select(func.sum(WalletLedger.amount))
+                                   .where(WalletLedger.user_id == user_id))
+            lowest = session.scalar(select(func.min(WalletLedger.balance_after))
+                                    .where(WalletLedger.user_id == user_id))
+        platform.db.engine.dispose()
+    assert len(results) == 200 and {status for _, status in results} <= {200, 409}
+    added = sum(1 for d, s in results if d == "ADD" and s == 200)
+    deducted = sum(1 for d, s in results if d == "DEDUCT" and s == 200)
+    assert added == 100                       # an addition can never be refused
+    assert 0 < 100 - deducted                 # 150 to deduct from at most 120: some were refused
+    assert balance == START + added - Decimal("1.5") * deducted >= 0
+    assert rows == 1 + added + deducted and total == balance and lowest >= 0

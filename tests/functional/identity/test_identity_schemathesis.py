@@ -1,0 +1,38 @@
+"""Schemathesis over the identity operations: no server errors, every answer matches the contract."""
+
+from __future__ import annotations
+
+import hypothesis
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+MAX_EXAMPLES = 60
+# Schema-valid bodies are still refused by business rules with 400 and their own codes (an unknown
+# authCode is 200911, a pairing code 200913, an amount with 5 decimals 200301); every other check
+# (no 5xx, status and body documented, headers) runs.
+EXCLUDED = [positive_data_acceptance]
+IDENTITY_PREFIXES = ("/openapi/v2/oauth/", "/openapi/v2/pairing/", "/openapi/v2/proxy-user/",
+                     "/openapi/v2/user-binding/", "/openapi/v2/sso/", "/openapi/v2/provider/")
+
+
+def _operations(app):
+    schema = schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
+    ops = [r.ok() for r in schema.get_all_operations()]
+    return [op for op in ops if op.path.startswith(IDENTITY_PREFIXES)]
+
+
+@pytest.mark.parametrize("path_prefix", IDENTITY_PREFIXES)
+def test_identity_operations_conform(app, creds, proxy, path_prefix):
+    ops = [op for op in _operations(app) if op.path.startswith(path_prefix)]
+    assert ops
+    for op in ops:
+        @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @hypothesis.given(case=op.as_strategy())
+        def run(case):
+            headers = {**creds.headers(case.method.upper(), case.formatted_path), **proxy.headers}
+            response = case.call(headers=headers)
+            case.validate_response(response, excluded_checks=EXCLUDED)
+        run()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -85,3 +87,46 @@ def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -
     """One signed POST over real HTTP."""
     return requests.post(base + path, json=body, timeout=60,
                          headers={**creds.headers("POST", path), **headers})
+
+
+def _wait_ready(base: str, proc, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server process exited with {proc.returncode}")
+        try:
+            if requests.get(base + "/openapi/v2/meta/openapi.json", timeout=2).status_code == 200:
+                return
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        time.sleep(0.05)  # polling a starting server process, not waiting on the code under test
+    raise RuntimeError("server process did not become ready")
+
+
+@contextlib.contextmanager
+def serve_processes(count: int, env: dict):
+    """`count` separate uvicorn server processes (modhub.asgi:create) on inherited loopback
+    sockets; yields their base URLs."""
+    procs, socks, bases = [], [], []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind(("127.0.0.1", 0))
+            sock.listen(128)
+            socks.append(sock)
+            bases.append(f"http://127.0.0.1:{sock.getsockname()[1]}")
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "modhub.asgi:create", "--factory",
+                 "--fd", str(sock.fileno()), "--log-level", "warning", "--no-access-log",
+                 "--lifespan", "off", "--ws", "none"],
+                pass_fds=(sock.fileno(),), env={**os.environ, **env}))
+        for base, proc in zip(bases, procs, strict=True):
+            _wait_ready(base, proc)
+        yield bases
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(15)
+        for sock in socks:
+            sock.close()

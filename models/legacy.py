@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, or_, select, true
 from sqlalchemy.orm import Session
 
 from models.catalog import ResourcePost, ServerPost
@@ -134,12 +134,11 @@ def list_tags(session: Session, *, section_code: str | None, limit: int) -> list
 
 def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, str], int]:
     """Listed posts per (section, tag name), expanding the JSON tag lists in the database."""
-    if session.get_bind().dialect.name == "sqlite":
-        each = func.json_each(ResourcePost.tags).table_valued("value").render_derived()
-    else:
-        each = func.json_array_elements_text(ResourcePost.tags).table_valued("value").render_derived()
+    # Both set-returning functions name their output column "value" and may read the outer row.
+    expand = func.json_each if session.get_bind().dialect.name == "sqlite" else func.json_array_elements_text
+    each = expand(ResourcePost.tags).table_valued("value")
     query = (select(ResourcePost.section_code, each.c.value, func.count())
-             .select_from(ResourcePost).join(each, ResourcePost.id == ResourcePost.id)
+             .select_from(ResourcePost).join(each, true())
              .where(listed_posts().whereclause).group_by(ResourcePost.section_code, each.c.value))
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)

@@ -69,7 +69,7 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
     _insert(session, RunPlatform, R.platform_rows())
     _insert(session, Category, R.category_rows())
     _insert(session, Tag, R.tag_rows())
-    user_ids = _insert(session, User, R.user_rows(rng, max(30, resources // 15)), ids=True)
+    user_ids = _insert(session, User, R.user_rows(rng, max(30, resources // 15), now), ids=True)
     writer = _PostWriter(session, rng, now, user_ids)
     with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
         for start in range(0, resources, CHUNK):

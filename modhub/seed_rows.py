@@ -68,11 +68,12 @@ def tag_rows() -> list[dict]:
     return [{"section_code": s[0], "name": t} for s in V.SECTIONS for t in V.TAGS]
 
 
-def user_rows(rng: random.Random, count: int) -> list[dict]:
+def user_rows(rng: random.Random, count: int, now: dt.datetime) -> list[dict]:
     """Authors, commenters and raters."""
     return [{"username": f"seed-{i:06d}", "login_name": f"seed-{i:06d}",
              "avatar": f"avatars/{i % 97}.png" if rng.random() < 0.8 else None,
-             "bio": rng.choice(V.EN_INTRO), "status": "NORMAL"} for i in range(1, count + 1)]
+             "bio": rng.choice(V.EN_INTRO), "status": "NORMAL",
+             "created_at": now - rng.uniform(30, 2000) * DAY} for i in range(1, count + 1)]
 
 
 def _title(rng: random.Random) -> tuple[str, str, str]:

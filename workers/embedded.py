@@ -44,7 +44,7 @@ class EmbeddedRelay:
         self.stopping.set()
         self.dispatcher.wake.set()
         self.thread.join(timeout)
-        self.runtime.http.close()
+        self.runtime.close()
 
     def run_once(self) -> int:
         """One pass: relay every committed event, then send every due delivery."""

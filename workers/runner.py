@@ -38,8 +38,11 @@ class Sweeper(threading.Thread):
                             exc, self.rt.settings.webhook_sweep_seconds)
 
 
-def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool = False) -> None:
+def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool = False,
+               log_level: str = "INFO") -> None:
     """Run one RQ worker over the configured Redis, with the scheduler and the sweep."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per POST is noise (and URLs)
+    logging.getLogger().setLevel(log_level)
     rt = current()
     if rt.dispatcher is None:
         raise RuntimeError("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
@@ -50,6 +53,6 @@ def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool =
         # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
         connection = redis.Redis.from_url(rt.settings.redis_url)
         worker = WORKER_CLASSES[worker_class](queues, connection=connection)
-        worker.work(with_scheduler=True, burst=burst)
+        worker.work(with_scheduler=True, burst=burst, logging_level=log_level)
     finally:
         sweeper.stopping.set()

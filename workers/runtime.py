@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import httpx
@@ -29,17 +30,27 @@ class Runtime:
     dispatcher: object
     clock: Callable[[], dt.datetime] = field(default=_utcnow)
     http: httpx.Client = field(default=None)
+    pool: ThreadPoolExecutor = field(default=None)
 
     def __post_init__(self):
         if self.http is None:
             self.http = new_http_client(self.settings)
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(self.settings.webhook_concurrency,
+                                           thread_name_prefix="modhub-webhook-send")
+
+    def close(self) -> None:
+        """Close the HTTP connections and the sending threads."""
+        self.pool.shutdown(wait=True)
+        self.http.close()
 
 
 def new_http_client(settings: Settings) -> httpx.Client:
     """A keep-alive client: no redirects (3xx is a failure), no proxies from the environment."""
+    size = max(settings.webhook_concurrency, 1)
     return httpx.Client(timeout=settings.webhook_timeout_seconds, follow_redirects=False,
-                        trust_env=False, limits=httpx.Limits(max_connections=20,
-                                                             max_keepalive_connections=20))
+                        trust_env=False, limits=httpx.Limits(max_connections=size,
+                                                             max_keepalive_connections=size))
 
 
 _current: tuple[int, Runtime] | None = None
@@ -57,7 +68,22 @@ def current() -> Runtime:
     if _current is None or _current[0] != os.getpid():
         from workers.relay import RQDispatcher
         settings = from_env()
-        _current = (os.getpid(), Runtime(settings=settings, db=Database.from_url(settings.database_url),
+        _current = (os.getpid(), Runtime(settings=settings, db=worker_database(settings.database_url),
                                          secrets=SecretBox(settings.encryption_key),
                                          dispatcher=RQDispatcher.from_settings(settings)))
     return _current[1]
+
+
+def worker_database(url: str) -> Database:
+    """The workers' database: on PostgreSQL their commits are asynchronous (no WAL flush wait).
+
+    Workers only write bookkeeping (relayed marks, leases, attempts, states). A database crash can
+    lose the last fraction of a second of it, never corrupt it, and losing it only means sending
+    again: at least once still holds. The events themselves are committed synchronously by the
+    transactions that raise them. Measured: a durable commit costs ~3.4 ms here, ~0.2 ms without.
+    """
+    if url.startswith("postgresql"):
+        # values_plus_batch: a batch's UPDATEs go in one round trip (psycopg2 execute_batch).
+        return Database.from_url(url, connect_args={"options": "-c synchronous_commit=off"},
+                                 executemany_mode="values_plus_batch")
+    return Database.from_url(url)

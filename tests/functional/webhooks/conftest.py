@@ -90,7 +90,7 @@ def rt(settings, db, clock, dispatcher):
     runtime = Runtime(settings=wh_settings, db=db, secrets=SecretBox(settings.encryption_key),
                       dispatcher=dispatcher, clock=clock)
     yield runtime
-    runtime.http.close()
+    runtime.close()
 
 
 @pytest.fixture()

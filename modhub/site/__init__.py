@@ -11,6 +11,7 @@ import hmac
 
 import flask
 
+from modhub.site.throttle import LoginThrottle
 from modhub.site.views import bp
 
 
@@ -25,4 +26,5 @@ def install(app: flask.Flask, settings) -> None:
     app.config.update(SESSION_COOKIE_NAME="modhub_site", SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"))
+    app.extensions["modhub_login_throttle"] = LoginThrottle.for_quota(app.extensions["modhub"].quota)
     app.register_blueprint(bp)

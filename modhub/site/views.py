@@ -12,6 +12,7 @@ from models import accounts, oauth
 from models.identity import User, get_user
 from modhub.display import format_time
 from modhub.errors import ApiError
+from modhub.signature import client_address
 from modhub.web import platform, session
 
 bp = flask.Blueprint("site", __name__, template_folder="templates")
@@ -96,13 +97,25 @@ def login():
     if flask.request.method == "GET":
         return flask.render_template("login.html", next=target, error=None)
     _check_csrf()
-    user = accounts.authenticate(session(), login=flask.request.form.get("login", "").strip(),
+    login_text, address = flask.request.form.get("login", "").strip(), _client_address()
+    throttle = flask.current_app.extensions["modhub_login_throttle"]
+    if throttle.blocked(login_text, address):
+        return flask.render_template("login.html", next=target, error=(
+            "Too many failed log-ins; try again in 15 minutes.")), 429
+    user = accounts.authenticate(session(), login=login_text,
                                  password=flask.request.form.get("password", ""))
     if user is None:
+        throttle.failed(login_text, address)
         return flask.render_template("login.html", next=target,
                                      error="Wrong login or password."), 401
     _log_in(user)
     return flask.redirect(target)
+
+
+def _client_address() -> str:
+    settings = platform().settings
+    return client_address(flask.request.remote_addr or "", flask.request.headers.get("X-Forwarded-For"),
+                          settings.trusted_networks)
 
 
 @bp.post("/logout")

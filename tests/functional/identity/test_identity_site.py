@@ -158,3 +158,13 @@ def test_logout(client, member):
 def test_unknown_site_paths_keep_the_envelope_404(client):
     response = client.get("/no-such-page")
     assert response.status_code == 404 and code_of(response) == 200401
+
+
+def test_five_failed_logins_lock_the_login_name(client, member, make_user):
+    make_user(username="alex", password_hash=accounts.hash_password(PASSWORD))
+    for _ in range(5):
+        assert log_in(client, password="guess").status_code == 401
+    locked = log_in(client)
+    assert locked.status_code == 429 and "Too many failed log-ins" in locked.text
+    assert log_in(client, login="STEVE ", password="guess").status_code == 429
+    assert log_in(client, login="alex").status_code == 302

@@ -30,14 +30,19 @@ def hash_password(plain: str) -> str:
 
 def authenticate(session: Session, *, login: str, password: str) -> User | None:
     """The live user whose username or login name is `login` and whose password matches, else None."""
-    user = session.scalar(select(User).where(or_(User.username == login, User.login_name == login),
-                                             User.is_delete.is_(False)).limit(1))
-    stored = user.password_hash if user is not None and user.password_hash else _DUMMY_HASH
-    try:
-        _HASHER.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return None
-    return user if stored is not _DUMMY_HASH else None
+    # One user's username may be another's login name: try each candidate (at most two).
+    candidates = [u for u in session.scalars(select(User).where(
+        or_(User.username == login, User.login_name == login), User.is_delete.is_(False)).limit(2))
+        if u.password_hash]
+    for user in candidates or [None]:
+        stored = user.password_hash if user is not None else _DUMMY_HASH
+        try:
+            _HASHER.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            continue
+        if user is not None:
+            return user
+    return None
 
 
 def _taken(session: Session, **fields) -> list[str]:

@@ -128,3 +128,13 @@ def test_link_validates_and_needs_a_token(signed, proxy):
     no_token = signed.post(UNLINK, json={"externalUserId": "e1"},
                            headers={"X-Proxy-User-Id": str(proxy.user_id)})
     assert code_of(no_token) == 200210
+
+
+def test_login_text_matching_two_accounts_finds_the_right_one(db, make_user):
+    first = make_user(username="mallory", password_hash=accounts.hash_password("first-pass"))
+    second = make_user(username="bob", login_name="mallory",
+                       password_hash=accounts.hash_password("second-pass"))
+    with db.session() as session:
+        assert accounts.authenticate(session, login="mallory", password="first-pass").id == first
+        assert accounts.authenticate(session, login="mallory", password="second-pass").id == second
+        assert accounts.authenticate(session, login="mallory", password="third-pass") is None

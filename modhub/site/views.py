@@ -80,8 +80,9 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
-def _to_login():
-    return flask.redirect(flask.url_for("site.login", next=flask.request.full_path.rstrip("?")))
+def _to_login(back: str | None = None):
+    """Send the visitor to log in, then back to `back` (default: this page)."""
+    return flask.redirect(flask.url_for("site.login", next=back or flask.request.full_path.rstrip("?")))
 
 
 @bp.get("/")
@@ -158,8 +159,9 @@ def authorize_decision():
     _check_csrf()
     app_id, redirect_uri, state = _consent_request(flask.request.form)
     user = _current_user()
-    if user is None:
-        return _to_login()
+    if user is None:  # logged out meanwhile: log in, then see the consent page again
+        return _to_login(flask.url_for("site.authorize", app_id=app_id, redirect_uri=redirect_uri,
+                                       state=state))
     if flask.request.form.get("decision") != "allow":
         oauth.consent_app(session(), app_id=app_id, redirect_uri=redirect_uri)
         return flask.redirect(_with_query(redirect_uri, error="access_denied", state=state))

@@ -168,3 +168,17 @@ def test_five_failed_logins_lock_the_login_name(client, member, make_user):
     assert locked.status_code == 429 and "Too many failed log-ins" in locked.text
     assert log_in(client, login="STEVE ", password="guess").status_code == 429
     assert log_in(client, login="alex").status_code == 302
+
+
+def test_consent_posted_after_logout_returns_to_the_consent_page(client, oauth_app, member):
+    log_in(client)
+    page = client.get(authorize_url(oauth_app.app_id))
+    token = csrf(page)
+    client.post("/logout", data={"csrf_token": token})
+    response = client.post("/openapi-authorize", follow_redirects=False, data={
+        "csrf_token": csrf(client.get("/login")), "app_id": oauth_app.app_id,
+        "redirect_uri": REDIRECT, "state": "s", "decision": "allow"})
+    back = parse_qs(urlsplit(response.headers["location"]).query)["next"][0]
+    assert urlsplit(back).path == "/openapi-authorize"
+    assert parse_qs(urlsplit(back).query) == {"app_id": [str(oauth_app.app_id)],
+                                              "redirect_uri": [REDIRECT], "state": ["s"]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import redis
 from rq import SimpleWorker, Worker
@@ -49,10 +50,30 @@ def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool =
     queues = list(queues) or [rt.settings.webhook_queue, "default"]
     sweeper = Sweeper(rt)
     sweeper.start()
+    # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
+    connection = redis.Redis.from_url(rt.settings.redis_url)
     try:
-        # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
-        connection = redis.Redis.from_url(rt.settings.redis_url)
-        worker = WORKER_CLASSES[worker_class](queues, connection=connection)
-        worker.work(with_scheduler=True, burst=burst, logging_level=log_level)
+        while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level):
+            time.sleep(1)  # Redis is restarting: try again (the sweep keeps the work owed)
     finally:
         sweeper.stopping.set()
+
+
+def _work_once(worker_class, queues, connection, burst: bool, log_level: str) -> bool:
+    """Run an RQ worker; False when it gave up on a Redis connection error rather than a stop.
+
+    RQ quits its loop on a connection error met outside a dequeue (maintenance, heartbeat), so
+    a Redis restart could end the process; a fresh worker (and scheduler) is started instead.
+    """
+    try:
+        worker = worker_class(queues, connection=connection)
+        worker.work(with_scheduler=True, burst=burst, logging_level=log_level)
+    except redis.ConnectionError as exc:
+        log.warning("Redis is unreachable (%s); retrying in 1 s", exc)
+        return False
+    # RQ records a SIGTERM/SIGINT (warm shutdown) here; any other return is an error exit.
+    stopped = getattr(worker, "_shutdown_requested_date", None) or getattr(worker, "_stop_requested", False)
+    if burst or stopped:
+        return True
+    log.warning("the RQ worker stopped on an error (Redis restarted?); starting a new one in 1 s")
+    return False

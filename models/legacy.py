@@ -7,6 +7,7 @@ import datetime as dt
 from sqlalchemy import func, or_, select, true
 from sqlalchemy.orm import Session
 
+from models.aggregates import cached
 from models.catalog import ResourcePost, ServerPost
 from models.catalog_queries import (
     get_listed_or_raise,
@@ -142,4 +143,5 @@ def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, s
              .where(listed_posts().whereclause).group_by(ResourcePost.section_code, each.c.value))
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)
-    return {(s, name): n for s, name, n in session.execute(query)}
+    return cached(session, ("tag_counts", section_code),
+                  lambda: {(s, name): n for s, name, n in session.execute(query)})

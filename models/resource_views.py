@@ -7,12 +7,13 @@ import datetime as dt
 from sqlalchemy import Float, cast, func, select
 from sqlalchemy.orm import Session
 
+from models.aggregates import cached
 from models.catalog import ResourcePost, mod_summary
 from models.catalog_queries import (
     authors_of,
     get_listed_or_raise,
     listed_by_ids,
-    listed_posts,
+    listed_clause,
     summaries,
 )
 from models.resource_parts import ResourceLink
@@ -51,10 +52,16 @@ def featured_score(session: Session):
 
 
 def list_featured(session: Session, *, settings) -> list[dict]:
-    """The top 20 listed resources by the featured score (ties: newest id first)."""
-    posts = list(session.scalars(listed_posts().order_by(featured_score(session).desc(),
-                                                         ResourcePost.id.desc()).limit(FEATURED)))
-    return summaries(session, posts, settings=settings)
+    """The top 20 listed resources by the featured score (ties: newest id first).
+
+    The ranking scans every public post, so the ranked ids are a cached aggregate; the posts
+    themselves are read fresh (one that stopped being public meanwhile is left out).
+    """
+    ids = cached(session, "featured_ids", lambda: list(session.scalars(
+        select(ResourcePost.id).where(listed_clause())
+        .order_by(featured_score(session).desc(), ResourcePost.id.desc()).limit(FEATURED))))
+    found = listed_by_ids(session, post_ids=ids)
+    return summaries(session, [found[i] for i in ids if i in found], settings=settings)
 
 
 def link_vo(link: ResourceLink) -> dict:

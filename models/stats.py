@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from models.aggregates import cached
 from models.catalog import ResourcePost, ServerPost
 from models.catalog_queries import get_listed_or_raise, listed_clause
 from models.identity import User
@@ -63,6 +64,11 @@ def section_stats(session: Session, *, section_code: str) -> dict:
 
 
 def forum_stats(session: Session, *, now: dt.datetime, zone: str) -> dict:
+    """OpenApiForumStatsVo, a cached aggregate: statsTime says when the figures were computed."""
+    return cached(session, ("forum_stats", zone), lambda: _forum_stats(session, now=now, zone=zone))
+
+
+def _forum_stats(session: Session, *, now: dt.datetime, zone: str) -> dict:
     """OpenApiForumStatsVo: listed resource posts, live server posts, users, today's new posts.
 
     "Today" is the calendar day of the platform time zone. totalDiscussPosts stays null (not

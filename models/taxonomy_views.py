@@ -8,6 +8,7 @@ from collections import Counter
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
 
+from models.aggregates import cached
 from models.catalog import ResourcePost
 from models.catalog_queries import listed_clause
 from models.taxonomy import Category, RunPlatform, Section
@@ -24,11 +25,12 @@ def section_vo(section: Section, *, post_count: int, cdn_base: str) -> dict:
             "resourcePostEnabled": section.resource_post_enabled, "resourcePostCount": post_count}
 
 
-def _posts_per_section(session: Session, codes: list[str]) -> dict[str, int]:
-    rows = session.execute(select(ResourcePost.section_code, func.count())
-                           .where(listed_clause(), ResourcePost.section_code.in_(codes))
-                           .group_by(ResourcePost.section_code))
-    return dict(rows.all())
+def _posts_per_section(session: Session) -> dict[str, int]:
+    """Listed resource posts per section code (cached aggregate)."""
+    def count() -> dict[str, int]:
+        return dict(session.execute(select(ResourcePost.section_code, func.count())
+                                    .where(listed_clause()).group_by(ResourcePost.section_code)).all())
+    return cached(session, "posts_per_section", count)
 
 
 def list_sections(session: Session, *, cdn_base: str) -> list[dict]:
@@ -36,7 +38,7 @@ def list_sections(session: Session, *, cdn_base: str) -> list[dict]:
     sections = list(session.scalars(select(Section).where(Section.enable.is_(True),
                                                           Section.is_delete.is_(False))
                                     .order_by(Section.sort_order, Section.id)))
-    counts = _posts_per_section(session, [s.code for s in sections]) if sections else {}
+    counts = _posts_per_section(session) if sections else {}
     return [section_vo(s, post_count=counts.get(s.code, 0), cdn_base=cdn_base) for s in sections]
 
 
@@ -51,7 +53,7 @@ def get_section_or_raise(session: Session, *, code: str) -> Section:
 def get_section(session: Session, *, code: str, cdn_base: str) -> dict:
     """SectionVO of one section."""
     section = get_section_or_raise(session, code=code)
-    count = _posts_per_section(session, [code]).get(code, 0)
+    count = _posts_per_section(session).get(code, 0)
     return section_vo(section, post_count=count, cdn_base=cdn_base)
 
 
@@ -99,14 +101,15 @@ def _ancestors(categories: list[Category]) -> dict[str, set[str]]:
     return lineage
 
 
-def _combo_counts(session: Session, *extra, section_code: str | None = None):
-    # Posts grouped by their (type, category list) combination: few groups, exact distinct counts.
+def _combo_counts(session: Session, *extra, section_code: str | None = None) -> list[tuple]:
+    """Listed posts grouped by (type, category list[, extra]): few groups, exact distinct counts."""
     query = (select(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra,
                     func.count()).where(listed_clause())
              .group_by(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra))
     if section_code is not None:
         query = query.where(ResourcePost.section_code == section_code)
-    return session.execute(query).all()
+    key = ("category_combos", section_code, tuple(str(e) for e in extra))
+    return cached(session, key, lambda: [tuple(r) for r in session.execute(query)])
 
 
 def _category_counts(combos, lineage: dict[str, set[str]]) -> Counter:

@@ -11,10 +11,11 @@ import datetime as dt
 import random
 import sys
 
-from sqlalchemy import exists, insert, select
+from sqlalchemy import exists, insert, select, text
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
+from models.aggregates import forget
 from models.catalog import ResourcePost, ServerPost
 from models.identity import User
 from models.resource_parts import (
@@ -85,7 +86,12 @@ def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict |
     with platform.db.session() as session, session.begin():
         if only_if_empty and not catalogue_is_empty(session):
             return None
-        return seed(session, resources=resources, progress=True)
+        counts = seed(session, resources=resources, progress=True)
+    with platform.db.session() as session, session.begin():
+        forget(session)
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(text("ANALYZE"))  # planner statistics for the freshly filled tables
+    return counts
 
 
 def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], count: int) -> list[dict]:

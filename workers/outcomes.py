@@ -8,6 +8,7 @@ import email.utils
 import logging
 import random
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from sqlalchemy import select
 
@@ -163,4 +164,10 @@ def _disable(session, sub: WebhookSubscription, reason: str) -> None:
     # The owner notice: applications have no contact address yet, so the log carries it.
     log.warning("OWNER NOTICE: webhook subscription %s of application %s (%s) to %s was disabled: "
                 "%s; resume it with `modhub webhook resume %s`", sub.id, sub.app_id,
-                app.name if app else "?", sub.url, reason, sub.id)
+                app.name if app else "?", _without_query(sub.url), reason, sub.id)
+
+
+def _without_query(url: str) -> str:
+    # A callback URL may carry a token in its query string: never write that to the log.
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"

@@ -4,6 +4,7 @@ built once per process from the MODHUB_* environment, or installed by the embedd
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +48,8 @@ class Runtime:
 
 def new_http_client(settings: Settings) -> httpx.Client:
     """A keep-alive client: no redirects (3xx is a failure), no proxies from the environment."""
+    # httpx logs every request URL at INFO; callback URLs may carry tokens, so keep it quiet.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     size = max(settings.webhook_concurrency, 1)
     return httpx.Client(timeout=settings.webhook_timeout_seconds, follow_redirects=False,
                         trust_env=False, limits=httpx.Limits(max_connections=size,

@@ -127,5 +127,7 @@ def test_subscription_commands(stack, receiver):
     assert rotated["secret"] != sub["secret"] and rotated["previousSecretValidUntil"]
     listed = cli(stack, "webhook", "list")
     assert sub["secret"] not in listed and rotated["secret"] not in listed
+    replayed = json.loads(cli(stack, "webhook", "replay", "--since", "2026-01-01 08:00:00"))
+    assert replayed == {"since": "2026-01-01T00:00:00+00:00", "requeued": 0}  # read in Asia/Shanghai
     cli(stack, "webhook", "remove", sub_id)
     assert cli(stack, "webhook", "list") == ""

@@ -54,10 +54,11 @@ def deliver_many(rt, delivery_ids: list[int]) -> list[Outcome]:
     lease_end = claimed_at + dt.timedelta(seconds=rt.settings.webhook_lease_seconds)
     items = _claim_and_load(rt, delivery_ids, claimed_at, lease_end)
     last_start = lease_end - dt.timedelta(seconds=rt.settings.webhook_timeout_seconds)
+    refusals = _check_callbacks(rt, items)
 
     def attempt(item: Outgoing) -> Outcome | None:
         # Never start a request that could outlive the lease: another worker would repeat it.
-        return send(rt, item) if rt.clock() < last_start else None
+        return send(rt, item, refusals[item.url]) if rt.clock() < last_start else None
 
     # Concurrent within the batch: the receivers' round trips overlap instead of adding up.
     results = list(rt.pool.map(attempt, items)) if len(items) > 1 else [attempt(i) for i in items]
@@ -87,15 +88,25 @@ def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
                          r[4].live_secrets(rt.secrets, claimed_at)) for r in rows]
 
 
-def send(rt, item: Outgoing) -> Outcome:
+def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, str | None]:
+    """The SSRF rule, again at send time, once per distinct URL of the batch (DNS changes)."""
+    refusals: dict[str, str | None] = {}
+    for url in {i.url for i in items}:
+        try:
+            check_callback(url, allow_private=rt.settings.webhook_allow_private)
+            refusals[url] = None
+        except CallbackRefused as exc:
+            refusals[url] = str(exc)
+    return refusals
+
+
+def send(rt, item: Outgoing, refused: str | None = None) -> Outcome:
     """One signed POST (or the reason it was not sent)."""
     attempted_at = rt.clock()
     if item.status is not SubscriptionStatus.ACTIVE:
         return Outcome(item.delivery_id, attempted_at, dropped=f"subscription is {item.status.value}")
-    try:
-        check_callback(item.url, allow_private=rt.settings.webhook_allow_private)
-    except CallbackRefused as exc:
-        return Outcome(item.delivery_id, attempted_at, error=str(exc))
+    if refused:
+        return Outcome(item.delivery_id, attempted_at, error=refused)
     body = encode_body(item.kind, item.data)
     # The timestamp is wall-clock time: receivers compare it with their own clocks.
     timestamp = str(int(time.time() * 1000))

@@ -34,6 +34,7 @@ def test_get_section_and_unknown_or_deleted(signed, games, prefix):
     assert error_code(signed.get(f"{prefix}/gone"), 404) == 200404
     assert error_code(signed.get(f"{prefix}/nope"), 404) == 200404
     assert error_code(signed.get(f"{prefix}/{'x' * 65}"), 400) == 200301
+    assert error_code(signed.get(f"{prefix}/bad%20code"), 400) == 200301
 
 
 @pytest.mark.parametrize("path", ["/openapi/v2/mod-loaders", "/openapi/v2/run-platform/list"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, or_, select, true
+from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
 from models.aggregates import cached
@@ -18,6 +18,7 @@ from models.catalog_queries import (
     summaries,
 )
 from models.resource_views import details
+from models.search_backends import backend_for, like_pattern
 from models.taxonomy import Tag
 from modhub.display import format_time
 from modhub.errors import ApiError, not_implemented
@@ -105,12 +106,10 @@ def query_posts(session: Session, *, page_num: int, page_size: int, section_code
     query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
     if section_code:
         query = query.where(model.section_code == section_code)
-    if keyword:
-        pattern = f"%{keyword.lower()}%"
-        titles = [func.lower(model.main_name).like(pattern)]
-        if kind == RESOURCE:
-            titles.append(func.lower(ResourcePost.sub_name).like(pattern))
-        query = query.where(or_(*titles))
+    if keyword and kind == RESOURCE:
+        query, _ = backend_for(session).match(query, keyword)  # the v2 search's keyword matching
+    elif keyword:
+        query = query.where(func.lower(ServerPost.main_name).like(like_pattern(keyword.lower()), escape="\\"))
     query = query.order_by(model.publish_time.desc(), model.id.desc())
     rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
     if kind == SERVER:

@@ -56,8 +56,9 @@ def platform_rows() -> list[dict]:
 def category_rows() -> list[dict]:
     """The category tree: resource types at the top, main categories below them."""
     rows = [{"code": c, "name": n, "description": f"{n}：所有{n.split()[0]}", "parent_code": None,
-             "section_code": None, "icon": f"icons/categories/{c}.png", "sort_order": i}
-            for i, (c, n, _) in enumerate(V.RESOURCE_TYPES)]
+             "section_code": s[0] if s and len(s) == 1 else None,  # shaders: Minecraft only
+             "icon": f"icons/categories/{c}.png", "sort_order": i}
+            for i, (c, n, s) in enumerate(V.RESOURCE_TYPES)]
     rows += [{"code": c, "name": n, "description": None, "parent_code": p, "section_code": s,
               "icon": None, "sort_order": i} for i, (c, n, p, s) in enumerate(V.MAIN_CATEGORIES)]
     return rows

@@ -61,8 +61,12 @@ def test_v1_post_query_newest_first_with_filters(signed, cat):
 def test_v1_post_query_servers_and_errors(signed, cat):
     sid = cat.server()
     cat.server(is_delete=True)
+    named = cat.server(main_name="100% 在线 Survival")
     page = data(signed.get("/openapi/v1/post/query?postType=SERVER_POST"))
-    assert [p["postId"] for p in page["list"]] == [sid]
+    assert {p["postId"] for p in page["list"]} == {sid, named}
+    percent = data(signed.get("/openapi/v1/post/query?postType=SERVER_POST&keyword=0%25%20在"))
+    assert [p["postId"] for p in percent["list"]] == [named]
+    assert data(signed.get("/openapi/v1/post/query?postType=SERVER_POST&keyword=%25%25"))["total"] == 0
     assert error_code(signed.get("/openapi/v1/post/query?postType=DISCUSS_POST"), 501) == 200501
     assert error_code(signed.get("/openapi/v1/post/query?pageSize=101"), 400) == 200301
     assert error_code(signed.get("/openapi/v1/post/query?pageNum=200&pageSize=100"), 400) == 200304

@@ -4,6 +4,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from models import Base
+from models.search_schema import include_object  # search/sync artifacts live outside the models
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url")
@@ -12,7 +13,7 @@ url = config.get_main_option("sqlalchemy.url")
 def run_offline() -> None:
     """Emit SQL without a connection."""
     context.configure(url=url, target_metadata=Base.metadata, literal_binds=True,
-                      render_as_batch=url.startswith("sqlite"))
+                      render_as_batch=url.startswith("sqlite"), include_object=include_object)
     with context.begin_transaction():
         context.run_migrations()
 
@@ -31,7 +32,8 @@ def run_online() -> None:
 
 def _migrate(connection) -> None:
     context.configure(connection=connection, target_metadata=Base.metadata,
-                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True)
+                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True,
+                      include_object=include_object)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -25,7 +25,7 @@ from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 from connexion.utils import get_function_from_name
 
-from modhub import errors_http
+from modhub import errors_http, site
 from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.edge import EdgeMiddleware, upload_paths
@@ -91,9 +91,12 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
             log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process "
                         "(embedded mode); run with Redis to share them across processes")
             quota = LocalQuota()
-    return Platform(settings=settings, db=db or Database.from_url(settings.database_url),
-                    quota=quota, secrets=SecretBox(settings.encryption_key),
-                    contract=contract or Contract.load())
+    platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
+                        quota=quota, secrets=SecretBox(settings.encryption_key),
+                        contract=contract or Contract.load())
+    from workers.relay import RQDispatcher, attach  # webhooks: hand committed events to RQ
+    attach(platform.db, RQDispatcher.from_settings(settings))
+    return platform
 
 
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
@@ -129,4 +132,5 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     app.app.extensions["modhub"] = platform
     app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
     install_session_lifecycle(app.app)
+    site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
     return app

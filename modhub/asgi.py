@@ -6,4 +6,9 @@ from modhub.settings import from_env
 
 def create():
     """Build the app from the MODHUB_* environment."""
-    return create_app(from_env())
+    settings = from_env()
+    app = create_app(settings)
+    if not settings.redis_url:  # embedded mode: webhooks are delivered by an in-process relay
+        from workers.embedded import start
+        start(app.app.extensions["modhub"])
+    return app

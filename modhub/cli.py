@@ -162,6 +162,8 @@ def run(host: str, port: int) -> None:
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
     creds = demo.ensure_demo_app(_platform())
+    from modhub.seed import seed_cli
+    seed_cli(_platform(), resources=200, only_if_empty=True)  # a small demo catalogue on first start
     click.echo(json.dumps({**creds, "baseUrl": f"http://{host}:{port}",
                            "docs": f"http://{host}:{port}/openapi/v2/meta/docs/"}, indent=2))
     click.echo("demo credentials above: sign requests with them (see README)", err=True)
@@ -169,18 +171,49 @@ def run(host: str, port: int) -> None:
     uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
 
 
-@main.command()
-@click.option("--queue", "queues", multiple=True, default=("webhooks", "default"), show_default=True)
-def worker(queues) -> None:
-    """Run an RQ worker (with the scheduler) over the configured Redis."""
-    import redis
-    from rq import Worker
-    settings = _settings()
-    if not settings.redis_url:
-        raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
-    conn = redis.Redis.from_url(settings.redis_url)
-    Worker(list(queues), connection=conn).work(with_scheduler=True)
+@main.group("demo")
+def demo_group() -> None:
+    """Demo data."""
 
+
+@demo_group.command("seed")
+@click.option("--resources", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Number of resource posts to create.")
+def demo_seed(resources: int) -> None:
+    """Fill an EMPTY database with a deterministic demo catalogue (same N, same data).
+
+    Refuses (exit status 1) when sections or resource posts already exist: it never mixes demo
+    rows into real data and is all-or-nothing (one transaction).
+    """
+    from modhub.seed import SeedRefused, seed_cli
+    try:
+        counts = seed_cli(_platform(), resources=resources)
+    except SeedRefused as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(json.dumps(counts))
+
+
+@main.command()
+@click.option("--queue", "queues", multiple=True,
+              help="Queue to work on (default: MODHUB_WEBHOOK_QUEUE, then default).")
+@click.option("--worker-class", type=click.Choice(["simple", "fork"]), default="simple", show_default=True,
+              help="simple runs jobs in-process (measured faster); fork forks a child per job.")
+@click.option("--burst", is_flag=True, help="Stop when the queues are empty.")
+@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING"]), default="INFO",
+              show_default=True)
+def worker(queues, worker_class, burst, log_level) -> None:
+    """Run an RQ worker (with the scheduler and the webhook sweep) over the configured Redis."""
+    from workers.runner import run_worker
+    if not _settings().redis_url:
+        raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
+    run_worker(list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
+
+
+from modhub.cli_admin import admin  # noqa: E402  (command groups of their own modules)
+from modhub.cli_webhooks import webhook  # noqa: E402
+
+main.add_command(webhook)
+main.add_command(admin)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -62,6 +62,12 @@ def ok(data=None) -> dict:
             "dataType": data_type(data), "traceId": trace_id()}
 
 
+def ok_json(data_json: str, data) -> str:
+    """The success envelope as JSON text around data already serialized (so data is dumped once)."""
+    return (f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":{data_json},'
+            f'"dataType":{data_type(data)},"traceId":{json.dumps(trace_id())}}}')
+
+
 def error(code: int, msg: str, status: int) -> dict:
     """An error envelope: non-zero code, data null."""
     return {"code": code, "ok": False, "msg": msg, "level": "error" if status >= 500 else "warn",

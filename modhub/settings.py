@@ -40,6 +40,13 @@ class Settings:
     default_per_day: int = 10_000
     validate_responses: bool = False
     production: bool = False
+    webhook_allow_private: bool = False
+    webhook_queue: str = "webhooks"
+    webhook_timeout_seconds: float = 10.0
+    webhook_lease_seconds: float = 30.0
+    webhook_sweep_seconds: float = 10.0
+    webhook_batch_size: int = 20
+    webhook_concurrency: int = 8
     extra: dict = field(default_factory=dict)
 
     @property
@@ -69,6 +76,14 @@ def _int(name: str, default: int) -> int:
         raise SettingsError(f"MODHUB_{name} must be an integer, got {raw!r}") from exc
 
 
+def _float(name: str, default: float) -> float:
+    raw = _env(name)
+    try:
+        return float(raw) if raw else default
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_{name} must be a number, got {raw!r}") from exc
+
+
 def from_env() -> Settings:
     """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
     production = _env("PRODUCTION") in ("1", "true", "yes")
@@ -89,6 +104,13 @@ def from_env() -> Settings:
         default_per_minute=_int("DEFAULT_PER_MINUTE", 100),
         default_per_day=_int("DEFAULT_PER_DAY", 10_000),
         production=production,
+        webhook_allow_private=_env("WEBHOOK_ALLOW_PRIVATE") in ("1", "true", "yes"),
+        webhook_queue=_env("WEBHOOK_QUEUE", "webhooks"),
+        webhook_timeout_seconds=_float("WEBHOOK_TIMEOUT_SECONDS", 10.0),
+        webhook_lease_seconds=_float("WEBHOOK_LEASE_SECONDS", 30.0),
+        webhook_sweep_seconds=_float("WEBHOOK_SWEEP_SECONDS", 10.0),
+        webhook_batch_size=_int("WEBHOOK_BATCH_SIZE", 20),
+        webhook_concurrency=_int("WEBHOOK_CONCURRENCY", 8),
     )
     return finalize(settings)
 
@@ -108,6 +130,9 @@ def finalize(settings: Settings) -> Settings:
     except ValueError as exc:
         raise SettingsError("MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
                             "(32 url-safe base64-encoded bytes; make one with: modhub keygen)") from exc
+    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
+        raise SettingsError("MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
+                            "(a delivery's lease must outlive its request)")
     try:
         _ = settings.trusted_networks
     except ValueError as exc:

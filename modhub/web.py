@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import flask
 from sqlalchemy.orm import Session
 
 from modhub import envelope
 from modhub.envelope import ok  # noqa: F401  (handlers import the envelope from here)
 from modhub.errors import ApiError
+from modhub.validation import JSONIFIER
 
 
 def platform():
@@ -33,6 +36,18 @@ def proxy_user_id() -> int:
     if user_id is None:
         raise ApiError("PROXY_USER_REQUIRED")
     return user_id
+
+
+def ok_tagged(data) -> flask.Response:
+    """ok(data) with a weak ETag over data alone (not the traceId); a matching If-None-Match
+    answers 304 with no body. Data is serialized once, for the tag and the body alike."""
+    data_json = JSONIFIER.dumps(data)
+    tag = hashlib.blake2b(data_json.encode(), digest_size=16).hexdigest()
+    headers = {"ETag": f'W/"{tag}"'}
+    if flask.request.if_none_match.contains_weak(tag):
+        return flask.Response(status=304, headers=headers)
+    return flask.Response(envelope.ok_json(data_json, data), status=200, headers=headers,
+                          mimetype="application/json")
 
 
 def install_session_lifecycle(app: flask.Flask) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from models import wallets
 from models.base import Base
+from models.catalog import ServerPost
 from models.types import BigId, big_id, id_pk, money, utc_time, utcnow
 from modhub.display import TIME_FORMAT, format_time
 from modhub.errors import ApiError
@@ -148,6 +149,15 @@ def _parse_time(value: str, field: str, zone: str) -> dt.datetime:
     return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
 
 
+def _own_server_post(session: Session, *, post_id: int, user_id: int) -> None:
+    """A promoted server post must exist and belong to the user acted for."""
+    post = session.get(ServerPost, post_id)
+    if post is None or post.is_delete:
+        raise ApiError("RECORD_NOT_FOUND", f"server post {post_id} does not exist")
+    if post.user_id != user_id:
+        raise ApiError("SCOPE_DENIED", "the server post belongs to another user")
+
+
 def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, zone: str) -> dict:
     """ServerProviderCarouselResultVo."""
     return {"carouselId": row.id, "status": "SCHEDULED" if row.start_time > now else "ACTIVE",
@@ -165,6 +175,8 @@ def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: s
     if image_file_id is not None:
         # No uploaded-image store exists yet, so no id can name an uploaded image.
         raise ApiError("RECORD_NOT_FOUND", f"no uploaded image {image_file_id}: give imageUrl")
+    if server_post_id is not None:
+        _own_server_post(session, post_id=server_post_id, user_id=user_id)
     start = _parse_time(start_time, "startTime", zone) if start_time else now
     end = _parse_time(end_time, "endTime", zone)
     if end <= start or end <= now:

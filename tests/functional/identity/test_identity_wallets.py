@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from models import wallets
+from models.catalog import ServerPost
 from models.providers import CarouselPlacement, ProviderAccount
 from models.wallets import WalletLedger
 from modhub.display import format_time
@@ -149,6 +150,14 @@ def carousel(signed, proxy, **body):
         "title": "Join us", **body})
 
 
+def _server_post(db, user_id) -> int:
+    with db.session() as session:
+        post = ServerPost(section_code="minecraft", user_id=user_id, main_name="My server")
+        session.add(post)
+        session.commit()
+        return post.id
+
+
 def test_carousel_placement_active_or_scheduled(signed, proxy, platform, clock, db):
     zone = platform.settings.time_zone
     end = format_time(clock() + dt.timedelta(days=7), zone)
@@ -157,13 +166,14 @@ def test_carousel_placement_active_or_scheduled(signed, proxy, platform, clock, 
     data = active.json()["data"]
     assert data["status"] == "ACTIVE" and data["startTime"] == format_time(clock(), zone)
     start = format_time(clock() + dt.timedelta(days=1), zone)
-    later = carousel(signed, proxy, startTime=start, endTime=end, serverPostId=5).json()["data"]
+    post = _server_post(db, proxy.user_id)
+    later = carousel(signed, proxy, startTime=start, endTime=end, serverPostId=post).json()["data"]
     assert later["status"] == "SCHEDULED" and later["startTime"] == start and later["endTime"] == end
     with db.session() as session:
-        assert session.get(CarouselPlacement, later["carouselId"]).server_post_id == 5
+        assert session.get(CarouselPlacement, later["carouselId"]).server_post_id == post
 
 
-def test_carousel_validation(signed, proxy, platform, clock):
+def test_carousel_validation(signed, proxy, platform, clock, db, make_user):
     zone = platform.settings.time_zone
     end = format_time(clock() + dt.timedelta(days=1), zone)
     past = format_time(clock() - dt.timedelta(days=1), zone)
@@ -175,6 +185,8 @@ def test_carousel_validation(signed, proxy, platform, clock):
         ({"endTime": "tomorrow"}, 200301),
         ({"endTime": end, "targetUrl": "javascript:alert(1)"}, 200301),
         ({"endTime": end, "imageUrl": None, "imageFileId": 7}, 200404),
+        ({"endTime": end, "serverPostId": 999999999}, 200404),
+        ({"endTime": end, "serverPostId": _server_post(db, make_user())}, 200214),
     ]
     for body, code in cases:
         assert code_of(carousel(signed, proxy, **body)) == code, body

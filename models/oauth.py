@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from sqlalchemy import JSON, ForeignKey, String, select, update
+from sqlalchemy import JSON, ForeignKey, String, delete, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from models.base import Base
@@ -153,3 +153,12 @@ def consume_sso_ticket(session: Session, *, ticket: str, now: dt.datetime) -> Us
     if user is None:
         raise ApiError("SSO_TICKET_INVALID")
     return user
+
+
+def purge_expired(session: Session, *, now: dt.datetime, grace: dt.timedelta = dt.timedelta(days=1)) -> dict:
+    """Delete codes and tickets expired for longer than `grace`; the number removed per kind."""
+    removed = {}
+    for model in (AuthCode, PairingCode, SsoTicket):
+        result = session.execute(delete(model).where(model.expires_at < now - grace))
+        removed[model.__tablename__] = result.rowcount
+    return removed

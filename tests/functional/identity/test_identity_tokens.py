@@ -219,3 +219,34 @@ def test_scopes_added_after_consent_are_not_granted(api, oauth_app, make_user, m
         session.commit()
     data = api.post(TOKEN, json={"userId": user, "authCode": code}).json()["data"]
     assert data["scopes"] == ["comment:write", "post:write"]
+
+
+def test_purge_deletes_only_codes_expired_past_the_grace(creds, make_user, clock, db):
+    user = make_user()
+    with db.session() as session:
+        oauth.create_pairing_code(session, user_id=user, now=clock() - dt.timedelta(days=3))
+        fresh, _ = oauth.create_pairing_code(session, user_id=user, now=clock())
+        oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=user,
+                                now=clock() - dt.timedelta(days=2))
+        kept = oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=user,
+                                       now=clock() - dt.timedelta(hours=2))["ticket"]
+        removed = oauth.purge_expired(session, now=clock())
+        codes = {r.code_hash for r in session.query(oauth.PairingCode).filter_by(user_id=user)}
+        tickets = {r.ticket_hash for r in session.query(oauth.SsoTicket).filter_by(user_id=user)}
+    assert removed["pairing_code"] == 1 and codes == {token_hash(fresh)}
+    assert removed["sso_ticket"] == 1 and tickets == {token_hash(kept)}
+
+
+def test_identity_purge_command(tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from modhub.cli import main
+    for name in ("DATABASE_URL", "REDIS_URL", "ENCRYPTION_KEY", "PRODUCTION"):
+        monkeypatch.delenv(f"MODHUB_{name}", raising=False)
+    monkeypatch.setenv("MODHUB_DATA_DIR", str(tmp_path / "data"))
+    assert CliRunner().invoke(main, ["db", "upgrade"]).exit_code == 0
+    result = CliRunner().invoke(main, ["identity", "purge"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"oauth_auth_code": 0, "pairing_code": 0, "sso_ticket": 0}

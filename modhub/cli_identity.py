@@ -1,0 +1,27 @@
+"""`modhub identity ...`: housekeeping of authorization codes, pairing codes and SSO tickets."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import click
+
+
+@click.group()
+def identity() -> None:
+    """Authorization codes, pairing codes and SSO tickets."""
+
+
+@identity.command("purge")
+@click.option("--grace-hours", default=24, show_default=True, type=click.IntRange(min=0),
+              help="Keep expired rows this long (for support look-ups) before deleting them.")
+def purge(grace_hours: int) -> None:
+    """Delete expired codes and tickets; prints how many of each were removed, as JSON."""
+    from models import oauth
+    from modhub.cli import _platform
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        removed = oauth.purge_expired(session, now=platform.clock(),
+                                      grace=dt.timedelta(hours=grace_hours))
+    click.echo(json.dumps(removed))

@@ -9,6 +9,7 @@ from models.catalog_queries import check_page, get_listed_or_raise, page_result
 from models.identity import User
 from models.resource_parts import Comment, Rating, ResourceRelation, ResourceVersion
 from modhub.display import display_url, format_time
+from modhub.sanitize import clean_html
 
 RESOURCE_ENTITY = "RESOURCE_POST"
 
@@ -18,7 +19,7 @@ def comment_vo(comment: Comment, user: User | None, *, settings) -> dict:
     return {"commentId": comment.id, "userId": comment.user_id,
             "userName": (user.login_name or user.username) if user else None,
             "avatarUrl": display_url(user.avatar, settings.cdn_base_url) if user else None,
-            "content": comment.content, "parentId": comment.parent_id,
+            "content": clean_html(comment.content), "parentId": comment.parent_id,
             "replyCount": comment.reply_count, "likeCount": comment.like_count,
             "createTime": format_time(comment.create_time, settings.time_zone)}
 

@@ -19,6 +19,7 @@ from models.catalog_queries import (
 from models.resource_parts import ResourceLink
 from models.stats import stats_briefs
 from modhub.display import display_url, format_time
+from modhub.sanitize import clean_html
 
 FEATURED = 20
 LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
@@ -115,5 +116,5 @@ def list_authors(session: Session, *, post_id: int, cdn_base: str) -> list[dict]
 def get_description(session: Session, *, post_id: int, zone: str) -> dict:
     """ModDescriptionVO of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
-    return {"postId": post.id, "content": post.description_html, "mdContent": post.description_md,
+    return {"postId": post.id, "content": clean_html(post.description_html), "mdContent": post.description_md,
             "updateTime": format_time(post.update_time, zone)}

@@ -14,7 +14,8 @@ def test_comments_normal_and_live_only_newest_first_paged(signed, cat, make_user
     pid, other = cat.post(), cat.post()
     user = make_user(username="评论者", avatar="av/c.png")
     ids = [cat.comment(pid, user, create_time=NOW + dt.timedelta(minutes=i)) for i in range(5)]
-    reply = cat.comment(pid, user, parent_id=ids[0], create_time=NOW + dt.timedelta(minutes=10))
+    reply = cat.comment(pid, user, parent_id=ids[0], create_time=NOW + dt.timedelta(minutes=10),
+                        content='<p onclick="steal()">回复<script>alert(1)</script></p>')
     cat.comment(pid, user, status="PENDING", create_time=NOW + dt.timedelta(hours=1))
     cat.comment(pid, user, is_delete=True, create_time=NOW + dt.timedelta(hours=1))
     cat.comment(other, user)
@@ -23,8 +24,10 @@ def test_comments_normal_and_live_only_newest_first_paged(signed, cat, make_user
     assert [c["commentId"] for c in first["list"]] == [reply, ids[4], ids[3], ids[2]]
     assert (first["total"], first["pages"], first["hasMore"], first["pageNum"]) == (6, 2, True, 1)
     assert first["list"][0]["parentId"] == ids[0] and first["list"][0]["userName"] == "评论者"
+    assert first["list"][0]["content"] == "<p>回复</p>"  # served XSS-filtered
     assert first["list"][0]["avatarUrl"] == "https://cdn.example/av/c.png"
     assert first["list"][0]["createTime"] == "2026-05-01 12:10:00"
+    assert first["list"][1]["content"] == "<p>好评 great</p>"
     second = data(signed.get(f"{prefix}/{pid}/comments?pageNum=2&pageSize=4"))
     assert [c["commentId"] for c in second["list"]] == [ids[1], ids[0]] and second["hasMore"] is False
     beyond = data(signed.get(f"{prefix}/{pid}/comments?pageNum=9"))

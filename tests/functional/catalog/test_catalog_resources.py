@@ -63,7 +63,7 @@ def rich(cat, make_user):
     pid = cat.post(display_images=["s/1.jpg", "https://elsewhere.example/2.jpg"], content_copyright="CC",
                    creation_type="ORIGINAL", source_state="OPEN", enable_version_grouping=True,
                    is_paid=True, price_amount=12, price_currency_code="CNY", rating_count=2, rating_total=9,
-                   description_html="<p>说明</p>", description_md="说明")
+                   description_html='<p>说明<img src="s.png" onerror="x()"></p>', description_md="说明")
     cat.author(pid, helper, "CONTRIBUTOR", 0)
     cat.author(pid, owner, "OWNER", 5)
     cat.author(pid, fan, "COLLABORATOR", 1)
@@ -120,7 +120,7 @@ def test_authors_ordered_by_role(signed, rich, make_user, cat, prefix):
 @pytest.mark.parametrize("prefix", ["/openapi/v2/mods", "/openapi/v2/resource"])
 def test_description_html_and_markdown(signed, rich, prefix):
     d = data(signed.get(f"{prefix}/{rich['pid']}/description"))
-    assert d == {"postId": rich["pid"], "content": "<p>说明</p>", "mdContent": "说明",
+    assert d == {"postId": rich["pid"], "content": '<p>说明<img src="s.png"></p>', "mdContent": "说明",
                  "updateTime": "2026-05-01 12:00:00"}
 
 

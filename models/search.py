@@ -6,7 +6,7 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
-from sqlalchemy import Float, Select, case, cast, func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog import ResourcePost
@@ -15,13 +15,8 @@ from models.search_backends import backend_for
 
 P = ResourcePost
 
-SORT_KEYS = {
-    "downloads": P.download_count,
-    "likes": P.like_count,
-    "rating": case((P.rating_count > 0, cast(P.rating_total, Float) / P.rating_count), else_=0.0),
-    "publishTime": P.publish_time,
-    "updateTime": P.update_time,
-}
+SORT_KEYS = {"downloads": P.download_count, "likes": P.like_count, "publishTime": P.publish_time,
+             "updateTime": P.update_time}
 
 
 def _filters(session: Session, *, section_code, resource_type, main_category, run_platform,
@@ -36,22 +31,34 @@ def _filters(session: Session, *, section_code, resource_type, main_category, ru
     return clauses
 
 
-def _order(sort: str | None, order: str, score) -> list:
+def _order(sort: str | None, order: str, score, backend) -> list:
     """Sort keys: relevance only with a keyword (else updateTime); ties by postId, same direction."""
     if sort in (None, "relevance"):
         key = score if score is not None else P.update_time
     else:
-        key = SORT_KEYS[sort]
+        key = backend.rating if sort == "rating" else SORT_KEYS[sort]
     if order == "asc":
         return [key.asc(), P.id.asc()]
     return [key.desc(), P.id.desc()]
 
 
-def _page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int, settings):
+def _page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int) -> tuple:
+    """Count, then read the page in the order of the sort key's index (no keyword)."""
     total = session.scalar(stmt.with_only_columns(func.count(P.id)))
     posts = [] if offset >= total else list(
         session.scalars(stmt.order_by(*keys).offset(offset).limit(page_size)))
-    return total, summaries(session, posts, settings=settings)
+    return total, posts
+
+
+def _ranked_page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int) -> tuple:
+    """Keyword matches must all be read to rank them: count and rank them in that one pass
+    (ids only), then load the page's posts by id."""
+    rows = session.execute(stmt.with_only_columns(P.id, func.count().over()).order_by(*keys)
+                           .offset(offset).limit(page_size)).all()
+    if not rows:  # past the last page, or nothing matches
+        return session.scalar(stmt.with_only_columns(func.count(P.id))), []
+    found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
+    return rows[0][1], [found[r[0]] for r in rows]
 
 
 def search(session: Session, *, settings, keyword: str | None = None, section_code: str | None = None,
@@ -67,13 +74,15 @@ def search(session: Session, *, settings, keyword: str | None = None, section_co
         main_category=main_category, run_platform=run_platform,
         client_environment=client_environment, server_environment=server_environment,
         is_paid=is_paid, resource_state=resource_state))
-    score = None
+    backend, score = backend_for(session), None
     keyword = (keyword or "").strip()
     if keyword:
-        stmt, score = backend_for(session).match(stmt, keyword)
-    total, items = _page(session, stmt, _order(sort, order or "desc", score), offset=offset,
-                         page_size=page_size, settings=settings)
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+        stmt, score = backend.match(stmt, keyword)
+    read = _ranked_page if keyword else _page
+    total, posts = read(session, stmt, _order(sort, order or "desc", score, backend), offset=offset,
+                        page_size=page_size)
+    return page_result(summaries(session, posts, settings=settings), total=total, page_num=page_num,
+                       page_size=page_size)
 
 
 def legacy_query(session: Session, *, settings, page_num: int, page_size: int,

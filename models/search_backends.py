@@ -1,13 +1,16 @@
 """The one small search interface and its two implementations (PostgreSQL, embedded SQLite).
 
-A backend answers four questions over the artifacts of migration 0005: which posts match a
-keyword and how relevant they are, whether a post carries a main category, where a post sits in
-the change feed, and which feed positions are settled (no unseen commit can still land before
+A backend answers five questions over the artifacts of migration 0005: which posts match a
+keyword and how relevant they are, whether a post carries a main category, what its average
+rating is (as a sort key), where a post sits in the change feed, and which feed positions are
+settled (no unseen commit can still land before
 them). Everything else in search and sync is plain SQLAlchemy shared by both databases.
 """
 
 from __future__ import annotations
 
+import re
+from functools import reduce
 from typing import Protocol
 
 from sqlalchemy import Float, Integer, Select, String, case, cast, func, literal_column, or_, text, true
@@ -18,6 +21,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from models.catalog import ResourcePost
 
 P = ResourcePost
+# kana, CJK ideographs and hangul: the scripts written without spaces (same ranges as 0005)
+CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
 def like_pattern(keyword: str) -> str:
@@ -26,10 +31,24 @@ def like_pattern(keyword: str) -> str:
     return f"%{escaped}%"
 
 
+def tsquery(keyword: str) -> ColumnElement | None:
+    """The keyword as a 'simple' tsquery: its words, and its CJK runs as phrases of bigrams."""
+    parts = []
+    rest = CJK_RUN.sub(" ", keyword)
+    if re.search(r"[^\W_]", rest):
+        parts.append(func.plainto_tsquery("simple", rest))
+    phrases = [" <-> ".join(f"'{run[i:i + 2]}'" for i in range(len(run) - 1))
+               for run in CJK_RUN.findall(keyword) if len(run) >= 2]
+    if phrases:
+        parts.append(func.to_tsquery("simple", " & ".join(f"({p})" for p in phrases)))
+    return reduce(lambda a, b: a.op("&&")(b), parts) if parts else None
+
+
 class SearchBackend(Protocol):
     """What search and sync need from the database's text and change-tracking features."""
 
     position: ColumnElement[int]
+    rating: ColumnElement[float]
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
         """The statement narrowed to posts matching keyword, and their relevance (higher first)."""
@@ -44,22 +63,29 @@ class SearchBackend(Protocol):
 class PostgresSearch:
     """tsvector ('simple' config: language-neutral words) plus pg_trgm substring matching.
 
-    Chinese text has no spaces, so 'simple' keeps a whole run of CJK characters as one word; the
-    trigram index on search_doc finds substrings of it (and partial Latin words) with ILIKE.
-    Relevance: ts_rank over the weighted vector (titles A, abbreviation and tags B, introduction
-    C) plus the keyword's trigram word-similarity to the main title.
+    Chinese text has no spaces, so 'simple' keeps a whole run of CJK characters as one word;
+    the vector also holds the run's overlapping bigrams (migration 0005), and a keyword's CJK
+    runs become phrases of bigrams, so any substring of 2+ characters is found via the index.
+    Partial Latin words (3+ characters) are found in titles, abbreviation and tags by the
+    trigram index on search_doc. Relevance: 1 when the main title holds the whole keyword, plus
+    ts_rank over the weighted vector (titles A, abbreviation and tags B, introduction C).
     """
 
     position = literal_column("resource_post.sync_xid", Integer)
+    rating = literal_column("resource_post.search_rating", Float)  # generated, indexed for sorting
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
         tsv = literal_column("resource_post.search_tsv")
         doc = literal_column("resource_post.search_doc", String)
-        query = func.plainto_tsquery("simple", keyword)
-        hit = or_(tsv.op("@@")(query), doc.ilike(like_pattern(keyword), escape="\\"))
-        score = func.ts_rank(tsv, query, type_=Float) + func.word_similarity(keyword, P.main_name,
-                                                                             type_=Float)
-        return stmt.where(hit), score
+        query = tsquery(keyword)
+        hits = [] if query is None else [tsv.op("@@")(query)]
+        if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
+            hits.append(doc.ilike(like_pattern(keyword), escape="\\"))
+        # a title holding the whole keyword first, then ts_rank (trigram similarity cost 2x more)
+        score = case((P.main_name.ilike(like_pattern(keyword), escape="\\"), 1.0), else_=0.0)
+        if query is not None:
+            score = score + func.ts_rank(tsv, query, type_=Float)
+        return stmt.where(or_(*hits)), score
 
     def has_category(self, code: str) -> ColumnElement[bool]:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
@@ -79,6 +105,7 @@ class SqliteSearch:
     """
 
     position = literal_column("resource_post.sync_seq", Integer)
+    rating = case((P.rating_count > 0, cast(P.rating_total, Float) / P.rating_count), else_=0.0)
     FTS_WEIGHTS = "10.0, 8.0, 4.0, 4.0, 1.0"  # main_name, sub_name, abbr_name, tags, introduction
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:

@@ -9,9 +9,10 @@ comparison (migrations/env.py and tests/unit/test_migrations.py) from reporting 
 from __future__ import annotations
 
 UNMODELLED_COLUMNS = {("resource_post", name) for name in
-                      ("search_doc", "search_tsv", "sync_xid", "sync_seq")}
-UNMODELLED_INDEXES = {"ix_resource_post_search_tsv", "ix_resource_post_search_trgm",
-                      "ix_resource_post_sync_xid", "ix_resource_post_sync_seq"}
+                      ("search_doc", "search_tsv", "search_rating", "sync_xid", "sync_seq")}
+UNMODELLED_INDEXES = {"ix_resource_post_sync_xid", "ix_resource_post_sync_seq"} | {
+    f"ix_resource_post_search_{name}" for name in
+    ("tsv", "trgm", "categories", "updated", "downloads", "likes", "published", "rating")}
 UNMODELLED_TABLES = {"resource_post_fts"}
 
 

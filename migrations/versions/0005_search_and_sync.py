@@ -1,7 +1,8 @@
 """search and sync: full-text artifacts and the commit-safe change position of resource posts
 
-PostgreSQL: pg_trgm; generated columns search_doc (text, trigram GIN index) and search_tsv
-(weighted 'simple' tsvector, GIN index); sync_xid (the xid8, as bigint, of the last writing
+PostgreSQL: pg_trgm; generated columns search_doc (titles, abbreviation and tags: trigram GIN
+index for partial words) and search_tsv (weighted 'simple' tsvector of all searchable text plus
+the bigrams of its CJK runs, GIN index); sync_xid (the xid8, as bigint, of the last writing
 transaction, set by a trigger on every content change) with an index on (sync_xid, id).
 SQLite: an FTS5 trigram table over the searchable columns, kept by triggers; sync_seq (a counter
 bumped by a trigger: SQLite writers are serialized, so its order is the commit order).
@@ -26,25 +27,61 @@ depends_on = None
 
 COUNTERS = ("views_count", "download_count", "like_count", "collection_count", "comment_count",
             "rating_count", "rating_total")
-SYNC_OWN = ("search_doc", "search_tsv", "sync_xid", "sync_seq")
+PG_OWN = ("search_doc", "search_tsv", "search_rating", "sync_xid")
+SYNC_OWN = PG_OWN + ("sync_seq",)
+LISTED = "status = 'PUBLISHED' AND visibility = 'PUBLIC' AND is_delete IS false"
+# Partial indexes over listed posts, one per sort key, so sorted pages read in index order.
+SORT_INDEXES = {"updated": "update_time", "downloads": "download_count", "likes": "like_count",
+                "published": "publish_time", "rating": "search_rating"}
+
+CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, hanzi, hangul
+
+
+TITLES = "main_name || ' ' || coalesce(sub_name, '')"
+ABBR_TAGS = "coalesce(abbr_name, '') || ' ' || coalesce(tags::jsonb::text, '')"
+
+
+def _words(sql: str) -> str:
+    """A text expression plus the CJK bigrams of it: Chinese has no spaces between words."""
+    return f"modhub_search_words({sql})"
+
 
 PG_UPGRADE = [
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-    """ALTER TABLE resource_post
+    # 'simple' keeps a run of CJK characters as one word; adding its overlapping bigrams lets
+    # a phrase of bigrams find any substring of 2+ characters through the GIN index.
+    f"""CREATE FUNCTION modhub_search_words(doc text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+    DECLARE run text; result text := coalesce(doc, ''); i int;
+    BEGIN
+      FOR run IN SELECT m[1] FROM regexp_matches(result, '([{CJK}]+)', 'g') AS m LOOP
+        FOR i IN 1 .. length(run) - 1 LOOP
+          result := result || ' ' || substr(run, i, 2);
+        END LOOP;
+      END LOOP;
+      RETURN result;
+    END $$""",
+    f"""ALTER TABLE resource_post
       ADD COLUMN search_doc text GENERATED ALWAYS AS (
         coalesce(main_name, '') || ' ' || coalesce(sub_name, '') || ' ' || coalesce(abbr_name, '')
-        || ' ' || coalesce(tags::jsonb::text, '') || ' ' || coalesce(introduction, '')) STORED,
+        || ' ' || coalesce(tags::jsonb::text, '')) STORED,
       ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (
-        setweight(to_tsvector('simple', coalesce(main_name, '') || ' ' || coalesce(sub_name, '')), 'A')
-        || setweight(to_tsvector('simple',
-                                 coalesce(abbr_name, '') || ' ' || coalesce(tags::jsonb::text, '')), 'B')
-        || setweight(to_tsvector('simple', coalesce(introduction, '')), 'C')) STORED,
+        setweight(to_tsvector('simple', {_words(TITLES)}), 'A')
+        || setweight(to_tsvector('simple', {_words(ABBR_TAGS)}), 'B')
+        || setweight(to_tsvector('simple', {_words('introduction')}), 'C')) STORED,
+      ADD COLUMN search_rating double precision GENERATED ALWAYS AS (
+        CASE WHEN rating_count > 0 THEN rating_total::float8 / rating_count ELSE 0 END) STORED,
       ADD COLUMN sync_xid bigint""",
     "UPDATE resource_post SET sync_xid = pg_current_xact_id()::text::bigint",
     "ALTER TABLE resource_post ALTER COLUMN sync_xid SET NOT NULL",
     "CREATE INDEX ix_resource_post_search_tsv ON resource_post USING gin (search_tsv)",
     "CREATE INDEX ix_resource_post_search_trgm ON resource_post USING gin (search_doc gin_trgm_ops)",
     "CREATE INDEX ix_resource_post_sync_xid ON resource_post (sync_xid, id)",
+    # json has no operators: the mainCategory filter compares the jsonb cast, indexed here
+    "CREATE INDEX ix_resource_post_search_categories ON resource_post "
+    "USING gin ((main_categories::jsonb) jsonb_path_ops)",
+    *(f"CREATE INDEX ix_resource_post_search_{name} ON resource_post ({column}, id) WHERE {LISTED}"
+      for name, column in SORT_INDEXES.items()),
     # The probe copies NEW with counters and our own columns reset to OLD: any other difference,
     # including columns added by later migrations, is a content change.
     f"""CREATE FUNCTION resource_post_sync_mark() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -52,7 +89,7 @@ PG_UPGRADE = [
     BEGIN
       IF TG_OP = 'UPDATE' THEN
         probe := NEW;
-        {' '.join(f'probe.{c} := OLD.{c};' for c in COUNTERS + SYNC_OWN[:3])}
+        {' '.join(f'probe.{c} := OLD.{c};' for c in COUNTERS + PG_OWN)}
         IF probe::text IS NOT DISTINCT FROM OLD::text THEN
           NEW.sync_xid := OLD.sync_xid;
           RETURN NEW;
@@ -71,7 +108,9 @@ PG_UPGRADE = [
 PG_DOWNGRADE = [
     "DROP TRIGGER resource_post_sync_mark ON resource_post",
     "DROP FUNCTION resource_post_sync_mark()",
-    "ALTER TABLE resource_post DROP COLUMN search_doc, DROP COLUMN search_tsv, DROP COLUMN sync_xid",
+    "ALTER TABLE resource_post DROP COLUMN search_doc, DROP COLUMN search_tsv, "
+    "DROP COLUMN search_rating, DROP COLUMN sync_xid",
+    "DROP FUNCTION modhub_search_words(text)",
 ]
 
 FTS_COLUMNS = "main_name, sub_name, abbr_name, tags, introduction"

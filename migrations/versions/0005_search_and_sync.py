@@ -106,6 +106,8 @@ PG_UPGRADE = [
 ]
 
 PG_DOWNGRADE = [
+    "DROP INDEX ix_resource_post_search_categories",
+    *(f"DROP INDEX ix_resource_post_search_{name}" for name in SORT_INDEXES),
     "DROP TRIGGER resource_post_sync_mark ON resource_post",
     "DROP FUNCTION resource_post_sync_mark()",
     "ALTER TABLE resource_post DROP COLUMN search_doc, DROP COLUMN search_tsv, "

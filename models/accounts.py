@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from models import bindings
 from models.identity import User
+from models.inputs import require_storable_text
 from models.tokens import TOKEN_TTL, granted_scopes, issue_token, proxy_app_or_raise
 from modhub.errors import ApiError
 
@@ -30,6 +31,8 @@ def hash_password(plain: str) -> str:
 
 def authenticate(session: Session, *, login: str, password: str) -> User | None:
     """The live user whose username or login name is `login` and whose password matches, else None."""
+    if "\x00" in login:
+        return None  # no account can have it (and PostgreSQL cannot even compare it)
     # One user's username may be another's login name: try each candidate (at most two).
     candidates = [u for u in session.scalars(select(User).where(
         or_(User.username == login, User.login_name == login), User.is_delete.is_(False)).limit(2))
@@ -73,6 +76,9 @@ def register(session: Session, *, app_id: int, username: str, phone: str | None 
     Returns OpenApiProxyUserRegisterVO; a generated password appears only in this return value.
     """
     app = proxy_app_or_raise(session, app_id=app_id)
+    require_storable_text(username=username, phone=phone, email=email, loginName=login_name,
+                          password=password, externalUserId=external_user_id,
+                          externalUsername=external_username, externalDisplayName=external_display_name)
     phone, email, login_name = _blank_to_none(phone), _blank_to_none(email), _blank_to_none(login_name)
     taken = _taken(session, username=username, loginName=login_name, email=email, phone=phone)
     if taken:

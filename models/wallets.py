@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from models.base import Base
 from models.identity import get_user_or_raise
+from models.inputs import require_storable_text
 from models.types import big_id, id_pk, money, utc_time, utcnow
 from modhub.errors import ApiError
 
@@ -135,6 +136,7 @@ def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, 
            amount, direction: str, reason: str, now: dt.datetime) -> dict:
     """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for."""
     require_self(acting_user_id=acting_user_id, user_id=user_id)
+    require_storable_text(reason=reason)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
     entry, _ = change(session, user_id=user_id, currency=currency,

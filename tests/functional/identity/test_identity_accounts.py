@@ -138,3 +138,18 @@ def test_login_text_matching_two_accounts_finds_the_right_one(db, make_user):
         assert accounts.authenticate(session, login="mallory", password="first-pass").id == first
         assert accounts.authenticate(session, login="mallory", password="second-pass").id == second
         assert accounts.authenticate(session, login="mallory", password="third-pass") is None
+
+
+def test_nul_characters_are_refused_not_crashing(signed, proxy, db):
+    cases = [(REGISTER, {"username": "a\x00b"}, {}),
+             (LINK, {"externalUserId": "e\x00"}, proxy.headers),
+             (UNLINK, {"externalUserId": "e\x00"}, proxy.headers),
+             (f"/openapi/v2/proxy-user/{proxy.user_id}/points/adjust",
+              {"amount": 1, "direction": "ADD", "reason": "r\x00"}, proxy.headers),
+             ("/openapi/v2/provider/activity/collect",
+              {"requestId": "r", "activityCode": "a\x00", "amount": 1}, proxy.headers)]
+    for path, body, headers in cases:
+        response = signed.post(path, json=body, headers=headers)
+        assert response.status_code == 400 and "NUL" in response.json()["msg"], path
+    with db.session() as session:
+        assert accounts.authenticate(session, login="a\x00b", password="whatever") is None

@@ -7,8 +7,10 @@ downloads, likes, collections, comments, ratings) are not content changes and mo
 On PostgreSQL the position is the id of the writing transaction (xid8); the feed only hands out
 positions below the reader's snapshot xmin, i.e. of transactions that have all ended, so a
 transaction that commits after a reader passed can never land behind that reader's cursor
-(the price: a long-running writer delays the feed until it ends). On SQLite writers are
-serialized and the trigger numbers changes in commit order. Ties are broken by post id.
+(the price: an open writing transaction - read-only ones have no xid - holds back changes
+committed after it began writing, until it ends). On SQLite writers are serialized and the
+trigger numbers changes in commit order. Ties are broken by post id. Resource posts are only
+soft-deleted (is_delete): a row removed with DELETE leaves no trace in the feed.
 
 The trigger also sets update_time (unless the writer set it), so items come in ascending
 updateTime except where concurrent transactions interleave.

@@ -8,11 +8,11 @@ expire, after which the sweep enqueues it again (at least once; receivers dedupe
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import logging
 import time
 from dataclasses import dataclass
 
-import httpx
 from sqlalchemy import select, update
 
 from models.webhooks import (
@@ -23,10 +23,10 @@ from models.webhooks import (
     WebhookSubscription,
 )
 from modhub.webhooks import CallbackRefused, check_callback, encode_body, signature_header
+from workers.http import EXCERPT_BYTES
 from workers.outcomes import Outcome, record
 
 log = logging.getLogger(__name__)
-EXCERPT_BYTES = 500
 
 
 @dataclass
@@ -116,28 +116,16 @@ def send(rt, item: Outgoing, refused: str | None = None) -> Outcome:
                "X-Webhook-Signature": signature_header(item.secrets, timestamp, body)}
     started = time.perf_counter()
     try:
-        with rt.http.stream("POST", item.url, content=body, headers=headers) as response:
-            excerpt = _excerpt(response)
-    except httpx.TimeoutException:
+        answer = rt.sender.post(item.url, body, headers)
+    except TimeoutError:
         return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
                        error=f"timed out after {rt.settings.webhook_timeout_seconds:g} s")
-    except httpx.HTTPError as exc:
+    except (OSError, http.client.HTTPException) as exc:
         return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
                        error=f"{type(exc).__name__}: {exc}"[:EXCERPT_BYTES])
     return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
-                   status_code=response.status_code, excerpt=excerpt,
-                   retry_after=response.headers.get("Retry-After"))
-
-
-def _excerpt(response: httpx.Response) -> str:
-    # Read at most a small prefix: the body of a hostile receiver can be endless.
-    chunks, size = [], 0
-    for chunk in response.iter_bytes():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= EXCERPT_BYTES:
-            break
-    return b"".join(chunks)[:EXCERPT_BYTES].decode("utf-8", "replace")
+                   status_code=answer.status, excerpt=answer.excerpt,
+                   retry_after=answer.headers.get("Retry-After"))
 
 
 def _ms(started: float) -> int:

@@ -4,17 +4,15 @@ built once per process from the MODHUB_* environment, or installed by the embedd
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import httpx
-
 from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.settings import Settings, from_env
+from workers.http import Sender
 
 
 def _utcnow() -> dt.datetime:
@@ -30,12 +28,12 @@ class Runtime:
     secrets: SecretBox
     dispatcher: object
     clock: Callable[[], dt.datetime] = field(default=_utcnow)
-    http: httpx.Client = field(default=None)
+    sender: Sender = field(default=None)
     pool: ThreadPoolExecutor = field(default=None)
 
     def __post_init__(self):
-        if self.http is None:
-            self.http = new_http_client(self.settings)
+        if self.sender is None:
+            self.sender = Sender(self.settings.webhook_timeout_seconds)
         if self.pool is None:
             self.pool = ThreadPoolExecutor(self.settings.webhook_concurrency,
                                            thread_name_prefix="modhub-webhook-send")
@@ -43,17 +41,7 @@ class Runtime:
     def close(self) -> None:
         """Close the HTTP connections and the sending threads."""
         self.pool.shutdown(wait=True)
-        self.http.close()
-
-
-def new_http_client(settings: Settings) -> httpx.Client:
-    """A keep-alive client: no redirects (3xx is a failure), no proxies from the environment."""
-    # httpx logs every request URL at INFO; callback URLs may carry tokens, so keep it quiet.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    size = max(settings.webhook_concurrency, 1)
-    return httpx.Client(timeout=settings.webhook_timeout_seconds, follow_redirects=False,
-                        trust_env=False, limits=httpx.Limits(max_connections=size,
-                                                             max_keepalive_connections=size))
+        self.sender.close()
 
 
 _current: tuple[int, Runtime] | None = None

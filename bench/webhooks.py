@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=600)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", choices=["simple", "fork"], default="simple")
-    parser.add_argument("--batch-size", type=int, default=20)
+    parser.add_argument("--batch-size", type=int, default=50)
     parser.add_argument("--producers", type=int, default=8, help="committing threads")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="modhub-bench-webhooks-"))

@@ -84,13 +84,13 @@ def resolve(host: str, port: int) -> list[str]:
     return sorted({info[4][0] for info in infos})
 
 
-def check_callback(url: str, *, allow_private: bool, resolver=resolve) -> list[str]:
+def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]:
     """Refuse a callback URL by the SSRF rule; return the addresses it resolves to.
 
     https only, unless `allow_private` (MODHUB_WEBHOOK_ALLOW_PRIVATE) is on, which also allows
     http to loopback and private addresses. Without it any private, loopback, link-local,
     multicast or reserved address is refused. Called at registration and before every attempt,
-    because DNS answers change.
+    because DNS answers change; the sender then connects to a checked address (no rebinding).
     """
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
@@ -101,7 +101,7 @@ def check_callback(url: str, *, allow_private: bool, resolver=resolve) -> list[s
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as exc:
         raise CallbackRefused(f"callback URL has a bad port: {exc}") from exc
-    addresses = resolver(parts.hostname, port)
+    addresses = (resolver or resolve)(parts.hostname, port)
     blocked = [a for a in addresses if _blocked(a)]
     if parts.scheme == "http" and not (allow_private and len(blocked) == len(addresses)):
         raise CallbackRefused("http callbacks are allowed only to loopback or private addresses "

@@ -88,21 +88,23 @@ def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
                          r[4].live_secrets(rt.secrets, claimed_at)) for r in rows]
 
 
-def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, str | None]:
-    """The SSRF rule, again at send time, once per distinct URL of the batch (DNS changes)."""
-    refusals: dict[str, str | None] = {}
+def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, tuple[str | None, str | None]]:
+    """The SSRF rule, again at send time, once per distinct URL of the batch (DNS changes):
+    {url: (refusal, address to connect to)}."""
+    verdicts: dict[str, tuple[str | None, str | None]] = {}
     for url in {i.url for i in items}:
         try:
-            check_callback(url, allow_private=rt.settings.webhook_allow_private)
-            refusals[url] = None
+            addresses = check_callback(url, allow_private=rt.settings.webhook_allow_private)
+            verdicts[url] = (None, addresses[0])
         except CallbackRefused as exc:
-            refusals[url] = str(exc)
-    return refusals
+            verdicts[url] = (str(exc), None)
+    return verdicts
 
 
-def send(rt, item: Outgoing, refused: str | None = None) -> Outcome:
+def send(rt, item: Outgoing, verdict: tuple[str | None, str | None] = (None, None)) -> Outcome:
     """One signed POST (or the reason it was not sent)."""
     attempted_at = rt.clock()
+    refused, address = verdict
     if item.status is not SubscriptionStatus.ACTIVE:
         return Outcome(item.delivery_id, attempted_at, dropped=f"subscription is {item.status.value}")
     if refused:
@@ -116,7 +118,7 @@ def send(rt, item: Outgoing, refused: str | None = None) -> Outcome:
                "X-Webhook-Signature": signature_header(item.secrets, timestamp, body)}
     started = time.perf_counter()
     try:
-        answer = rt.sender.post(item.url, body, headers)
+        answer = rt.sender.post(item.url, body, headers, address)
     except TimeoutError:
         return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
                        error=f"timed out after {rt.settings.webhook_timeout_seconds:g} s")

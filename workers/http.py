@@ -8,6 +8,7 @@ connection per (thread, origin) is kept alive; redirects are never followed (3xx
 from __future__ import annotations
 
 import http.client
+import socket
 import ssl
 import threading
 from dataclasses import dataclass
@@ -26,6 +27,35 @@ class Answer:
     excerpt: str
 
 
+def _open(conn) -> socket.socket:
+    # The pinned address (checked by the SSRF rule), never a second, possibly rebound, DNS answer.
+    sock = socket.create_connection((conn.address or conn.host, conn.port), conn.timeout,
+                                    conn.source_address)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+class PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address the SSRF check approved, not to a fresh DNS answer."""
+
+    address: str | None = None
+
+    def connect(self) -> None:
+        """Open the TCP connection to the pinned address."""
+        self.sock = _open(self)
+
+
+class PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """TLS to the pinned address, with SNI and certificate checks for the URL's host name."""
+
+    address: str | None = None
+    tls: ssl.SSLContext
+
+    def connect(self) -> None:
+        """Open TCP to the pinned address, then TLS verified against the host name."""
+        self.sock = self.tls.wrap_socket(_open(self), server_hostname=self.host)
+
+
 class Sender:
     """POSTs over kept-alive connections, one per thread and origin."""
 
@@ -36,8 +66,9 @@ class Sender:
         self.open: set[http.client.HTTPConnection] = set()
         self.lock = threading.Lock()
 
-    def post(self, url: str, body: bytes, headers: dict) -> Answer:
-        """Send one POST; raises TimeoutError or OSError (http.client errors included)."""
+    def post(self, url: str, body: bytes, headers: dict, address: str | None = None) -> Answer:
+        """Send one POST, connecting to `address` (the checked IP) when given; raises
+        TimeoutError or OSError (http.client errors included)."""
         parts = urlsplit(url)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         pool = self.local.__dict__.setdefault("pool", {})
@@ -48,7 +79,7 @@ class Sender:
                 return self._exchange(conn, target, body, headers)
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 self._drop(pool, key)  # the receiver closed an idle kept-alive connection
-        pool[key] = conn = self._connect(parts)
+        pool[key] = conn = self._connect(parts, address)
         try:
             return self._exchange(conn, target, body, headers)
         except BaseException:
@@ -62,12 +93,14 @@ class Sender:
             with self.lock:
                 self.open.discard(conn)
 
-    def _connect(self, parts) -> http.client.HTTPConnection:
+    def _connect(self, parts, address: str | None) -> http.client.HTTPConnection:
         if parts.scheme == "https":
-            conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=self.timeout,
-                                               context=self.tls)
+            conn = PinnedHTTPSConnection(parts.hostname, parts.port, timeout=self.timeout,
+                                         context=self.tls)
+            conn.tls = self.tls
         else:
-            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
+            conn = PinnedHTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
+        conn.address = address
         with self.lock:
             self.open.add(conn)
         return conn

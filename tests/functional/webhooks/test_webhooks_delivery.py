@@ -11,6 +11,7 @@ import time
 import pytest
 from sqlalchemy import select
 
+import modhub.webhooks
 from models import webhooks
 from models.events import emit
 from models.webhooks import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
@@ -214,3 +215,16 @@ def test_private_callback_is_refused_again_at_delivery_time(db, rt, receiver, su
     [attempt] = _attempts(db, delivery_id)
     assert attempt.status_code is None and "private" in attempt.error
     assert receiver.received == []
+
+
+def test_the_sender_connects_to_the_checked_address(db, rt, receiver, subscribe, monkeypatch):
+    # "hooks.invalid" cannot resolve: it arrives only if the checked address (loopback) is used.
+    port = receiver.server.server_port
+    monkeypatch.setattr(modhub.webhooks, "resolve", lambda host, _port: ["127.0.0.1"])
+    subscribe(f"http://hooks.invalid:{port}/hook")
+    _emit(db)
+    [delivery_id] = relay_pending(rt)
+    deliver_many(rt, [delivery_id])
+    [got] = receiver.wait_for(1)
+    assert got.headers["host"] == f"hooks.invalid:{port}"
+    assert _delivery(db, delivery_id).status is DeliveryStatus.SUCCEEDED

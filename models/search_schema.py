@@ -12,7 +12,7 @@ UNMODELLED_COLUMNS = {("resource_post", name) for name in
                       ("search_doc", "search_tsv", "search_rating", "sync_xid", "sync_seq")}
 UNMODELLED_INDEXES = {"ix_resource_post_sync_xid", "ix_resource_post_sync_seq"} | {
     f"ix_resource_post_search_{name}" for name in
-    ("tsv", "trgm", "categories", "updated", "downloads", "likes", "published", "rating")}
+    ("tsv", "trgm", "categories", "filters", "updated", "downloads", "likes", "published", "rating")}
 UNMODELLED_TABLES = {"resource_post_fts"}
 
 

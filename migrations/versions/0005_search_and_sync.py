@@ -33,6 +33,8 @@ LISTED = "status = 'PUBLISHED' AND visibility = 'PUBLIC' AND is_delete IS false"
 # Partial indexes over listed posts, one per sort key, so sorted pages read in index order.
 SORT_INDEXES = {"updated": "update_time", "downloads": "download_count", "likes": "like_count",
                 "published": "publish_time", "rating": "search_rating"}
+FILTER_COLUMNS = ("section_code, resource_type, run_platform, client_environment, server_environment, "
+                  "is_paid, resource_state")
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, hanzi, hangul
 
@@ -82,6 +84,8 @@ PG_UPGRADE = [
     "USING gin ((main_categories::jsonb) jsonb_path_ops)",
     *(f"CREATE INDEX ix_resource_post_search_{name} ON resource_post ({column}, id) WHERE {LISTED}"
       for name, column in SORT_INDEXES.items()),
+    # every equality filter, so counting a filtered listing is an index-only scan of listed posts
+    f"CREATE INDEX ix_resource_post_search_filters ON resource_post ({FILTER_COLUMNS}, id) WHERE {LISTED}",
     # The probe copies NEW with counters and our own columns reset to OLD: any other difference,
     # including columns added by later migrations, is a content change.
     f"""CREATE FUNCTION resource_post_sync_mark() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -106,7 +110,7 @@ PG_UPGRADE = [
 ]
 
 PG_DOWNGRADE = [
-    "DROP INDEX ix_resource_post_search_categories",
+    "DROP INDEX ix_resource_post_search_categories", "DROP INDEX ix_resource_post_search_filters",
     *(f"DROP INDEX ix_resource_post_search_{name}" for name in SORT_INDEXES),
     "DROP TRIGGER resource_post_sync_mark ON resource_post",
     "DROP FUNCTION resource_post_sync_mark()",

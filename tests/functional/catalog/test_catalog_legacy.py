@@ -126,3 +126,9 @@ def test_v1_forum_stats(signed, cat, make_user, clock):
     assert stats["totalResourcePosts"] == 2 and stats["todayNewPosts"] == 1
     assert stats["totalServerPosts"] == 1 and stats["totalUsers"] >= 1
     assert stats["totalDiscussPosts"] is None and stats["statsTime"] == "2026-05-01 12:00:00"
+
+
+def test_nul_characters_in_parameters_are_refused(signed):
+    for url in ("/openapi/v1/server/query?pageNum=1&pageSize=5&serverStatus=ON%00LINE",
+                "/openapi/v1/tags?sectionCode=mine%00craft", "/openapi/v1/post/query?keyword=a%00b"):
+        assert error_code(signed.get(url), 400) == 200301

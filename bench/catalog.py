@@ -8,6 +8,7 @@ directly on a raw psycopg2 connection. Prints p50/p95 of both and their ratio.
     .venv/bin/python bench/catalog.py [--resources 100000] [--reuse] [--requests 200]
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
+The database is vacuumed and analyzed before measuring, as autovacuum would have done.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import psycopg2
 from cryptography.fernet import Fernet
-from sqlalchemy import event, func, select, text
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,12 +175,14 @@ def main() -> None:
     platform, creds = prepare(settings, args.resources, args.reuse)
     with platform.db.session() as s:
         listed = list(s.scalars(select(ResourcePost.id).where(listed_clause())))
-        s.execute(text("ANALYZE resource_post"))
-        s.commit()
-    capture = SqlCapture(platform.db.engine)
-    app = create_app(settings, db=platform.db, quota=platform.quota)
     u = make_url(DB_URL)
     raw = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname=u.database)
+    raw.autocommit = True
+    with raw.cursor() as cur:  # a settled database: statistics and visibility map up to date
+        cur.execute("VACUUM ANALYZE")
+    raw.autocommit = False
+    capture = SqlCapture(platform.db.engine)
+    app = create_app(settings, db=platform.db, quota=platform.quota)
     rng = random.Random(7)
     print(f"{len(listed)} listed of {args.resources} resources; {args.requests} requests per row; ms")
     print(f"{'request':34s} {'p50':>7s} {'p95':>7s}   {'sql50':>7s} {'sql95':>7s}   p95/sql95")

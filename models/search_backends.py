@@ -60,6 +60,18 @@ class SearchBackend(Protocol):
         """True for feed positions that no transaction still running can precede."""
 
 
+# The lowest xid still running in this statement's snapshot, or its xmax when none runs. xids are
+# cluster-wide: transactions that pg_stat_activity shows in other databases cannot write here
+# and are skipped (their backend_xid is visible to superusers and pg_read_all_stats members;
+# without that right they simply count, which delays the feed but never skips a change).
+HORIZON = """(SELECT least(pg_snapshot_xmax(s.snap)::text::bigint,
+  (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) AS x
+    WHERE NOT xid(x) = ANY (ARRAY(SELECT backend_xid FROM pg_stat_activity
+      WHERE backend_xid IS NOT NULL
+        AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database())))))
+  FROM (SELECT pg_current_snapshot() AS snap) AS s)"""
+
+
 class PostgresSearch:
     """tsvector ('simple' config: language-neutral words) plus pg_trgm substring matching.
 
@@ -91,9 +103,9 @@ class PostgresSearch:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
 
     def settled(self) -> ColumnElement[bool]:
-        # Transactions older than the snapshot's xmin have all ended, so no commit can still land
-        # at a lower xid; our own writes are final for ourselves.
-        return or_(self.position < literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint"),
+        # Below the horizon every transaction has ended, so no commit can still land at a lower
+        # xid; our own writes are final for ourselves.
+        return or_(self.position < literal_column(HORIZON),
                    self.position == literal_column("pg_current_xact_id_if_assigned()::text::bigint"))
 
 

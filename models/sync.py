@@ -5,10 +5,11 @@ a database trigger (migration 0005), so no domain function has to remember a hoo
 edit, hide, soft-delete, raw SQL and bulk inserts are all seen. Counter-only updates (views,
 downloads, likes, collections, comments, ratings) are not content changes and move nothing.
 On PostgreSQL the position is the id of the writing transaction (xid8); the feed only hands out
-positions below the reader's snapshot xmin, i.e. of transactions that have all ended, so a
-transaction that commits after a reader passed can never land behind that reader's cursor
-(the price: an open writing transaction - read-only ones have no xid - holds back changes
-committed after it began writing, until it ends). On SQLite writers are serialized and the
+positions below the lowest xid still running in this database (search_backends.HORIZON), i.e.
+of transactions that have all ended, so a transaction that commits after a reader passed can
+never land behind that reader's cursor (the price: an open writing transaction - read-only
+ones have no xid - holds back changes committed after it began writing, until it ends).
+On SQLite writers are serialized and the
 trigger numbers changes in commit order. Ties are broken by post id. Resource posts are only
 soft-deleted (is_delete): a row removed with DELETE leaves no trace in the feed.
 

@@ -9,7 +9,7 @@ from sqlalchemy.engine import make_url
 
 from modhub.migrate import alembic_config, upgrade
 from tests.conftest import PG_URL
-from tests.functional.webhooks.processes import drop_database
+from tests.functional.search.conftest import drop_database
 from tests.support import recreate_database
 
 

@@ -75,6 +75,18 @@ def test_sync_sees_a_change_that_commits_after_the_walker_passed(live_catalogue)
     assert mirror.posts == {first: "slow writer", second: "fast writer"}
 
 
+def test_sync_is_not_held_back_by_transactions_of_other_databases(live_catalogue, pg_engine):
+    (post,) = live_catalogue.add(1)
+    mirror = Mirror(live_catalogue.signed)
+    mirror.converge(live_catalogue.live())
+    with pg_engine.connect() as elsewhere:  # the session's test database, not this catalogue's
+        elsewhere.execute(text("SELECT pg_current_xact_id()"))  # an open writing transaction
+        live_catalogue.write(**{str(post): {"main_name": "renamed"}})
+        mirror.converge(live_catalogue.live(), timeout=10)
+        elsewhere.rollback()
+    assert mirror.posts == {post: "renamed"}
+
+
 def test_sync_counter_updates_are_not_changes(live_catalogue):
     post, witness = live_catalogue.add(2)
     mirror = Mirror(live_catalogue.signed)

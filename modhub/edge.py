@@ -9,6 +9,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from modhub import envelope
 from modhub.errors import ApiError
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _too_large(limit: int) -> ApiError:
+    return ApiError("BODY_TOO_LARGE", f"request body exceeds {limit} bytes")
+
 
 def upload_paths(document: dict) -> list[re.Pattern]:
     """Path patterns of the operations that take multipart uploads (they get the upload limit)."""
@@ -68,11 +74,15 @@ class EdgeMiddleware:
         return self.max_body_bytes
 
     async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
+        if _CONTROL.search(scope["path"]):
+            # No route has control characters; the routers disagree on them, so refuse here.
+            await self._refuse(send, ApiError("PATH_NOT_FOUND"))
+            return
         limit = self._limit(scope["path"])
         length = headers.get(b"content-length")
         if length is not None:
             if length.isdigit() and int(length) > limit:
-                await self._refuse(send, limit)
+                await self._refuse(send, _too_large(limit))
                 return
             await self.app(scope, receive, send)
             return
@@ -84,7 +94,7 @@ class EdgeMiddleware:
             message = await receive()
             body += message.get("body", b"")
             if len(body) > limit:
-                await self._refuse(send, limit)
+                await self._refuse(send, _too_large(limit))
                 return
             if not message.get("more_body"):
                 break
@@ -108,8 +118,7 @@ class EdgeMiddleware:
         return replay
 
     @staticmethod
-    async def _refuse(send: Send, limit: int) -> None:
-        exc = ApiError("BODY_TOO_LARGE", f"request body exceeds {limit} bytes")
+    async def _refuse(send: Send, exc: ApiError) -> None:
         body = envelope.error_bytes(exc)
         await send({"type": "http.response.start", "status": exc.status,
                     "headers": [(b"content-type", b"application/json"),

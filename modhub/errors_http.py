@@ -48,7 +48,7 @@ def _response(exc: ApiError) -> ConnexionResponse:
 
 async def on_api_error(_request, exc: ApiError) -> ConnexionResponse:
     """An ApiError raised anywhere."""
-    if exc.status >= 500:
+    if exc.status >= 500 and exc.code != 200501:  # an honest gap is not a server fault
         log.error("traceId=%s code=%s %s", envelope.trace_id(), exc.code, exc.message)
     return _response(exc)
 

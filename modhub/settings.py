@@ -45,7 +45,7 @@ class Settings:
     webhook_timeout_seconds: float = 10.0
     webhook_lease_seconds: float = 30.0
     webhook_sweep_seconds: float = 10.0
-    webhook_batch_size: int = 20
+    webhook_batch_size: int = 50
     webhook_concurrency: int = 8
     extra: dict = field(default_factory=dict)
 
@@ -109,7 +109,7 @@ def from_env() -> Settings:
         webhook_timeout_seconds=_float("WEBHOOK_TIMEOUT_SECONDS", 10.0),
         webhook_lease_seconds=_float("WEBHOOK_LEASE_SECONDS", 30.0),
         webhook_sweep_seconds=_float("WEBHOOK_SWEEP_SECONDS", 10.0),
-        webhook_batch_size=_int("WEBHOOK_BATCH_SIZE", 20),
+        webhook_batch_size=_int("WEBHOOK_BATCH_SIZE", 50),
         webhook_concurrency=_int("WEBHOOK_CONCURRENCY", 8),
     )
     return finalize(settings)

@@ -10,8 +10,14 @@ import typing as t
 from connexion.datastructures import MediaTypeDict
 from connexion.jsonifier import Jsonifier
 from connexion.utils import is_null, is_nullable
-from connexion.validators import VALIDATOR_MAP, JSONRequestBodyValidator, ParameterValidator
+from connexion.validators import (
+    VALIDATOR_MAP,
+    JSONRequestBodyValidator,
+    MultiPartFormDataValidator,
+    ParameterValidator,
+)
 from jsonschema import Draft4Validator, ValidationError
+from starlette.formparsers import MultiPartParser
 
 from modhub.errors import ApiError
 
@@ -28,6 +34,9 @@ class NamedParameterValidator(ParameterValidator):
             return None
         if is_nullable(param) and is_null(value):
             return None
+        if any("\x00" in str(v) for v in (value if isinstance(value, list) else [value])):
+            # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+            return f"{parameter_type} parameter '{name}' must not contain NUL characters"
         try:
             Draft4Validator(param.get("schema", param),
                             format_checker=Draft4Validator.FORMAT_CHECKER).validate(value)
@@ -44,9 +53,13 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
         if not raw:
             return None
         try:
-            return json.loads(raw.decode(self._encoding))
+            body = json.loads(raw.decode(self._encoding))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ApiError("MALFORMED_BODY", f"request body is not valid JSON: {exc}") from exc
+        if b"\\u0000" in raw and _has_nul(body):
+            # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+            raise ApiError("PARAMETER_INVALID", "request body must not contain NUL characters")
+        return body
 
     def _validate(self, body: t.Any) -> dict | None:
         if not self._nullable and body is None:
@@ -59,10 +72,51 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
                            f"body{'.' + where if where else ''}: {exc.message}") from exc
 
 
+class ClosingMultiPartValidator(MultiPartFormDataValidator):
+    """Connexion's multipart validation, closing the temporary files it parsed (it leaves them open).
+
+    The handler reads the upload again from the request, so the validator's copies are only needed
+    while validating.
+    """
+
+    async def _parse(self, stream, scope) -> dict:
+        forms = []
+
+        class Recording(MultiPartParser):
+            async def parse(self):
+                form = await super().parse()
+                forms.append(form)
+                return form
+
+        # The parent reads _form_parser_cls before its first await, so this per-call value
+        # cannot leak into a concurrent request on the same event loop.
+        self._parser_cls = Recording
+        try:
+            return await super()._parse(stream, scope)
+        finally:
+            for form in forms:
+                await form.close()
+
+    @property
+    def _form_parser_cls(self):
+        return getattr(self, "_parser_cls", MultiPartParser)
+
+
+def _has_nul(value) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 VALIDATORS = {
     **VALIDATOR_MAP,
     "parameter": NamedParameterValidator,
-    "body": MediaTypeDict({**VALIDATOR_MAP["body"], "*/*json": EnvelopeJSONBodyValidator}),
+    "body": MediaTypeDict({**VALIDATOR_MAP["body"], "*/*json": EnvelopeJSONBodyValidator,
+                           "multipart/form-data": ClosingMultiPartValidator}),
 }
 
 

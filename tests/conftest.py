@@ -85,7 +85,8 @@ def settings(tmp_path):
     """Test settings: PostgreSQL, Redis, a fresh key, response validation on, no app cache."""
     return Settings(data_dir=tmp_path, database_url=PG_URL, redis_url=REDIS_URL,
                     encryption_key=Fernet.generate_key().decode(), validate_responses=True,
-                    app_cache_seconds=0, site_url="https://modhub.example")
+                    app_cache_seconds=0, site_url="https://modhub.example",
+                    webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
 
 
 @pytest.fixture()

@@ -127,3 +127,15 @@ def test_success_envelope_shape(signed, make_user):
     body = assert_envelope(response, 0, 200)
     assert body["msg"] == "success" and body["dataType"] == 1
     assert body["data"]["userId"] == user_id and body["data"]["loginName"] == "alice"
+
+
+def test_control_characters_in_the_path_are_404(signed):
+    assert_envelope(signed.get("/openapi/v2/mods/1%0A"), 200401, 404)
+
+
+def test_nul_in_a_json_body_is_refused(signed):
+    response = signed.post("/openapi/v2/user-binding/link", json={"externalUserId": "a\x00b"})
+    body = response.json()
+    assert body["code"] in (200301, 200210) and response.status_code in (400, 401)
+    response = signed.post("/openapi/v2/mods", json={"postIds": [1], "x": "\x00"})
+    assert_envelope(response, 200301, 400)

@@ -1,55 +1,66 @@
-"""Schemathesis over every implemented operation: no server errors, no schema violations.
+"""Schemathesis over every operation of the contract: no server errors, no schema violations.
 
-An operation counts as implemented when a signed probe does not answer 501; the rest are honest
-gaps that later issues fill, and join this run automatically once they are built.
+An operation whose handler is not built yet answers 501 (200501) to its first case; that is the
+honest gap, recorded and skipped, and it joins this run by itself once it is built. The areas have
+deeper runs of their own (tests/functional/*/test_*_schemathesis.py); this one is the wide net.
 """
-
-import re
 
 import hypothesis
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from tests.support import Creds
+from modhub.app import Contract
 
-MAX_EXAMPLES = 40
+MAX_EXAMPLES = 10
+# Schema-valid requests are still refused by business rules (an unknown authCode is 200911, an
+# unknown id 200404): every other check runs (no 5xx, documented status, body and headers).
+EXCLUDED = [positive_data_acceptance]
 
 
-def _fill(path: str) -> str:
-    return re.sub(r"\{\w+\}", "1", path)
+LABELS = [f"{m.upper()} {p}" for p, item in Contract.load().document["paths"].items()
+          for m in item if m in ("get", "post", "put", "patch", "delete")]
+
+
+class NotBuilt(Exception):
+    """The operation answered 501: its handler is not built yet."""
 
 
 @pytest.fixture()
-def st_schema(app):
-    return schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
-
-
-def _implemented(schema, client, headers_for):
-    ops = []
-    for result in schema.get_all_operations():
-        op = result.ok()
-        path = _fill(op.path)
-        response = client.request(op.method.upper(), path, headers=headers_for(op.method, path))
-        if response.status_code != 501:
-            ops.append(op)
-    return ops
-
-
-def test_implemented_operations_conform(st_schema, client, creds: Creds, make_user, make_token):
+def roomy(make_app, make_user, make_token):
+    """A proxy application whose quota fuzzing cannot exhaust, with a user and a token."""
+    creds = make_app(permissions=["user:proxy"], per_minute=10**9, per_day=10**9)
     user = make_user(login_name="fuzz")
-    proxy = {"X-Proxy-User-Id": str(user), "X-Proxy-Access-Token": make_token(creds.app_id, user)}
+    return creds, {"X-Proxy-User-Id": str(user), "X-Proxy-Access-Token": make_token(creds.app_id, user)}
 
-    def headers_for(method, path):
-        return {**creds.headers(method.upper(), path), **proxy}
 
-    operations = _implemented(st_schema, client, headers_for)
-    assert any(op.path == "/openapi/v1/user/profile" for op in operations)
-    for op in operations:
-        @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @hypothesis.given(case=op.as_strategy())
-        def run(case):
-            response = case.call(headers=headers_for(case.method, case.formatted_path))
-            case.validate_response(response)
-        run()
+def _fuzz(op, creds, proxy_headers) -> None:
+    gap = []
+
+    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @hypothesis.given(case=op.as_strategy())
+    def run(case):
+        if gap:  # a 501 already showed the handler is not built: nothing more to learn
+            return
+        headers = {**creds.headers(case.method.upper(), case.formatted_path), **proxy_headers}
+        response = case.call(headers=headers)
+        if response.status_code == 501 and response.json().get("code") == 200501:
+            gap.append(op.label)
+            return
+        assert response.status_code != 429
+        case.validate_response(response, excluded_checks=EXCLUDED)
+    run()
+    if gap:
+        raise NotBuilt(op.label)
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_operation_conforms_or_is_an_honest_gap(app, roomy, label):
+    creds, proxy_headers = roomy
+    schema = schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
+    try:
+        _fuzz(schema.find_operation_by_label(label), creds, proxy_headers)
+    except NotBuilt:
+        pytest.skip(f"{label} is not built yet (501)")

@@ -51,16 +51,18 @@ def prepare(env: dict) -> tuple[str, str, int]:
 
 def serve(cmd: list[str], port: int, env: dict) -> subprocess.Popen:
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(300):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=0.5)
-        except urllib.error.HTTPError:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/openapi/v2/meta/openapi.json", timeout=1)
+            return proc
+        except urllib.error.HTTPError:  # any HTTP answer means it is serving
             return proc
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server on port {port} did not start: {' '.join(cmd)}")
+    raise SystemExit(f"server on port {port} did not start: {' '.join(cmd)}\n"
+                     + proc.stderr.read().decode(errors="replace")[-2000:])
 
 
 def wrk(port: int, headers: dict, seconds: int, connections: int) -> dict:

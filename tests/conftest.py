@@ -20,7 +20,7 @@ from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
-from modhub.settings import Settings
+from modhub.settings import Settings, finalize
 from tests.support import ContractChecker, Creds, SignedClient, recreate_database
 
 PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
@@ -87,6 +87,14 @@ def settings(tmp_path):
                     encryption_key=Fernet.generate_key().decode(), validate_responses=True,
                     app_cache_seconds=0, site_url="https://modhub.example",
                     webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture()
+def embedded_settings(tmp_path):
+    """The embedded default: SQLite in a temporary data folder, migrated, no Redis."""
+    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
+    upgrade(settings.database_url)
+    return settings
 
 
 @pytest.fixture()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import hmac
 import time
@@ -22,15 +23,38 @@ def sign(secret: str, method: str, path: str, timestamp: str) -> str:
     return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
 
 
-def recreate_database(url: str) -> None:
-    """Drop and create the PostgreSQL database named by a SQLAlchemy URL (tests and benchmarks)."""
+def _admin(url: str, *statements: str) -> None:
     u = make_url(url)
     conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
     conn.autocommit = True
     with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{u.database}"')
+        for statement in statements:
+            cur.execute(statement.format(name=u.database))
     conn.close()
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the PostgreSQL database named by a SQLAlchemy URL (tests and benchmarks)."""
+    _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', 'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str) -> None:
+    """Drop the PostgreSQL database named by a SQLAlchemy URL."""
+    _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Clock:
+    """A settable clock for platform.clock: tests move time instead of sleeping."""
+
+    def __init__(self, now: dt.datetime):
+        self.now = now
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **delta) -> None:
+        """Move the clock forward."""
+        self.now += dt.timedelta(**delta)
 
 
 def now_ms() -> str:

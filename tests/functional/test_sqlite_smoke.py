@@ -4,25 +4,16 @@ import pytest
 
 from modhub import demo
 from modhub.app import build_platform, create_app
-from modhub.migrate import upgrade
-from modhub.settings import Settings, finalize
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite
 
 
-@pytest.fixture()
-def embedded(tmp_path):
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
-    upgrade(settings.database_url)
-    return settings
-
-
-def test_embedded_mode_serves_signed_requests(embedded, checker):
-    platform = build_platform(embedded)
+def test_embedded_mode_serves_signed_requests(embedded_settings, checker):
+    platform = build_platform(embedded_settings)
     info = demo.ensure_demo_app(platform)
     assert demo.ensure_demo_app(platform)["secretKey"] == info["secretKey"]  # stable across starts
-    app = create_app(embedded, db=platform.db, quota=platform.quota)
+    app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     with app.test_client() as c:
         signed = SignedClient(c, creds, checker)

@@ -9,8 +9,7 @@ from sqlalchemy.engine import make_url
 
 from modhub.migrate import alembic_config, upgrade
 from tests.conftest import PG_URL
-from tests.functional.search.conftest import drop_database
-from tests.support import recreate_database
+from tests.support import drop_database, recreate_database
 
 
 def _round_trip(url: str) -> set[str]:

@@ -8,9 +8,7 @@ from models.catalog_queries import listed_clause
 from models.resource_parts import ResourceFile
 from modhub import demo
 from modhub.app import build_platform, create_app
-from modhub.migrate import upgrade
 from modhub.seed import seed_cli
-from modhub.settings import Settings, finalize
 from tests.functional.catalog.conftest import data
 from tests.support import Creds, SignedClient
 
@@ -18,10 +16,8 @@ pytestmark = pytest.mark.sqlite
 
 
 @pytest.fixture()
-def embedded(tmp_path, checker):
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db",
-                                 site_url="https://modhub.example"))
-    upgrade(settings.database_url)
+def embedded(embedded_settings, checker):
+    settings = embedded_settings.replace(site_url="https://modhub.example")
     platform = build_platform(settings)
     info = demo.ensure_demo_app(platform)
     assert seed_cli(platform, resources=120)["resource_post"] == 120

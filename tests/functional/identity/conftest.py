@@ -8,20 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from models import oauth
-
-
-class Clock:
-    """A settable clock for platform.clock: tests move time instead of sleeping."""
-
-    def __init__(self, now: dt.datetime):
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **delta) -> None:
-        """Move the clock forward."""
-        self.now += dt.timedelta(**delta)
+from tests.support import Clock
 
 
 @pytest.fixture()

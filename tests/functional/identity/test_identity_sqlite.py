@@ -6,26 +6,17 @@ import pytest
 
 from models import applications
 from modhub.app import build_platform, create_app
-from modhub.migrate import upgrade
-from modhub.settings import Settings, finalize
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite
 
 
-@pytest.fixture()
-def embedded(tmp_path):
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
-    upgrade(settings.database_url)
-    return settings
-
-
-def test_register_adjust_collect_link_and_sso_on_sqlite(embedded, checker):
-    platform = build_platform(embedded)
+def test_register_adjust_collect_link_and_sso_on_sqlite(embedded_settings, checker):
+    platform = build_platform(embedded_settings)
     with platform.db.session() as session, session.begin():
         made = applications.create(session, platform.secrets, name="embedded", approve=True,
                                    permissions=["user:proxy"])
-    app = create_app(embedded, db=platform.db, quota=platform.quota)
+    app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     with app.test_client() as c:
         api = SignedClient(c, Creds(made.app_id, made.api_key, made.secret_key), checker)
         user = api.post("/openapi/v2/proxy-user/register", json={"username": "lite"}).json()["data"]

@@ -7,7 +7,6 @@ import itertools
 import uuid
 from dataclasses import dataclass, replace
 
-import psycopg2
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
@@ -21,19 +20,9 @@ from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from tests.conftest import PG_URL
-from tests.support import Creds, SignedClient, recreate_database
+from tests.support import Creds, SignedClient, drop_database, recreate_database
 
 _names = itertools.count(1)
-
-
-def drop_database(url: str) -> None:
-    """Drop the PostgreSQL database named by a SQLAlchemy URL."""
-    u = make_url(url)
-    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
-    conn.close()
 
 
 def post_row(**fields) -> dict:

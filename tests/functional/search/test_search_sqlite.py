@@ -7,8 +7,6 @@ import pytest
 from models.catalog import ResourcePost
 from modhub import demo
 from modhub.app import build_platform, create_app
-from modhub.migrate import upgrade
-from modhub.settings import Settings, finalize
 from tests.functional.search.conftest import ids, post_row
 from tests.support import Creds, SignedClient
 
@@ -41,9 +39,8 @@ class Embedded:
 
 
 @pytest.fixture()
-def embedded(tmp_path, checker):
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
-    upgrade(settings.database_url)
+def embedded(embedded_settings, checker):
+    settings = embedded_settings
     platform = build_platform(settings)
     info = demo.ensure_demo_app(platform)
     app = create_app(settings, db=platform.db, quota=platform.quota)

@@ -19,24 +19,10 @@ from modhub.app import build_platform
 from modhub.crypto import SecretBox
 from modhub.migrate import upgrade
 from modhub.settings import Settings
-from tests.functional.webhooks.processes import RedisServer, Worker, drop_database, wait_until
+from tests.functional.webhooks.processes import RedisServer, Worker, wait_until
 from tests.functional.webhooks.receiver import Receiver
-from tests.support import recreate_database
+from tests.support import Clock, drop_database, recreate_database
 from workers.runtime import Runtime
-
-
-class Clock:
-    """A settable clock: tests move time instead of sleeping."""
-
-    def __init__(self, now: dt.datetime):
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **delta) -> None:
-        """Move the clock forward."""
-        self.now += dt.timedelta(**delta)
 
 
 class RecordingDispatcher:

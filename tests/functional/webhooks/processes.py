@@ -11,9 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import psycopg2
 import redis
-from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -83,16 +81,6 @@ class Worker:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-
-def drop_database(url: str) -> None:
-    """Drop the PostgreSQL database named by the URL."""
-    u = make_url(url)
-    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
-    conn.close()
 
 
 def wait_until(predicate, timeout: float = 30, what: str = "condition"):

@@ -116,3 +116,11 @@ def test_consent_pairing_and_sso_in_a_real_browser(browser, site):
     browser.delete_all_cookies()
     browser.get(f"{base}/?sso_ticket={ticket['data']['ticket']}")
     assert _wait(browser, "#error-code").text == "200914"
+
+    # The browser-issued token acts on a T operation until it is revoked, then at once no more.
+    acting = {"X-Proxy-Access-Token": issued["data"]["accessToken"]}
+    link = {"externalUserId": "ext-browser-1"}
+    assert signed_post(base, creds, "/openapi/v2/user-binding/link", acting, link).json()["code"] == 0
+    assert signed_post(base, creds, "/openapi/v2/oauth/revoke", acting, {}).json()["data"] is True
+    refused = signed_post(base, creds, "/openapi/v2/user-binding/link", acting, link).json()
+    assert refused["code"] == 200213

@@ -70,7 +70,7 @@ def adjust_wallet(user_id, currency_code, body, **_):
     return ok(wallets.adjust(
         session(), app_id=caller().app_id, acting_user_id=proxy_user_id(), user_id=user_id,
         currency=currency_code, amount=body["amount"], direction=body["direction"],
-        reason=body["reason"], now=_now()))
+        reason=body["reason"], now=_now(), idempotency_key=flask.request.headers.get("Idempotency-Key")))
 
 
 def link_user_binding(body, **_):

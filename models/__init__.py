@@ -3,6 +3,7 @@
 from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
+from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
 from models.providers import CarouselPlacement, ProviderAccount, ProviderCollect
@@ -26,5 +27,5 @@ __all__ = [
     "ResourceVersion", "Category", "RunPlatform", "Section", "Tag",
     "OutboxEvent", "WebhookAttempt", "WebhookDelivery", "WebhookSubscription",
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
-    "ProviderCollect", "Wallet", "WalletLedger",
+    "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey",
 ]

@@ -13,6 +13,7 @@ from sqlalchemy import JSON, ForeignKey, String, delete, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from models.base import Base
+from models.idempotency import IdempotencyKey
 from models.identity import Application, User, get_user, token_hash
 from models.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
 from models.types import UTCDateTime, big_id, id_pk, utc_time, utcnow
@@ -156,9 +157,9 @@ def consume_sso_ticket(session: Session, *, ticket: str, now: dt.datetime) -> Us
 
 
 def purge_expired(session: Session, *, now: dt.datetime, grace: dt.timedelta = dt.timedelta(days=1)) -> dict:
-    """Delete codes and tickets expired for longer than `grace`; the number removed per kind."""
+    """Delete codes, tickets and wallet idempotency keys expired for longer than `grace`; counts."""
     removed = {}
-    for model in (AuthCode, PairingCode, SsoTicket):
+    for model in (AuthCode, PairingCode, SsoTicket, IdempotencyKey):
         result = session.execute(delete(model).where(model.expires_at < now - grace))
         removed[model.__tablename__] = result.rowcount
     return removed

@@ -14,6 +14,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Numeric, String, UniqueConst
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from models import idempotency
 from models.base import Base
 from models.identity import get_user_or_raise
 from models.inputs import require_storable_text
@@ -133,12 +134,28 @@ def change(session: Session, *, user_id: int, currency: str, delta: Decimal, rea
 
 
 def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, currency: str,
-           amount, direction: str, reason: str, now: dt.datetime) -> dict:
-    """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for."""
+           amount, direction: str, reason: str, now: dt.datetime,
+           idempotency_key: str | None = None) -> dict:
+    """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for.
+
+    With an idempotency key, a repeat of the same request answers like the first without a
+    second change (models/idempotency.py).
+    """
     require_self(acting_user_id=acting_user_id, user_id=user_id)
     require_storable_text(reason=reason)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
+    claimed = None
+    if idempotency_key:
+        digest = idempotency.fingerprint(user_id=user_id, currency=currency, amount=str(value),
+                                         direction=direction, reason=reason)
+        claimed = idempotency.claim(session, app_id=app_id, key=idempotency_key, digest=digest,
+                                    currency=currency, now=now)
+        if isinstance(claimed, dict):
+            return claimed
     entry, _ = change(session, user_id=user_id, currency=currency,
                       delta=value if direction == "ADD" else -value, reason=reason, app_id=app_id, now=now)
-    return {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
+    result = {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
+    if claimed is not None:
+        idempotency.remember(session, claimed, result=result)
+    return result

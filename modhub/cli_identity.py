@@ -1,4 +1,4 @@
-"""`modhub identity ...`: housekeeping of authorization codes, pairing codes and SSO tickets."""
+"""`modhub identity ...`: purge expired codes, tickets and wallet idempotency keys."""
 
 from __future__ import annotations
 

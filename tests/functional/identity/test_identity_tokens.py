@@ -249,4 +249,5 @@ def test_identity_purge_command(tmp_path, monkeypatch):
     assert CliRunner().invoke(main, ["db", "upgrade"]).exit_code == 0
     result = CliRunner().invoke(main, ["identity", "purge"], catch_exceptions=False)
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"oauth_auth_code": 0, "pairing_code": 0, "sso_ticket": 0}
+    assert json.loads(result.stdout) == {"oauth_auth_code": 0, "pairing_code": 0, "sso_ticket": 0,
+                                         "idempotency_key": 0}

@@ -22,7 +22,7 @@ def _presented_token() -> str:
 def issue_access_token(body, **_):
     """OpenApiAccessTokenVO for an authorization code (issueAccessToken)."""
     text, row = oauth.exchange_auth_code(
-        session(), app_id=caller().app_id, user_id=body["userId"], auth_code=body["authCode"],
+        session(), app_id=caller().app_id, user_id=int(body["userId"]), auth_code=body["authCode"],
         requested_scopes=body.get("requestedScopes"), now=_now())
     return ok(tokens.access_token_vo(text, row, zone=_zone()))
 

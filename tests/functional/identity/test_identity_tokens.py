@@ -53,6 +53,22 @@ def test_auth_code_is_exchanged_once_for_a_24_hour_token(api, oauth_app, make_us
     assert again.status_code == 400 and code_of(again) == 200911
 
 
+@pytest.mark.parametrize("as_text", [True, False])
+def test_user_id_may_be_a_number_or_a_numeric_string(api, oauth_app, make_user, make_auth_code, clock,
+                                                     as_text):
+    user = make_user()
+    code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
+    response = api.post(TOKEN, json={"userId": str(user) if as_text else user, "authCode": code})
+    assert response.status_code == 200 and response.json()["data"]["userId"] == str(user)
+
+
+@pytest.mark.parametrize("bad", ["abc", "0", "-1", "1.5", ""])
+def test_user_id_text_must_be_decimal_digits(api, oauth_app, make_user, make_auth_code, clock, bad):
+    code = make_auth_code(oauth_app.app_id, make_user(), REDIRECT, clock())
+    response = api.post(TOKEN, json={"userId": bad, "authCode": code})
+    assert response.status_code == 400 and code_of(response) == 200301
+
+
 def test_requested_scopes_narrow_the_token(api, oauth_app, make_user, make_auth_code, clock):
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 
 from models import bindings
 from models.identity import User
-from models.inputs import require_storable_text
 from models.tokens import TOKEN_TTL, granted_scopes, issue_token, proxy_app_or_raise
 from modhub.errors import ApiError
 
@@ -76,9 +75,6 @@ def register(session: Session, *, app_id: int, username: str, phone: str | None 
     Returns OpenApiProxyUserRegisterVO; a generated password appears only in this return value.
     """
     app = proxy_app_or_raise(session, app_id=app_id)
-    require_storable_text(username=username, phone=phone, email=email, loginName=login_name,
-                          password=password, externalUserId=external_user_id,
-                          externalUsername=external_username, externalDisplayName=external_display_name)
     phone, email, login_name = _blank_to_none(phone), _blank_to_none(email), _blank_to_none(login_name)
     taken = _taken(session, username=username, loginName=login_name, email=email, phone=phone)
     if taken:

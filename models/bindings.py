@@ -9,7 +9,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from models.base import Base
-from models.inputs import require_storable_text
 from models.types import UTCDateTime, big_id, id_pk, utc_time, utcnow
 from modhub.display import format_time
 from modhub.errors import ApiError
@@ -59,8 +58,6 @@ def link(session: Session, *, app_id: int, user_id: int, external_user_id: str,
          external_username: str | None = None, external_display_name: str | None = None,
          source: str = "LINK", now: dt.datetime) -> UserBinding:
     """Idempotent upsert of the binding of external_user_id to user_id (CONFLICT when taken)."""
-    require_storable_text(externalUserId=external_user_id, externalUsername=external_username,
-                          externalDisplayName=external_display_name)
     row = _find(session, app_id, external_user_id)
     if row is not None and row.status == ACTIVE and row.user_id != user_id:
         raise ApiError("CONFLICT", "externalUserId is bound to another platform user")
@@ -96,7 +93,6 @@ def _insert(session: Session, *, app_id: int, user_id: int, external_user_id: st
 def unlink(session: Session, *, app_id: int, user_id: int, external_user_id: str,
            now: dt.datetime) -> int:
     """Mark the user's active binding of external_user_id UNBOUND; the number changed (0 or 1)."""
-    require_storable_text(externalUserId=external_user_id)
     row = _find(session, app_id, external_user_id)
     if row is None or row.status != ACTIVE or row.user_id != user_id:
         return 0

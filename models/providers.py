@@ -14,7 +14,6 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from models import wallets
 from models.base import Base
 from models.catalog import ServerPost
-from models.inputs import require_storable_text
 from models.types import BigId, big_id, id_pk, money, utc_time, utcnow
 from modhub.display import TIME_FORMAT, format_time
 from modhub.errors import ApiError
@@ -108,7 +107,6 @@ def _replay(session: Session, app_id: int, request_id: str, activity_code: str, 
 def collect(session: Session, *, app_id: int, user_id: int, request_id: str, activity_code: str,
             amount, currency: str | None, reason: str | None, now: dt.datetime) -> dict:
     """ServerProviderActivityCollectResultVo: move points from the user to the provider, once."""
-    require_storable_text(activityCode=activity_code, reason=reason)
     currency = currency or "POINTS"
     value = wallets.parse_amount(amount)
     done = _replay(session, app_id, request_id, activity_code, value, currency)
@@ -172,8 +170,6 @@ def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: s
                    description: str | None = None, server_post_id: int | None = None,
                    start_time: str | None = None, now: dt.datetime, zone: str) -> dict:
     """Place a carousel slide at once (no review); ServerProviderCarouselResultVo."""
-    require_storable_text(targetUrl=target_url, title=title, endTime=end_time, imageUrl=image_url,
-                          description=description, startTime=start_time)
     if (image_url is None) == (image_file_id is None):
         raise ApiError("PARAMETER_INVALID", "give exactly one of imageFileId and imageUrl")
     if image_file_id is not None:

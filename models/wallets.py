@@ -17,7 +17,6 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from models import idempotency
 from models.base import Base
 from models.identity import get_user_or_raise
-from models.inputs import require_storable_text
 from models.types import big_id, id_pk, money, utc_time, utcnow
 from modhub.errors import ApiError
 
@@ -142,7 +141,6 @@ def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, 
     second change (models/idempotency.py).
     """
     require_self(acting_user_id=acting_user_id, user_id=user_id)
-    require_storable_text(reason=reason)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
     claimed = None

@@ -68,20 +68,12 @@ def _env(name: str, default: str = "") -> str:
     return os.environ.get(f"MODHUB_{name}", default).strip()
 
 
-def _int(name: str, default: int) -> int:
+def _number(name: str, default, kind=int):
     raw = _env(name)
     try:
-        return int(raw) if raw else default
+        return kind(raw) if raw else default
     except ValueError as exc:
-        raise SettingsError(f"MODHUB_{name} must be an integer, got {raw!r}") from exc
-
-
-def _float(name: str, default: float) -> float:
-    raw = _env(name)
-    try:
-        return float(raw) if raw else default
-    except ValueError as exc:
-        raise SettingsError(f"MODHUB_{name} must be a number, got {raw!r}") from exc
+        raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
 
 
 def from_env() -> Settings:
@@ -98,19 +90,19 @@ def from_env() -> Settings:
         cdn_base_url=_env("CDN_BASE_URL").rstrip("/"),
         time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
         trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
-        max_body_bytes=_int("MAX_BODY_BYTES", 1024 * 1024),
-        max_upload_bytes=_int("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
-        timestamp_window_seconds=_int("TIMESTAMP_WINDOW_SECONDS", 300),
-        default_per_minute=_int("DEFAULT_PER_MINUTE", 100),
-        default_per_day=_int("DEFAULT_PER_DAY", 10_000),
+        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024),
+        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
+        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
+        default_per_day=_number("DEFAULT_PER_DAY", 10_000),
         production=production,
         webhook_allow_private=_env("WEBHOOK_ALLOW_PRIVATE") in ("1", "true", "yes"),
         webhook_queue=_env("WEBHOOK_QUEUE", "webhooks"),
-        webhook_timeout_seconds=_float("WEBHOOK_TIMEOUT_SECONDS", 10.0),
-        webhook_lease_seconds=_float("WEBHOOK_LEASE_SECONDS", 30.0),
-        webhook_sweep_seconds=_float("WEBHOOK_SWEEP_SECONDS", 10.0),
-        webhook_batch_size=_int("WEBHOOK_BATCH_SIZE", 50),
-        webhook_concurrency=_int("WEBHOOK_CONCURRENCY", 8),
+        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float),
+        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float),
+        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
+        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
+        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
     )
     return finalize(settings)
 

@@ -1,11 +1,23 @@
-"""Catalog benchmark: search, detail and batch latency and the full sync walk on a seeded catalogue.
-
-Every figure is measured twice in the same run: through the full stack (signed request through
-the ASGI app in-process: gateway, Redis quota, Connexion validation, handler, domain, envelope)
-and, as the baseline, the very SQL statements that request ran (captured at the DBAPI) replayed
-directly on a raw psycopg2 connection. Prints p50/p95 of both and their ratio.
+"""Catalog benchmark: search, detail and batch through a real server on a seeded catalogue.
 
     .venv/bin/python bench/catalog.py [--resources 100000] [--reuse] [--requests 200]
+                                      [--seconds 10] [--connections 8] [--workers 2]
+
+The app is served by uvicorn on loopback (the deployment's own server), over the seeded
+PostgreSQL database and Redis; every request is signed and goes through the whole stack.
+Each figure comes with a baseline measured in the same run: the very SQL statements the
+request ran (captured at the DBAPI on an in-process copy of the app) replayed directly on raw
+psycopg2 connections.
+
+- Latency (searches, detail, batch): one request at a time over a keep-alive connection.
+  Server-side time is the Server-Timing header (arrival at the application to the start of the
+  answer); the client's round trip is shown beside it. Baseline: the SQL replayed one run at a time.
+- Throughput (detail over 200 resources, batch(50) over 20 bodies): wrk with --connections
+  against --workers uvicorn processes for --seconds; baseline: --connections client processes
+  replaying the same requests' SQL for the same time. The floor row serves a Connexion FlaskApp
+  operation that does nothing (bench/floor_app.py) under the same load: the most any handler
+  on this framework could reach.
+- Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
 The database is vacuumed and analyzed before measuring, as autovacuum would have done.
@@ -14,12 +26,21 @@ The database is vacuumed and analyzed before measuring, as autovacuum would have
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
+import multiprocessing
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
+from urllib.parse import urlencode
 
 import psycopg2
 from cryptography.fernet import Fernet
@@ -41,6 +62,7 @@ from tests.support import Creds, recreate_database  # noqa: E402
 DB_URL = os.environ.get("MODHUB_BENCH_CATALOG_URL",
                         "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog")
 REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+PORT, FLOOR_PORT = 18181, 18182
 
 SEARCHES = [
     ("keyword, English word", {"keyword": "Optimizer"}),
@@ -120,58 +142,196 @@ def pct(laps: list[float], q: int) -> float:
     return statistics.quantiles(laps, n=100, method="inclusive")[q - 1]
 
 
-def measure(client, creds, capture, raw, name, method, path, times, **kwargs) -> dict:
-    """Full-stack and replayed-SQL latencies of one request shape."""
-    def call():
-        response = client.request(method, path, headers=creds.headers(method, path), **kwargs)
-        assert response.status_code == 200 and response.json()["code"] == 0, response.text
-        return response
-    for _ in range(5):
-        call()
-    _, statements = capture.around(call)
-    laps = []
-    for _ in range(times):
+class Request:
+    """One signed request: its SQL (captured in-process) and its bytes for the server."""
+
+    def __init__(self, creds: Creds, method: str, path: str, params: dict | None = None,
+                 body: dict | None = None):
+        self.method, self.path, self.body = method, path, body
+        self.target = path + ("?" + urlencode(params) if params else "")
+        self.creds = creds
+        self.statements: list = []
+
+    def headers(self) -> dict:
+        extra = {"Content-Type": "application/json"} if self.body is not None else {}
+        return self.creds.headers(self.method, self.path, **extra)
+
+    def payload(self) -> str | None:
+        return None if self.body is None else json.dumps(self.body)
+
+    def capture(self, client, capture: SqlCapture) -> Request:
+        """Run it once in-process and keep the SELECTs it ran."""
+        def call():
+            response = client.request(self.method, self.target, headers=self.headers(),
+                                      content=self.payload())
+            assert response.status_code == 200 and response.json()["code"] == 0, response.text
+        call()  # warm
+        _, self.statements = capture.around(call)
+        return self
+
+
+def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> subprocess.Popen:
+    """uvicorn serving module on loopback, once it answers."""
+    cmd = [sys.executable, "-m", "uvicorn", *(["--factory"] if factory else []), module,
+           "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/mods/1", timeout=1)
+            return proc
+        except urllib.error.HTTPError:  # any HTTP answer means it is serving
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"server did not start: {' '.join(cmd)}\n"
+                     + proc.stderr.read().decode(errors="replace")[-2000:])
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(15)
+
+
+def latency(request: Request, times: int, raw) -> dict:
+    """Server-side (Server-Timing), round-trip and replayed-SQL latencies of one request."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT)
+    server, trip = [], []
+    for i in range(times + 5):
         started = time.perf_counter()
-        call()
-        laps.append((time.perf_counter() - started) * 1000)
-    base = replay(raw, statements, times)
-    row = {"p50": pct(laps, 50), "p95": pct(laps, 95), "sql50": pct(base, 50), "sql95": pct(base, 95)}
-    print(f"{name:34s} {row['p50']:7.2f} {row['p95']:7.2f}   {row['sql50']:7.2f} {row['sql95']:7.2f}"
-          f"   {row['p95'] / row['sql95']:5.2f}  ({len(statements)} SELECTs)")
-    return row
+        conn.request(request.method, request.target, body=request.payload(), headers=request.headers())
+        response = conn.getresponse()
+        body = response.read()
+        elapsed = (time.perf_counter() - started) * 1000
+        assert response.status == 200 and json.loads(body)["code"] == 0, body[:300]
+        if i >= 5:  # the first few warm the worker
+            trip.append(elapsed)
+            server.append(float(response.getheader("Server-Timing").partition("dur=")[2]))
+    conn.close()
+    sql = replay(raw, request.statements, times)
+    return {"p50": pct(server, 50), "p95": pct(server, 95), "trip95": pct(trip, 95),
+            "sql50": pct(sql, 50), "sql95": pct(sql, 95)}
 
 
-def sync_walk(client, creds, capture, raw) -> None:
-    """A full walk of the feed (size 200) through the stack, then its SQL replayed directly."""
-    path, cursor, records, calls = "/openapi/v2/mods/sync", "", 0, 0
+def print_latency(name: str, row: dict, statements: int) -> None:
+    print(f"{name:32s} {row['p50']:7.2f} {row['p95']:7.2f} {row['trip95']:8.2f}   {row['sql50']:7.2f} "
+          f"{row['sql95']:7.2f}  ({statements} SELECTs)")
 
-    def walk():
-        nonlocal cursor, records, calls
+
+WRK_SCRIPT = """
+local requests = {}
+%s
+local i = 0
+request = function()
+  i = i %% #requests + 1
+  return requests[i]
+end
+done = function(summary, latency, _)
+  io.write(string.format("RESULT %%d %%d %%d %%.3f %%.3f\\n", summary.requests, summary.duration,
+    summary.errors.status, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+"""
+
+
+def lua_string(value: str) -> str:
+    return json.dumps(value)  # JSON string syntax is valid Lua for these ASCII values
+
+
+def wrk(port: int, requests: list[Request], seconds: int, connections: int) -> dict:
+    """Requests/s of wrk cycling over the requests (each thread starts at the first)."""
+    lines = []
+    for r in requests:
+        headers = "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}"
+                                  for k, v in r.headers().items()) + "}"
+        body = lua_string(r.payload()) if r.body is not None else "nil"
+        lines.append(f"requests[#requests + 1] = wrk.format({lua_string(r.method)}, "
+                     f"{lua_string(r.target)}, {headers}, {body})")
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT % "\n".join(lines))
+    try:
+        out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s", script.name,
+                              f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(script.name)
+    done, duration_us, bad, p50, p99 = re.search(r"RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)", out).groups()
+    if int(bad) or "Non-2xx" in out:
+        raise SystemExit("non-2xx answers under load:\n" + out)
+    return {"rps": int(done) / (int(duration_us) / 1e6), "p50": float(p50), "p99": float(p99)}
+
+
+def _replay_for(args) -> float:
+    """One client process: from `begin`, replay the statement sets round-robin until `end`;
+    its runs per second."""
+    dsn, sets, begin, end = args
+    conn = psycopg2.connect(dsn)
+    time.sleep(max(0.0, begin - time.time()))
+    done = 0
+    with conn.cursor() as cur:
+        while time.time() < end:
+            for statement, parameters in sets[done % len(sets)]:
+                cur.execute(statement, parameters)
+                cur.fetchall()
+            done += 1
+    conn.rollback()
+    conn.close()
+    return done / (end - begin)
+
+
+def sql_throughput(requests: list[Request], seconds: int, connections: int) -> float:
+    """Runs/s of the requests' SQL replayed directly by `connections` client processes, all
+    started (and connected) before the common measuring window opens."""
+    u = make_url(DB_URL)
+    dsn = f"host={u.host} port={u.port or 5432} user={u.username} dbname={u.database}"
+    sets = [r.statements for r in requests]
+    with multiprocessing.get_context("spawn").Pool(connections) as pool:
+        begin = time.time() + 3
+        return sum(pool.map(_replay_for, [(dsn, sets, begin, begin + seconds)] * connections))
+
+
+def sync_walk(creds: Creds, client, capture: SqlCapture, raw) -> None:
+    """A full walk of the feed (size 200) through the server, then its SQL replayed directly."""
+    path = "/openapi/v2/mods/sync"
+
+    def walk(get) -> tuple[int, int]:
+        cursor, records, calls = "", 0, 0
         while True:
-            response = client.get(path, params={"cursor": cursor, "size": 200},
-                                  headers=creds.headers("GET", path))
-            data = response.json()["data"]
+            data = get(path + "?" + urlencode({"cursor": cursor, "size": 200}))["data"]
             records += len(data["items"]) + len(data["deletedPostIds"])
             cursor, calls = data["nextCursor"], calls + 1
             if not data["hasMore"]:
-                return
+                return records, calls
+    conn = http.client.HTTPConnection("127.0.0.1", PORT)
+
+    def over_http(target):
+        conn.request("GET", target, headers=creds.headers("GET", path))
+        return json.loads(conn.getresponse().read())
     started = time.perf_counter()
-    _, statements = capture.around(walk)
+    records, calls = walk(over_http)
     elapsed = time.perf_counter() - started
+    conn.close()
+    in_process = lambda t: client.get(t, headers=creds.headers("GET", path)).json()  # noqa: E731
+    _, statements = capture.around(lambda: walk(in_process))
     base = replay(raw, statements, 1)[0] / 1000
     print(f"sync walk: {records} records in {calls} calls, {elapsed:.1f} s = {records / elapsed:,.0f} "
           f"records/s (target: 100k under 60 s); same SQL directly {base:.1f} s = "
-          f"{records / base:,.0f} records/s; ratio {elapsed / base:.2f}")
+          f"{records / base:,.0f} records/s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resources", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--reuse", action="store_true")
     args = parser.parse_args()
+    key = Fernet.generate_key().decode()
     settings = Settings(data_dir=Path("/tmp/modhub-bench-catalog"), database_url=DB_URL,
-                        redis_url=REDIS_URL, encryption_key=Fernet.generate_key().decode())
+                        redis_url=REDIS_URL, encryption_key=key)
+    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": REDIS_URL, "MODHUB_ENCRYPTION_KEY": key,
+           "MODHUB_DATA_DIR": "/tmp/modhub-bench-catalog"}
     platform, creds = prepare(settings, args.resources, args.reuse)
     with platform.db.session() as s:
         listed = list(s.scalars(select(ResourcePost.id).where(listed_clause())))
@@ -184,18 +344,45 @@ def main() -> None:
     capture = SqlCapture(platform.db.engine)
     app = create_app(settings, db=platform.db, quota=platform.quota)
     rng = random.Random(7)
-    print(f"{len(listed)} listed of {args.resources} resources; {args.requests} requests per row; ms")
-    print(f"{'request':34s} {'p50':>7s} {'p95':>7s}   {'sql50':>7s} {'sql95':>7s}   p95/sql95")
+    search = "/openapi/v2/mods/search"
     with app.test_client() as client:
-        rows = {name: measure(client, creds, capture, raw, name, "GET", "/openapi/v2/mods/search",
-                              args.requests, params=params) for name, params in SEARCHES}
-        measure(client, creds, capture, raw, "detail", "GET", f"/openapi/v2/mods/{rng.choice(listed)}",
-                args.requests)
-        measure(client, creds, capture, raw, "batch of 50", "POST", "/openapi/v2/mods", args.requests,
-                json={"postIds": rng.sample(listed, 50)})
-        sync_walk(client, creds, capture, raw)
-    worst = max(r["p95"] for name, r in rows.items() if name.startswith("keyword"))
-    print(f"worst keyword search p95: {worst:.2f} ms (target < 50 ms)")
+        searches = [(name, Request(creds, "GET", search, params).capture(client, capture))
+                    for name, params in SEARCHES]
+        details = [Request(creds, "GET", f"/openapi/v2/mods/{i}").capture(client, capture)
+                   for i in rng.sample(listed, 200)]
+        batches = [Request(creds, "POST", "/openapi/v2/mods", body={"postIds": rng.sample(listed, 50)})
+                   .capture(client, capture) for _ in range(20)]
+        server = serve("modhub.asgi:create", PORT, args.workers, env, factory=True)
+        try:
+            print(f"{len(listed)} listed of {args.resources} resources; latency: {args.requests} "
+                  f"requests per row, one at a time, ms")
+            print(f"{'request':32s} {'p50':>7s} {'p95':>7s} {'trip95':>8s}   {'sql50':>7s} {'sql95':>7s}"
+                  "   (p50/p95: server-side, Server-Timing; trip: client round trip)")
+            rows = {}
+            for name, request in [*searches, ("detail", details[0]), ("batch of 50", batches[0])]:
+                rows[name] = latency(request, args.requests, raw)
+                print_latency(name, rows[name], len(request.statements))
+            worst = max(r["p95"] for name, r in rows.items() if name.startswith("keyword"))
+            print(f"worst keyword search p95 server-side: {worst:.2f} ms (target < 50 ms)")
+            print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
+                  f"{args.seconds} s; baseline: {args.connections} processes replaying the SQL")
+            for name, requests in (("detail", details), ("batch of 50", batches)):
+                full = wrk(PORT, requests, args.seconds, args.connections)
+                base = sql_throughput(requests, args.seconds, args.connections)
+                print(f"  {name:14s} full stack {full['rps']:7.0f} req/s (p50 {full['p50']:.1f} ms)   "
+                      f"SQL directly {base:7.0f} runs/s   ratio {full['rps'] / base:.2f}"
+                      + ("  (target >= 0.60)" if name == "detail" else ""))
+            sync_walk(creds, client, capture, raw)
+        finally:
+            stop(server)
+    floor = serve("bench.floor_app:app", FLOOR_PORT, args.workers, env, factory=False)
+    try:
+        requests = [Request(creds, "GET", f"/mods/{i}") for i in rng.sample(listed, 200)]
+        result = wrk(FLOOR_PORT, requests, args.seconds, args.connections)
+        print(f"  floor: an empty Connexion FlaskApp operation {result['rps']:7.0f} req/s "
+              f"(p50 {result['p50']:.1f} ms)")
+    finally:
+        stop(floor)
     raw.close()
 
 

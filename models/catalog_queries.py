@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from sqlalchemy import Select, case, func, select
+from sqlalchemy import Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog import ResourcePost, mod_summary
@@ -55,17 +55,19 @@ def author_brief(user: User, role: str | None, cdn_base: str) -> dict:
             "avatarUrl": display_url(user.avatar, cdn_base), "role": role}
 
 
+AUTHORS_OF = (select(ResourceAuthor.post_id, ResourceAuthor.role, User)
+              .join(User, User.id == ResourceAuthor.user_id)
+              .where(ResourceAuthor.post_id.in_(bindparam("post_ids", expanding=True)),
+                     User.is_delete.is_(False))
+              .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
+
+
 def authors_of(session: Session, *, post_ids: list[int], cdn_base: str) -> dict[int, list[dict]]:
     """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
     if not post_ids:
         return {}
-    rows = session.execute(
-        select(ResourceAuthor.post_id, ResourceAuthor.role, User)
-        .join(User, User.id == ResourceAuthor.user_id)
-        .where(ResourceAuthor.post_id.in_(set(post_ids)), User.is_delete.is_(False))
-        .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
     found: dict[int, list[dict]] = {}
-    for post_id, role, user in rows:
+    for post_id, role, user in session.execute(AUTHORS_OF, {"post_ids": list(set(post_ids))}):
         found.setdefault(post_id, []).append(author_brief(user, role, cdn_base))
     return found
 

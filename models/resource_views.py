@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Float, cast, func, select
+from sqlalchemy import Float, bindparam, cast, func, select
 from sqlalchemy.orm import Session
 
 from models.aggregates import cached
@@ -85,6 +85,10 @@ def detail_fields(post: ResourcePost, *, settings, links: list[dict], stats: dic
     }
 
 
+LINKS_OF = (select(ResourceLink).where(ResourceLink.post_id.in_(bindparam("post_ids", expanding=True)))
+            .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id))
+
+
 def details(session: Session, posts: list[ResourcePost], *, settings, today: dt.date) -> list[dict]:
     """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
     ids = [p.id for p in posts]
@@ -92,8 +96,7 @@ def details(session: Session, posts: list[ResourcePost], *, settings, today: dt.
         return []
     authors = authors_of(session, post_ids=ids, cdn_base=settings.cdn_base_url)
     links: dict[int, list[dict]] = {}
-    for link in session.scalars(select(ResourceLink).where(ResourceLink.post_id.in_(ids))
-                                .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id)):
+    for link in session.scalars(LINKS_OF, {"post_ids": ids}):
         links.setdefault(link.post_id, []).append(link_vo(link))
     stats = stats_briefs(session, post_ids=ids, today=today)
     return [{**mod_summary(p, settings=settings, authors=authors.get(p.id, [])),

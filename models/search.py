@@ -31,29 +31,34 @@ def _filters(session: Session, *, section_code, resource_type, main_category, ru
     return clauses
 
 
-def _order(sort: str | None, order: str, score, backend) -> list:
-    """Sort keys: relevance only with a keyword (else updateTime); ties by postId, same direction."""
+def _sort_key(sort: str | None, score, backend):
+    """The sort key: relevance only with a keyword (else updateTime); ties go by postId."""
     if sort in (None, "relevance"):
-        key = score if score is not None else P.update_time
-    else:
-        key = backend.rating if sort == "rating" else SORT_KEYS[sort]
-    if order == "asc":
-        return [key.asc(), P.id.asc()]
-    return [key.desc(), P.id.desc()]
+        return score if score is not None else P.update_time
+    return backend.rating if sort == "rating" else SORT_KEYS[sort]
 
 
-def _page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int) -> tuple:
+def _by(key, post_id, order: str) -> list:
+    """ORDER BY key then postId, both in the requested direction."""
+    return [key.asc(), post_id.asc()] if order == "asc" else [key.desc(), post_id.desc()]
+
+
+def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
     """Count, then read the page in the order of the sort key's index (no keyword)."""
     total = session.scalar(stmt.with_only_columns(func.count(P.id)))
     posts = [] if offset >= total else list(
-        session.scalars(stmt.order_by(*keys).offset(offset).limit(page_size)))
+        session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
     return total, posts
 
 
-def _ranked_page(session: Session, stmt: Select, keys: list, *, offset: int, page_size: int) -> tuple:
-    """Keyword matches must all be read to rank them: count and rank them in that one pass
-    (ids only), then load the page's posts by id."""
-    rows = session.execute(stmt.with_only_columns(P.id, func.count().over()).order_by(*keys)
+def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
+    """Keyword matches must all be read to rank them: count and rank them in that one pass, then
+    load the page's posts by id. The inner query is an optimization fence (OFFSET 0): the sort key
+    is computed while scanning, so the count window and the top-N sort hold two narrow columns
+    (postId, key) instead of whole rows."""
+    ranked = stmt.with_only_columns(P.id.label("post_id"), key.label("sort_key")).offset(0).subquery()
+    rows = session.execute(select(ranked.c.post_id, func.count().over())
+                           .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
                            .offset(offset).limit(page_size)).all()
     if not rows:  # past the last page, or nothing matches
         return session.scalar(stmt.with_only_columns(func.count(P.id))), []
@@ -79,7 +84,7 @@ def search(session: Session, *, settings, keyword: str | None = None, section_co
     if keyword:
         stmt, score = backend.match(stmt, keyword)
     read = _ranked_page if keyword else _page
-    total, posts = read(session, stmt, _order(sort, order or "desc", score, backend), offset=offset,
+    total, posts = read(session, stmt, _sort_key(sort, score, backend), order or "desc", offset=offset,
                         page_size=page_size)
     return page_result(summaries(session, posts, settings=settings), total=total, page_num=page_num,
                        page_size=page_size)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Date, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.aggregates import cached
@@ -19,17 +19,26 @@ from modhub.display import format_time
 WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window
 
 
+def _since(label: str):
+    return bindparam(f"since_{label}", type_=Date)
+
+
+# Built once (bound parameters: the post ids and the first day of each window), so a request
+# only binds values; the counters of every window come from one pass over the last 30 days.
+STATS_BRIEFS = (
+    select(DailyStat.post_id, *(func.coalesce(func.sum(case((DailyStat.day >= _since(label), column),
+                                                            else_=0)), 0)
+                                for label, _ in WINDOWS
+                                for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects)))
+    .where(DailyStat.post_id.in_(bindparam("post_ids", expanding=True)),
+           DailyStat.day >= _since(WINDOWS[-1][0]), DailyStat.day <= bindparam("today", type_=Date))
+    .group_by(DailyStat.post_id))
+
+
 def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, dict]:
     """OpenApiStatsBriefVO of many posts in one query (UTC days; 24h = today's counters)."""
-    sums = []
-    for _, back in WINDOWS:
-        since = today - dt.timedelta(days=back)
-        for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects):
-            sums.append(func.coalesce(func.sum(case((DailyStat.day >= since, column), else_=0)), 0))
-    oldest = today - dt.timedelta(days=WINDOWS[-1][1])
-    rows = session.execute(select(DailyStat.post_id, *sums)
-                           .where(DailyStat.post_id.in_(set(post_ids)), DailyStat.day >= oldest,
-                                  DailyStat.day <= today).group_by(DailyStat.post_id)).all()
+    days = {f"since_{label}": today - dt.timedelta(days=back) for label, back in WINDOWS}
+    rows = session.execute(STATS_BRIEFS, {"post_ids": list(set(post_ids)), "today": today, **days}).all()
     found = {row[0]: row[1:] for row in rows}
     return {pid: _brief(found.get(pid)) for pid in post_ids}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -30,10 +31,10 @@ def upload_paths(document: dict) -> list[re.Pattern]:
 class EdgeMiddleware:
     """Gives each request its id and state, enforces the body limits, and stamps the headers.
 
-    It wraps Connexion's exception middleware, so the headers it adds (X-Request-Id, the quota
-    headers queued by the gateway) appear on success and error responses alike. A body without
-    Content-Length (chunked) is read up to the limit and replayed with its length, so the
-    layers behind see an ordinary request.
+    It wraps Connexion's exception middleware, so the headers it adds (X-Request-Id,
+    Server-Timing, the quota headers queued by the gateway) appear on success and error
+    responses alike. A body without Content-Length (chunked) is read up to the limit and
+    replayed with its length, so the layers behind see an ordinary request.
     """
 
     def __init__(self, app: ASGIApp, *, max_body_bytes: int, max_upload_bytes: int,
@@ -47,22 +48,25 @@ class EdgeMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = time.perf_counter()
         headers = dict(scope["headers"])
         incoming = headers.get(b"x-request-id")
         state = envelope.RequestState(
             envelope.request_id_from(incoming.decode("latin-1") if incoming else None))
         token = envelope.current.set(state)
         try:
-            await self._dispatch(scope, receive, self._stamping(send, state), headers)
+            await self._dispatch(scope, receive, self._stamping(send, state, started), headers)
         finally:
             envelope.current.reset(token)
 
     @staticmethod
-    def _stamping(send: Send, state: envelope.RequestState) -> Send:
+    def _stamping(send: Send, state: envelope.RequestState, started: float) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0].lower() != b"x-request-id"]
                 headers.append((b"x-request-id", state.request_id.encode()))
+                elapsed = (time.perf_counter() - started) * 1000
+                headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
                 headers.extend(state.headers)
                 message = {**message, "headers": headers}
             await send(message)

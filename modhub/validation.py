@@ -21,6 +21,18 @@ from starlette.formparsers import MultiPartParser
 
 from modhub.errors import ApiError
 
+_PARAMETER_VALIDATORS: dict[int, tuple[dict, Draft4Validator]] = {}
+
+
+def _schema_validator(schema: dict) -> Draft4Validator:
+    """The validator of a parameter schema, built on first use and kept: the schemas are the
+    contract's own objects, alive as long as the app, so their identity is the key."""
+    entry = _PARAMETER_VALIDATORS.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        entry = (schema, Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER))
+        _PARAMETER_VALIDATORS[id(schema)] = entry
+    return entry[1]
+
 
 class NamedParameterValidator(ParameterValidator):
     """Parameter validation whose message starts with the parameter's name."""
@@ -38,8 +50,7 @@ class NamedParameterValidator(ParameterValidator):
             # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
             return f"{parameter_type} parameter '{name}' must not contain NUL characters"
         try:
-            Draft4Validator(param.get("schema", param),
-                            format_checker=Draft4Validator.FORMAT_CHECKER).validate(value)
+            _schema_validator(param.get("schema", param)).validate(value)
         except ValidationError as exc:
             return f"{parameter_type} parameter '{name}': {exc.message}"
         return None

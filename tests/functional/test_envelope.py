@@ -1,6 +1,7 @@
 """Every response carries the envelope and X-Request-Id, whatever goes wrong."""
 
 import logging
+import time
 
 import pytest
 
@@ -139,3 +140,14 @@ def test_nul_in_a_json_body_is_refused(signed):
     assert body["code"] in (200301, 200210) and response.status_code in (400, 401)
     response = signed.post("/openapi/v2/mods", json={"postIds": [1], "x": "\x00"})
     assert_envelope(response, 200301, 400)
+
+
+@pytest.mark.parametrize("path", ["/openapi/v2/nowhere", "/openapi/v2/meta/openapi.json"])
+def test_server_timing_on_every_answer(client, path):
+    """Server-Timing: app;dur=<ms> on errors and successes alike, a plausible duration."""
+    started = time.perf_counter()
+    response = client.get(path)
+    round_trip_ms = (time.perf_counter() - started) * 1000
+    name, _, dur = response.headers["Server-Timing"].partition(";dur=")
+    assert name == "app"
+    assert 0 < float(dur) <= round_trip_ms

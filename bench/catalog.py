@@ -14,9 +14,10 @@ psycopg2 connections.
   answer); the client's round trip is shown beside it. Baseline: the SQL replayed one run at a time.
 - Throughput (detail over 200 resources, batch(50) over 20 bodies): wrk with --connections
   against --workers uvicorn processes for --seconds; baseline: --connections client processes
-  replaying the same requests' SQL for the same time. The floor row serves a Connexion FlaskApp
-  operation that does nothing (bench/floor_app.py) under the same load: the most any handler
-  on this framework could reach.
+  replaying the same requests' SQL for the same time. Two floors under the same load
+  (bench/floor_app.py): a Connexion FlaskApp operation that does nothing, and the whole modhub
+  stack with a detail handler that reads nothing; from the latter and the SQL baseline, the
+  best ratio any detail handler could reach on this stack and machine.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
@@ -366,23 +367,34 @@ def main() -> None:
             print(f"worst keyword search p95 server-side: {worst:.2f} ms (target < 50 ms)")
             print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
                   f"{args.seconds} s; baseline: {args.connections} processes replaying the SQL")
+            throughputs = {}
             for name, requests in (("detail", details), ("batch of 50", batches)):
                 full = wrk(PORT, requests, args.seconds, args.connections)
                 base = sql_throughput(requests, args.seconds, args.connections)
+                throughputs[name] = (full["rps"], base)
                 print(f"  {name:14s} full stack {full['rps']:7.0f} req/s (p50 {full['p50']:.1f} ms)   "
                       f"SQL directly {base:7.0f} runs/s   ratio {full['rps'] / base:.2f}"
                       + ("  (target >= 0.60)" if name == "detail" else ""))
             sync_walk(creds, client, capture, raw)
         finally:
             stop(server)
-    floor = serve("bench.floor_app:app", FLOOR_PORT, args.workers, env, factory=False)
-    try:
-        requests = [Request(creds, "GET", f"/mods/{i}") for i in rng.sample(listed, 200)]
-        result = wrk(FLOOR_PORT, requests, args.seconds, args.connections)
-        print(f"  floor: an empty Connexion FlaskApp operation {result['rps']:7.0f} req/s "
-              f"(p50 {result['p50']:.1f} ms)")
-    finally:
-        stop(floor)
+    # Floors: the same detail requests on the framework alone, and on the whole stack with a
+    # handler that reads nothing. The stack floor bounds the ratio any detail handler can reach:
+    # at best its time is the stack's plus the SQL's.
+    floors = {}
+    for name, target, factory in (("empty Connexion FlaskApp operation", "bench.floor_app:app", False),
+                                  ("whole stack, handler reads nothing", "bench.floor_app:create_stack",
+                                   True)):
+        floor = serve(target, FLOOR_PORT, args.workers, env, factory=factory)
+        try:
+            requests = details if factory else [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
+            floors[name] = wrk(FLOOR_PORT, requests, args.seconds, args.connections)["rps"]
+            print(f"  floor: {name:36s} {floors[name]:7.0f} req/s")
+        finally:
+            stop(floor)
+    stack, sql = floors["whole stack, handler reads nothing"], throughputs["detail"][1]
+    best = 1 / (1 / stack + 1 / sql)
+    print(f"  bound: stack floor + the detail's SQL = at most {best:.0f} req/s, ratio {best / sql:.2f}")
     raw.close()
 
 

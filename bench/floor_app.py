@@ -1,8 +1,12 @@
-"""Framework floor for bench/catalog.py: one Connexion FlaskApp operation that does nothing.
+"""Floors for bench/catalog.py: what a detail request costs before the handler's own work.
 
-GET /mods/{postId} with the path parameter validated from a one-operation contract and a fixed
-small JSON answer: no gateway, no database, no envelope work. Served by uvicorn like the real
-app, it shows what Connexion + Flask cost per request before any of modhub's own work.
+- `bench.floor_app:app`: one Connexion FlaskApp operation that does nothing (GET /mods/{postId},
+  path parameter validated from a one-operation contract, a fixed small JSON answer). The
+  framework alone.
+- `bench.floor_app:create_stack` (uvicorn --factory): the real modhub app from the MODHUB_*
+  environment, whole (edge, gateway with signature and Redis quota, validation, envelope), whose
+  detail handler answers a fixed envelope without touching the database. Everything the spec
+  requires of a request except the detail's own reads.
 """
 
 import connexion
@@ -25,3 +29,13 @@ def get_detail(postId: int):  # noqa: N803 - the contract's parameter name
 
 app = connexion.FlaskApp(__name__)
 app.add_api(CONTRACT)
+
+
+def create_stack():
+    """The modhub app with a detail handler that does no work (resolved at start-up)."""
+    import handlers.resources
+    from modhub.asgi import create
+    from modhub.web import ok
+
+    handlers.resources.get_detail = lambda post_id, **_: ok({"postId": post_id})
+    return create()

@@ -164,3 +164,22 @@ def test_legacy_query_newest_first_with_required_paging(signed, catalogue, chang
     assert missing.status_code == 400 and missing.json()["code"] == 200301
     deep = signed.get("/openapi/v1/resource/query", params={"pageNum": 201, "pageSize": 50})
     assert deep.status_code == 400 and deep.json()["code"] == 200304
+
+
+def test_search_relevance_order_as_documented(signed, make_post):
+    """mainName holding the whole keyword first, then title over abbreviation/tags over
+    introduction matches, whatever the post ids."""
+    main_title = make_post(main_name="The Quarry Drill")  # oldest, still first
+    intro = make_post(main_name="Alpha", introduction="a quarry drill for caves")
+    tag = make_post(main_name="Beta", tags=["quarry", "drill"])
+    sub_title = make_post(main_name="Gamma", sub_name="drill quarry")
+    assert ids(get(signed, PATHS[0], keyword="quarry drill")) == [main_title, sub_title, tag, intro]
+
+
+def test_search_keyword_with_other_sort_and_deep_page(signed, make_post):
+    posts = [make_post(main_name=f"Lantern {n}", download_count=n * 10) for n in range(5)]
+    make_post(main_name="Unrelated", download_count=1000)
+    asc = get(signed, PATHS[0], keyword="lantern", sort="downloads", order="asc", pageSize=2)
+    assert ids(asc) == posts[:2] and asc["total"] == 5 and asc["pages"] == 3 and asc["hasMore"]
+    beyond = get(signed, PATHS[0], keyword="lantern", pageSize=2, pageNum=4)
+    assert beyond["list"] == [] and beyond["total"] == 5 and beyond["hasMore"] is False

@@ -86,7 +86,9 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
     """Connect the database and the quota store named by the settings."""
     if quota is None:
         if settings.redis_url:
-            quota = RedisQuota(redis.Redis.from_url(settings.redis_url))
+            # bounded waits: a stalled Redis fails requests with 200503 instead of holding them
+            quota = RedisQuota(redis.Redis.from_url(settings.redis_url, socket_timeout=1,
+                                                    socket_connect_timeout=1))
         else:
             log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process "
                         "(embedded mode); run with Redis to share them across processes")

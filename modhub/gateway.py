@@ -86,6 +86,11 @@ class AppDirectory:
                 self.cache[api_key] = (now + self.ttl, info)
         return info
 
+    def cached(self, api_key: str) -> bool:
+        """Whether a fresh snapshot (or a fresh "no such key") is at hand, so get() reads nothing."""
+        hit = self.cache.get(api_key)
+        return bool(hit and hit[0] > time.monotonic())
+
     def clear(self) -> None:
         """Forget every snapshot."""
         with self.lock:
@@ -103,13 +108,25 @@ class AppDirectory:
 
 
 class Gatekeeper:
-    """The checks of one request, run in a worker thread (they touch the database and Redis)."""
+    """The checks of one request.
+
+    They run in a worker thread when they may read the database (an application snapshot to
+    load, a proxy user or token to check). A key-only operation whose application snapshot is
+    cached needs no database, only the quota store's one round trip (a Redis script on
+    loopback, with a 1 s socket timeout): it is checked on the event loop, which spares each
+    such request two thread hand-offs (measured: +27% requests/s on a handler that reads
+    nothing, bench/catalog.py's stack floor).
+    """
 
     def __init__(self, platform):
         self.platform = platform
         self.settings = platform.settings
         self.apps = AppDirectory(platform, platform.settings.app_cache_seconds)
         self.trusted = platform.settings.trusted_networks
+
+    def in_loop(self, access: Access, headers: dict) -> bool:
+        """Whether check() will read no database: a key-only operation with a cached snapshot."""
+        return access is Access.KEY and self.apps.cached(headers.get("x-api-key", ""))
 
     def check(self, access: Access, method: str, path: str, headers: dict, peer: str,
               state: envelope.RequestState) -> None:
@@ -186,9 +203,13 @@ class GatewayOperation:
         if self.access is not Access.ANONYMOUS:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             peer = (scope.get("client") or ("",))[0]
-            await run_in_threadpool(self.gatekeeper.check, self.access, scope["method"],
-                                    scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0]
-                                    or scope["path"], headers, peer, envelope.current.get())
+            args = (self.access, scope["method"],
+                    scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+                    headers, peer, envelope.current.get())
+            if self.gatekeeper.in_loop(self.access, headers):
+                self.gatekeeper.check(*args)
+            else:
+                await run_in_threadpool(self.gatekeeper.check, *args)
         await self.next_app(scope, receive, send)
 
 

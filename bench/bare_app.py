@@ -1,16 +1,20 @@
-"""Baseline for bench/gateway.py: a bare Flask app doing the same work as the full stack.
+"""Baseline for bench/gateway.py and bench/catalog.py: a bare Flask app doing the same work as
+the full stack.
 
 Same signature check, same Redis quota script, same PostgreSQL reads (application snapshot
-cache, proxy user, profile), same envelope; no Connexion, no ASGI, no spec validation.
+cache, proxy user, profile; or a resource's detail through models.resource_views), same
+envelope; no Connexion, no ASGI, no spec validation.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 
 import flask
 
+from models import resource_views
 from models.identity import get_user, user_profile
 from modhub.app import build_platform
 from modhub.envelope import RequestState
@@ -23,23 +27,35 @@ gatekeeper = Gatekeeper(platform)
 app = flask.Flask(__name__)
 
 
-@app.get("/openapi/v1/user/profile")
-def profile():
+def answer(access: Access, read) -> flask.Response:
+    """Check the request like the gateway, then envelope read(session, state)."""
     state = RequestState(uuid.uuid4().hex)
     headers = {k.lower(): v for k, v in flask.request.headers.items()}
     try:
-        gatekeeper.check(Access.PROXY_USER, "GET", flask.request.path, headers,
+        gatekeeper.check(access, flask.request.method, flask.request.path, headers,
                          flask.request.remote_addr or "", state)
+        with platform.db.session() as session:
+            data = read(session, state)
     except ApiError as exc:
         return flask.Response(json.dumps({"code": exc.code, "msg": exc.message}), exc.status,
                               mimetype="application/json")
-    with platform.db.session() as session:
-        data = user_profile(get_user(session, user_id=state.proxy_user_id),
-                            zone=platform.settings.time_zone)
     body = {"code": 0, "ok": True, "msg": "success", "level": "info", "data": data,
             "dataType": 1, "traceId": state.request_id}
-    response = flask.Response(json.dumps(body, separators=(",", ":")), mimetype="application/json")
+    response = flask.Response(json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+                              mimetype="application/json")
     response.headers["X-Request-Id"] = state.request_id
     for name, value in state.headers:
         response.headers[name.decode()] = value.decode()
     return response
+
+
+@app.get("/openapi/v1/user/profile")
+def profile():
+    return answer(Access.PROXY_USER, lambda session, state: user_profile(
+        get_user(session, user_id=state.proxy_user_id), zone=platform.settings.time_zone))
+
+
+@app.get("/openapi/v2/mods/<int:post_id>")
+def detail(post_id: int):
+    return answer(Access.KEY, lambda session, _: resource_views.get_detail(
+        session, post_id=post_id, settings=platform.settings, today=dt.datetime.now(dt.UTC).date()))

@@ -177,6 +177,11 @@ def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> sub
            "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
+    return wait_serving(port, proc)
+
+
+def wait_serving(port: int, proc: subprocess.Popen) -> subprocess.Popen:
+    """proc, once something answers HTTP on the port."""
     for _ in range(300):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/mods/1", timeout=1)
@@ -186,8 +191,8 @@ def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> sub
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server did not start: {' '.join(cmd)}\n"
-                     + proc.stderr.read().decode(errors="replace")[-2000:])
+    raise SystemExit(f"server did not start: {' '.join(proc.args)}\n"
+                     + (proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""))
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -392,6 +397,19 @@ def main() -> None:
             print(f"  floor: {name:36s} {floors[name]:7.0f} req/s")
         finally:
             stop(floor)
+    # The issue-2 style baseline: a bare Flask app (gunicorn, same workers) doing the same
+    # checks and reads (bench/bare_app.py).
+    bare = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-k", "gthread",
+                             "--threads", "8", "-b", f"127.0.0.1:{FLOOR_PORT}", "bench.bare_app:app"],
+                            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_serving(FLOOR_PORT, bare)
+        bare_rps = wrk(FLOOR_PORT, details, args.seconds, args.connections)["rps"]
+        print(f"  bare Flask doing the same checks and reads {bare_rps:7.0f} req/s; full stack / bare "
+              f"{throughputs['detail'][0] / bare_rps:.2f}")
+    finally:
+        stop(bare)
     stack, sql = floors["whole stack, handler reads nothing"], throughputs["detail"][1]
     best = 1 / (1 / stack + 1 / sql)
     print(f"  bound: stack floor + the detail's SQL = at most {best:.0f} req/s, ratio {best / sql:.2f}")

@@ -17,7 +17,8 @@ psycopg2 connections.
   replaying the same requests' SQL for the same time. Two floors under the same load
   (bench/floor_app.py): a Connexion FlaskApp operation that does nothing, and the whole modhub
   stack with a detail handler that reads nothing; from the latter and the SQL baseline, the
-  best ratio any detail handler could reach on this stack and machine.
+  best ratio any detail handler could reach on this stack and machine. Last, a bare Flask app
+  doing the same checks and reads (bench/bare_app.py, gunicorn) under the same load.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
@@ -38,8 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -51,6 +50,7 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.servers import stop, wait_serving  # noqa: E402
 from models import applications  # noqa: E402
 from models.catalog import ResourcePost  # noqa: E402
 from models.catalog_queries import listed_clause  # noqa: E402
@@ -178,26 +178,6 @@ def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> sub
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     return wait_serving(port, proc)
-
-
-def wait_serving(port: int, proc: subprocess.Popen) -> subprocess.Popen:
-    """proc, once something answers HTTP on the port."""
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/mods/1", timeout=1)
-            return proc
-        except urllib.error.HTTPError:  # any HTTP answer means it is serving
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"server did not start: {' '.join(proc.args)}\n"
-                     + (proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""))
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    proc.wait(15)
 
 
 def latency(request: Request, times: int, raw) -> dict:

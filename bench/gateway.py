@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -22,6 +21,7 @@ from cryptography.fernet import Fernet
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.servers import stop, wait_serving  # noqa: E402
 from models import applications  # noqa: E402
 from models.identity import User  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
@@ -52,17 +52,7 @@ def prepare(env: dict) -> tuple[str, str, int]:
 def serve(cmd: list[str], port: int, env: dict) -> subprocess.Popen:
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/openapi/v2/meta/openapi.json", timeout=1)
-            return proc
-        except urllib.error.HTTPError:  # any HTTP answer means it is serving
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"server on port {port} did not start: {' '.join(cmd)}\n"
-                     + proc.stderr.read().decode(errors="replace")[-2000:])
+    return wait_serving(port, proc)
 
 
 def wrk(port: int, headers: dict, seconds: int, connections: int) -> dict:
@@ -108,8 +98,7 @@ def main() -> None:
             wrk(port, headers, 2, args.connections)  # warm-up
             results[name] = wrk(port, headers, args.seconds, args.connections)
         finally:
-            proc.terminate()
-            proc.wait(10)
+            stop(proc)
         r = results[name]
         print(f"{name:45s} {r['rps']:8.0f} req/s  p50 {r['p50']:6.2f} ms  p99 {r['p99']:6.2f} ms")
     full, bare = results.values()

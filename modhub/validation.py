@@ -29,6 +29,8 @@ def _schema_validator(schema: dict) -> Draft4Validator:
     contract's own objects, alive as long as the app, so their identity is the key."""
     entry = _PARAMETER_VALIDATORS.get(id(schema))
     if entry is None or entry[0] is not schema:
+        if len(_PARAMETER_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
+            _PARAMETER_VALIDATORS.clear()
         entry = (schema, Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER))
         _PARAMETER_VALIDATORS[id(schema)] = entry
     return entry[1]

@@ -124,15 +124,20 @@ def _post_count(settings: Settings) -> int:
         return 0
 
 
+def run_statements(cur, statements) -> None:
+    """Execute captured statements directly, fetching every row as the app would."""
+    for statement, parameters in statements:
+        cur.execute(statement, parameters)
+        cur.fetchall()
+
+
 def replay(raw, statements, times: int) -> list[float]:
     """Milliseconds per run of the statements, executed directly."""
     laps = []
     with raw.cursor() as cur:
         for _ in range(times):
             started = time.perf_counter()
-            for statement, parameters in statements:
-                cur.execute(statement, parameters)
-                cur.fetchall()
+            run_statements(cur, statements)
             laps.append((time.perf_counter() - started) * 1000)
     raw.rollback()
     return laps
@@ -255,9 +260,7 @@ def _replay_for(args) -> float:
     done = 0
     with conn.cursor() as cur:
         while time.time() < end:
-            for statement, parameters in sets[done % len(sets)]:
-                cur.execute(statement, parameters)
-                cur.fetchall()
+            run_statements(cur, sets[done % len(sets)])
             done += 1
     conn.rollback()
     conn.close()

@@ -74,22 +74,24 @@ class AppDirectory:
 
     def get(self, api_key: str) -> AppInfo | None:
         """The application of this key, or None."""
-        now = time.monotonic()
-        hit = self.cache.get(api_key)
-        if hit and hit[0] > now:
+        hit = self._fresh(api_key)
+        if hit:
             return hit[1]
         info = self._load(api_key)
         if self.ttl > 0:
             with self.lock:
                 if len(self.cache) > 10_000:
                     self.cache.clear()
-                self.cache[api_key] = (now + self.ttl, info)
+                self.cache[api_key] = (time.monotonic() + self.ttl, info)
         return info
 
     def cached(self, api_key: str) -> bool:
         """Whether a fresh snapshot (or a fresh "no such key") is at hand, so get() reads nothing."""
+        return self._fresh(api_key) is not None
+
+    def _fresh(self, api_key: str) -> tuple[float, AppInfo | None] | None:
         hit = self.cache.get(api_key)
-        return bool(hit and hit[0] > time.monotonic())
+        return hit if hit and hit[0] > time.monotonic() else None
 
     def clear(self) -> None:
         """Forget every snapshot."""

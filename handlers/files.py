@@ -1,7 +1,6 @@
 """Files, downloads, install configuration and information, startup commands."""
 
 from models import file_views
-from modhub.errors import not_implemented
 from modhub.web import ok_tagged, platform, session
 
 
@@ -11,52 +10,7 @@ def list_files(post_id: int, **_):
                                            zone=platform().settings.time_zone))
 
 
-def get_file(**kwargs):
-    """FileDetailVO of one file (getModFile, getResourceFile)."""
-    raise not_implemented("getModFile")
-
-
-def download_file(**kwargs):
-    """File content or 302 redirect (no envelope) (downloadModFile, downloadResourceFile)."""
-    raise not_implemented("downloadModFile")
-
-
-def get_download_url(**kwargs):
-    """FileDownloadUrlVO of one file (getFileDownloadUrl, getResourceFileDownloadUrl)."""
-    raise not_implemented("getFileDownloadUrl")
-
-
-def download_auth(**kwargs):
-    """DownloadAuthVo for a file of a resource (authorizeResourceDownload)."""
-    raise not_implemented("authorizeResourceDownload")
-
-
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
     return ok_tagged(file_views.get_batch(session(), file_ids=body["fileInfoIds"],
                                           zone=platform().settings.time_zone))
-
-
-def get_install_config(**kwargs):
-    """InstallConfigVo of a resource (getModInstallConfig, getResourceInstallConfig)."""
-    raise not_implemented("getModInstallConfig")
-
-
-def get_install_info(**kwargs):
-    """OpenApiInstallInfoVo of a resource (getModInstallInfo, getResourceInstallInfo)."""
-    raise not_implemented("getModInstallInfo")
-
-
-def get_install_launch(**kwargs):
-    """InstallLaunchVo of a resource (getModInstallLaunch, getResourceInstallLaunch)."""
-    raise not_implemented("getModInstallLaunch")
-
-
-def get_game_startup_command(**kwargs):
-    """GameStartupCommandVo of a resource (getModGameStartupCommand and its 2 aliases)."""
-    raise not_implemented("getModGameStartupCommand")
-
-
-def report_game_startup_command(**kwargs):
-    """Nothing (void); records the command used (reportModGameStartupCommand and its 2 aliases)."""
-    raise not_implemented("reportModGameStartupCommand")

@@ -1,7 +1,6 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
 from models import file_views, identity, legacy, stats
-from modhub.errors import not_implemented
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
@@ -38,19 +37,9 @@ def get_resource(post_id: int, **_):
     return ok_tagged(legacy.get_resource(session(), post_id=post_id, settings=_settings(), today=_today()))
 
 
-def download_auth(**kwargs):
-    """DownloadAuthVo for a file of a resource (legacyDownloadAuth)."""
-    raise not_implemented("legacyDownloadAuth")
-
-
 def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
     return ok_tagged(file_views.list_files(session(), post_id=post_id, zone=_settings().time_zone))
-
-
-def get_install_config(**kwargs):
-    """InstallConfigVo of a resource file (legacyGetInstallConfig)."""
-    raise not_implemented("legacyGetInstallConfig")
 
 
 def query_servers(page_num: int, page_size: int, server_status: str | None = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
 import logging
 from collections.abc import Callable
@@ -23,12 +24,12 @@ from connexion.middleware.server_error import ServerErrorMiddleware
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
-from connexion.utils import get_function_from_name
 
 from modhub import errors_http, site
 from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.edge import EdgeMiddleware, upload_paths
+from modhub.errors import not_implemented
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
@@ -69,16 +70,39 @@ class Platform:
         default=lambda: dt.datetime.now(dt.UTC))
 
 
+def handler_function(target: str) -> Callable | None:
+    """The function an `x-handler` names, or None when its module or function is not built yet."""
+    module_name, _, name = target.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):  # the handler module itself is absent
+            return None
+        raise  # a built module whose own import fails is a bug, not a planned operation
+    function = getattr(module, name, None)
+    return function if callable(function) else None
+
+
+def planned(operation_id: str) -> Callable:
+    """The answer of an operation whose handler is not built yet: 501 / 200501 naming it."""
+    def answer(**_):
+        raise not_implemented(operation_id)
+    answer.__name__ = f"planned_{operation_id}"
+    return answer
+
+
 class HandlerResolver(Resolver):
     """Resolves an operation to the function named by its `x-handler`, keeping its operationId.
 
     Alias paths have distinct operationIds (Connexion keys its state by them) and share one
-    function.
+    function. An operation whose function does not exist yet (`x-modhub-status: planned`)
+    answers 501 / 200501 naming its own operationId.
     """
 
     def resolve(self, operation):
         target = operation._operation.get("x-handler") or operation.operation_id
-        return Resolution(self.resolve_function_from_operation_id(target), operation.operation_id)
+        function = handler_function(target) or planned(operation.operation_id)
+        return Resolution(function, operation.operation_id)
 
 
 def build_platform(settings: Settings, *, db: Database | None = None, quota=None,
@@ -121,7 +145,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     app = connexion.FlaskApp(__name__, middlewares=middlewares)
     app.add_api(
         platform.contract.document,
-        resolver=HandlerResolver(get_function_from_name),
+        resolver=HandlerResolver(),
         pythonic_params=True,
         jsonifier=JSONIFIER,
         validator_map=VALIDATORS,

@@ -27,10 +27,16 @@ def test_wrong_method_is_405_with_allow(client):
     assert "GET" in response.headers["Allow"]
 
 
-# install-launch belongs to the downloads/install work, not built yet: its handler is the honest gap.
+# install-launch is marked planned in the contract: it has no handler function, the resolver answers 501.
 def test_not_implemented_operation_is_honest_501(signed):
     body = assert_envelope(signed.get("/openapi/v2/mods/1/install-launch"), 200501, 501)
     assert body["data"] is None and "not implemented" in body["msg"]
+    assert body["msg"].startswith("getModInstallLaunch ")
+
+
+def test_planned_alias_names_its_own_operation_id(signed):
+    body = assert_envelope(signed.get("/openapi/v2/resource/1/install-launch"), 200501, 501)
+    assert body["msg"].startswith("getResourceInstallLaunch ")
 
 
 def test_validation_failure_names_the_query_parameter(signed):

@@ -1,6 +1,5 @@
 """The contract declares every operation of the service spec, each resolving to a handler."""
 
-import importlib
 import json
 import re
 from pathlib import Path
@@ -9,7 +8,7 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from modhub.app import SPEC_PATH
+from modhub.app import SPEC_PATH, handler_function
 from modhub.errors import CATALOG
 from modhub.gateway import Access, access_of
 
@@ -56,9 +55,20 @@ def test_operation_ids_are_unique_and_flags_present():
 
 
 @pytest.mark.parametrize("method,path,op", OPS, ids=[f"{m} {p}" for m, p, _ in OPS])
-def test_x_handler_resolves_to_a_function(method, path, op):
-    module, _, name = op["x-handler"].rpartition(".")
-    assert callable(getattr(importlib.import_module(module), name))
+def test_planned_mark_agrees_with_the_handler(method, path, op):
+    """Marked planned <=> its x-handler function is missing (the resolver then answers 501)."""
+    marked = op.get("x-modhub-status") == "planned"
+    assert op.get("x-modhub-status") in (None, "planned"), (method, path)
+    assert marked is (handler_function(op["x-handler"]) is None), (method, path, op["x-handler"])
+    assert marked is ("Planned: answers 501 / 200501 until built." in op["description"]), (method, path)
+
+
+def test_a_broken_handler_module_is_not_taken_for_a_planned_one(tmp_path, monkeypatch):
+    (tmp_path / "broken_handlers_mod.py").write_text("import no_such_module_anywhere\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert handler_function("no_such_handlers_pkg.thing") is None
+    with pytest.raises(ModuleNotFoundError):
+        handler_function("broken_handlers_mod.thing")
 
 
 def test_error_catalog_is_documented_in_the_contract():

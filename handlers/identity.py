@@ -3,7 +3,7 @@
 import flask
 
 from models import accounts, bindings, oauth, providers, tokens, wallets
-from modhub.web import caller, ok, platform, proxy_user_id, session
+from modhub.web import caller, code_guard, ok, platform, proxy_user_id, session
 
 
 def _now():
@@ -21,9 +21,12 @@ def _presented_token() -> str:
 
 def issue_access_token(body, **_):
     """OpenApiAccessTokenVO for an authorization code (issueAccessToken)."""
-    text, row = oauth.exchange_auth_code(
-        session(), app_id=caller().app_id, user_id=int(body["userId"]), auth_code=body["authCode"],
-        requested_scopes=body.get("requestedScopes"), now=_now())
+    app_id, user_id = caller().app_id, int(body["userId"])
+    with code_guard().guarded("oauth", [("app", str(app_id)), ("user", f"{app_id}:{user_id}")],
+                              _now().timestamp()):
+        text, row = oauth.exchange_auth_code(
+            session(), app_id=app_id, user_id=user_id, auth_code=body["authCode"],
+            requested_scopes=body.get("requestedScopes"), now=_now())
     return ok(tokens.access_token_vo(text, row, zone=_zone()))
 
 
@@ -34,8 +37,10 @@ def revoke_access_token(**_):
 
 def redeem_pairing_code(body, **_):
     """OpenApiAccessTokenVO for a pairing code (redeemPairingCode)."""
-    text, row = oauth.redeem_pairing_code(session(), app_id=caller().app_id,
-                                          pairing_code=body["pairingCode"], now=_now())
+    app_id = caller().app_id
+    with code_guard().guarded("pairing", [("app", str(app_id))], _now().timestamp()):
+        text, row = oauth.redeem_pairing_code(session(), app_id=app_id,
+                                              pairing_code=body["pairingCode"], now=_now())
     return ok(tokens.access_token_vo(text, row, zone=_zone()))
 
 

@@ -132,6 +132,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         ServerErrorMiddleware,
         partial(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                 max_upload_bytes=settings.max_upload_bytes,
+                max_header_bytes=settings.max_header_bytes,
                 uploads=upload_paths(platform.contract.document)),
         ExceptionMiddleware,
         SwaggerUIMiddleware,

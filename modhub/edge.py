@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,6 +29,20 @@ def upload_paths(document: dict) -> list[re.Pattern]:
     return patterns
 
 
+def _relative_location(header: tuple[bytes, bytes], host: bytes | None) -> tuple[bytes, bytes]:
+    """A Location pointing at the request's own Host made relative: Host is never reflected.
+
+    Redirects elsewhere (an OAuth client's redirect_uri) are left alone.
+    """
+    name, value = header
+    if name.lower() != b"location" or not host:
+        return header
+    parts = urlsplit(value.decode("latin-1"))
+    if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.decode("latin-1").lower():
+        return header
+    return name, urlunsplit(("", "", parts.path or "/", parts.query, "")).encode("latin-1")
+
+
 class EdgeMiddleware:
     """Gives each request its id and state, enforces the body limits, and stamps the headers.
 
@@ -38,8 +53,9 @@ class EdgeMiddleware:
     """
 
     def __init__(self, app: ASGIApp, *, max_body_bytes: int, max_upload_bytes: int,
-                 uploads: list[re.Pattern]):
+                 uploads: list[re.Pattern], max_header_bytes: int = 32 * 1024):
         self.app = app
+        self.max_header_bytes = max_header_bytes
         self.max_body_bytes = max_body_bytes
         self.max_upload_bytes = max_upload_bytes
         self.uploads = uploads
@@ -55,15 +71,18 @@ class EdgeMiddleware:
             envelope.request_id_from(incoming.decode("latin-1") if incoming else None))
         token = envelope.current.set(state)
         try:
-            await self._dispatch(scope, receive, self._stamping(send, state, started), headers)
+            await self._dispatch(scope, receive,
+                                 self._stamping(send, state, started, headers.get(b"host")), headers)
         finally:
             envelope.current.reset(token)
 
     @staticmethod
-    def _stamping(send: Send, state: envelope.RequestState, started: float) -> Send:
+    def _stamping(send: Send, state: envelope.RequestState, started: float,
+                  host: bytes | None) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() != b"x-request-id"]
+                headers = [_relative_location(h, host) for h in message.get("headers", [])
+                           if h[0].lower() != b"x-request-id"]
                 headers.append((b"x-request-id", state.request_id.encode()))
                 elapsed = (time.perf_counter() - started) * 1000
                 headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
@@ -78,9 +97,14 @@ class EdgeMiddleware:
         return self.max_body_bytes
 
     async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
-        if _CONTROL.search(scope["path"]):
-            # No route has control characters; the routers disagree on them, so refuse here.
+        if _CONTROL.search(scope["path"]) or scope["path"].startswith("//"):
+            # No route has control characters or starts with `//`; the routers disagree on them
+            # (a `//` path is an authority to some), so refuse here.
             await self._refuse(send, ApiError("PATH_NOT_FOUND"))
+            return
+        if sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_header_bytes:
+            await self._refuse(send, ApiError("HEADERS_TOO_LARGE", "request headers exceed "
+                                              f"{self.max_header_bytes} bytes"))
             return
         limit = self._limit(scope["path"])
         length = headers.get(b"content-length")

@@ -42,12 +42,17 @@ _CATALOG = [
     ErrorCode(200213, "PROXY_TOKEN_REVOKED", 401, "proxy access token was revoked"),
     ErrorCode(200214, "SCOPE_DENIED", 403, "the proxy token does not carry the scope this operation needs"),
     ErrorCode(200215, "PROXY_USER_INVALID", 401, "X-Proxy-User-Id is not a known user id"),
+    ErrorCode(200216, "REQUEST_REPLAYED", 401,
+              "this signed write was already accepted; send a new timestamp"),
     ErrorCode(200301, "PARAMETER_INVALID", 400, "a parameter or body field is invalid"),
     ErrorCode(200302, "BODY_TOO_LARGE", 413, "request body exceeds the size limit"),
     ErrorCode(200303, "UNSUPPORTED_MEDIA_TYPE", 415, "unsupported Content-Type"),
     ErrorCode(200304, "MAX_OFFSET_EXCEEDED", 400, "page too deep: use the sync endpoint to read everything"),
     ErrorCode(200305, "MALFORMED_BODY", 400, "request body is not valid JSON"),
     ErrorCode(200306, "CURSOR_INVALID", 400, "cursor is malformed"),
+    ErrorCode(200307, "HEADER_AMBIGUOUS", 400, "a header that must appear once appears more than once"),
+    ErrorCode(200308, "HEADERS_TOO_LARGE", 431,
+              "request headers exceed the size limit (MODHUB_MAX_HEADER_BYTES)"),
     ErrorCode(200401, "PATH_NOT_FOUND", 404, "no such path"),
     ErrorCode(200402, "METHOD_NOT_ALLOWED", 405, "method not allowed on this path"),
     ErrorCode(200404, "RECORD_NOT_FOUND", 404, "record not found"),
@@ -59,6 +64,8 @@ _CATALOG = [
     ErrorCode(200912, "AUTH_CODE_USER_MISMATCH", 400, "authCode was issued to another user"),
     ErrorCode(200913, "PAIRING_CODE_INVALID", 400, "pairing code is invalid, expired or already redeemed"),
     ErrorCode(200914, "SSO_TICKET_INVALID", 400, "SSO ticket is invalid, expired or already used"),
+    ErrorCode(200915, "CODE_GUESSING_LOCKED", 429,
+              "too many wrong codes; retry after the cool-down (Retry-After)"),
 ]
 
 CATALOG: dict[str, ErrorCode] = {e.name: e for e in _CATALOG}

@@ -10,6 +10,7 @@ import json
 import logging
 
 import flask
+import sqlalchemy.exc
 import werkzeug.exceptions
 from connexion.exceptions import ProblemException
 from connexion.lifecycle import ConnexionResponse
@@ -63,8 +64,24 @@ async def on_http_exception(_request, exc: HTTPException) -> ConnexionResponse:
     return _response(as_api_error(exc.status_code, exc.detail, dict(exc.headers or {})))
 
 
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether an exception means the database cannot be reached (not a bug in a query)."""
+    if isinstance(exc, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError,
+                        sqlalchemy.exc.TimeoutError)):
+        return True
+    return isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated
+
+
 async def on_crash(_request, exc: Exception) -> ConnexionResponse:
-    """Anything unexpected: logged with its traceId, answered without internals."""
+    """Anything unexpected: logged with its traceId, answered without internals.
+
+    The one place a database outage becomes 503 / 200503: one warning line, no traceback.
+    """
+    if database_unavailable(exc):
+        first = str(getattr(exc, "orig", exc)).strip().splitlines()[:1]
+        log.warning("traceId=%s database unavailable: %s %r", envelope.trace_id(),
+                    type(exc).__name__, first[0] if first else "")
+        return _response(ApiError("DEPENDENCY_UNAVAILABLE", "the database is unavailable"))
     log.error("traceId=%s unhandled %s", envelope.trace_id(), type(exc).__name__, exc_info=exc)
     return _response(ApiError("INTERNAL_ERROR"))
 

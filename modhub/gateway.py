@@ -24,6 +24,11 @@ from modhub.errors import ApiError
 from modhub.signature import client_address, ip_allowed, signature_matches
 
 _TIMESTAMP = re.compile(r"^\d{13}$")
+_USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"
+INT64_MAX = 2**63 - 1
+# Headers that decide who is calling: two copies are ambiguous (layers could read different ones).
+SINGLE_HEADERS = frozenset({b"x-api-key", b"x-timestamp", b"x-signature",
+                            b"x-proxy-access-token", b"x-proxy-user-id"})
 
 
 class Access(enum.Enum):
@@ -137,7 +142,13 @@ class Gatekeeper:
         if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"),
                                                         self.trusted)):
             raise ApiError("IP_NOT_ALLOWED")
-        verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day)
+        # A signed write is accepted once: its (timestamp, signature) is remembered for the
+        # window on both sides of now, in the quota store's same round trip. Reads replay.
+        nonce = None
+        if access is Access.TOKEN:
+            nonce = f"{headers['x-timestamp']}:{headers['x-signature']}"
+        verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day, nonce=nonce,
+                                          nonce_ttl=2 * self.settings.timestamp_window_seconds + 1)
         for name, value in verdict.headers():
             state.add_header(name, value)
         verdict.raise_if_refused()
@@ -185,7 +196,7 @@ class Gatekeeper:
                 raw = headers.get("x-proxy-user-id")
                 if not raw:
                     raise ApiError("PROXY_USER_REQUIRED")
-                if not raw.isdigit() or len(raw) > 19:
+                if not _USER_ID.match(raw) or int(raw) > INT64_MAX:
                     raise ApiError("PROXY_USER_INVALID")
                 user_id = int(raw)
             if get_user(session, user_id=user_id) is None:
@@ -203,6 +214,7 @@ class GatewayOperation:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.access is not Access.ANONYMOUS:
+            _refuse_duplicates(scope["headers"])
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             peer = (scope.get("client") or ("",))[0]
             args = (self.access, scope["method"],
@@ -213,6 +225,16 @@ class GatewayOperation:
             else:
                 await run_in_threadpool(self.gatekeeper.check, *args)
         await self.next_app(scope, receive, send)
+
+
+def _refuse_duplicates(raw_headers) -> None:
+    seen = set()
+    for name, _ in raw_headers:
+        name = name.lower()
+        if name in SINGLE_HEADERS:
+            if name in seen:
+                raise ApiError("HEADER_AMBIGUOUS", f"{name.decode()} appears more than once")
+            seen.add(name)
 
 
 class GatewayAPI(RoutedAPI[GatewayOperation]):

@@ -15,14 +15,17 @@ import redis
 
 from modhub.errors import ApiError
 
-# KEYS: minute counter, day counter. ARGV: minute limit, day limit, minute ttl, day ttl.
-# Returns {verdict, minute count, day count}; verdict 0 = counted, 1 = minute full, 2 = day full.
-# A refused request is not counted, so a burst over the minute limit does not eat the day.
+# KEYS: minute counter, day counter, optionally the seen-signature key of a signed write.
+# ARGV: minute limit, day limit, minute ttl, day ttl, seen-signature ttl.
+# Returns {verdict, minute count, day count}; verdict 0 = counted, 1 = minute full, 2 = day full,
+# 3 = this signed write was already accepted (a replay). A refused request is not counted, so a
+# burst over the minute limit does not eat the day.
 _LUA = """
 local m = tonumber(redis.call('GET', KEYS[1]) or '0')
 local d = tonumber(redis.call('GET', KEYS[2]) or '0')
 if d >= tonumber(ARGV[2]) then return {2, m, d} end
 if m >= tonumber(ARGV[1]) then return {1, m, d} end
+if KEYS[3] and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[5]) then return {3, m, d} end
 m = redis.call('INCR', KEYS[1])
 if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 d = redis.call('INCR', KEYS[2])
@@ -73,6 +76,8 @@ class Verdict:
         """Raise 200101 / 200102 with Retry-After when the request is over quota."""
         if self.verdict == 0:
             return
+        if self.verdict == 3:
+            raise ApiError("REQUEST_REPLAYED")
         if self.verdict == 2:
             wait = self.windows.day_reset - int(self.now)
             raise ApiError("DAILY_LIMIT_EXCEEDED", headers={"Retry-After": str(max(1, wait))})
@@ -90,13 +95,20 @@ class RedisQuota:
         self.prefix = prefix
         self.script = client.register_script(_LUA)
 
-    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None) -> Verdict:
-        """Count one request of an application, unless a window is full."""
+    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
+            nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
+        """Count one request of an application, unless a window is full or `nonce` was seen.
+
+        `nonce` (a signed write's timestamp and signature) is remembered for `nonce_ttl` seconds
+        in the same round trip; a second request with it is refused as a replay (verdict 3).
+        """
         now = time.time() if now is None else now
         w = Windows.at(now)
         keys = [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}"]
+        if nonce is not None:
+            keys.append(f"{self.prefix}:{app_id}:seen:{nonce}")
         try:
-            verdict, m, d = self.script(keys=keys, args=[per_minute, per_day, 120, 90000])
+            verdict, m, d = self.script(keys=keys, args=[per_minute, per_day, 120, 90000, nonce_ttl])
         except redis.RedisError as exc:
             raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
         return Verdict(int(verdict), per_minute, per_day, int(m), int(d), w, now)
@@ -110,19 +122,27 @@ class LocalQuota:
     def __init__(self):
         self.lock = threading.Lock()
         self.counts: dict[tuple, int] = {}
+        self.seen: dict[tuple, float] = {}
         self.minute = -1
 
-    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None) -> Verdict:
-        """Count one request of an application, unless a window is full."""
+    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
+            nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
+        """Count one request of an application, unless a window is full or `nonce` was seen."""
         now = time.time() if now is None else now
         w = Windows.at(now)
         mk, dk = (app_id, "m", w.minute), (app_id, "d", w.day)
         with self.lock:
-            if w.minute != self.minute:  # drop finished windows so the dict stays small
+            if w.minute != self.minute:  # drop finished windows so the dicts stay small
                 self.counts = {k: v for k, v in self.counts.items() if k[1:] == ("d", w.day)}
+                self.seen = {k: v for k, v in self.seen.items() if v > now}
                 self.minute = w.minute
             m, d = self.counts.get(mk, 0), self.counts.get(dk, 0)
             verdict = 2 if d >= per_day else 1 if m >= per_minute else 0
+            if verdict == 0 and nonce is not None:
+                if self.seen.get((app_id, nonce), 0) > now:
+                    verdict = 3
+                else:
+                    self.seen[(app_id, nonce)] = now + nonce_ttl
             if verdict == 0:
                 m, d = m + 1, d + 1
                 self.counts[mk], self.counts[dk] = m, d

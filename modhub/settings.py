@@ -34,6 +34,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     max_body_bytes: int = 1024 * 1024
     max_upload_bytes: int = 512 * 1024 * 1024
+    max_header_bytes: int = 32 * 1024
     timestamp_window_seconds: int = 300
     app_cache_seconds: float = 5.0
     default_per_minute: int = 100
@@ -92,6 +93,7 @@ def from_env() -> Settings:
         trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
         max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024),
         max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
+        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
         timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
         default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
         default_per_day=_number("DEFAULT_PER_DAY", 10_000),

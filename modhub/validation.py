@@ -8,6 +8,7 @@ import json
 import typing as t
 
 from connexion.datastructures import MediaTypeDict
+from connexion.json_schema import Draft4RequestValidator
 from connexion.jsonifier import Jsonifier
 from connexion.utils import is_null, is_nullable
 from connexion.validators import (
@@ -16,10 +17,32 @@ from connexion.validators import (
     MultiPartFormDataValidator,
     ParameterValidator,
 )
-from jsonschema import Draft4Validator, ValidationError
+from jsonschema import Draft4Validator, FormatChecker, ValidationError
 from starlette.formparsers import MultiPartParser
 
 from modhub.errors import ApiError
+
+INT64 = (-(2**63), 2**63 - 1)
+_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": INT64}
+
+# The contract's integer formats are bounds: checked here, once, for every parameter and body
+# field, so an id beyond int64 is a 400 and never reaches a database (SQLite overflows,
+# PostgreSQL answers nothing).
+FORMATS = FormatChecker()
+for _name, _check in Draft4Validator.FORMAT_CHECKER.checkers.items():
+    FORMATS.checks(_name, _check[1])(_check[0])
+
+
+def _in_bounds(fmt: str):
+    low, high = _BOUNDS[fmt]
+
+    def check(value) -> bool:
+        return not isinstance(value, int) or isinstance(value, bool) or low <= value <= high
+    return check
+
+
+for _fmt in _BOUNDS:
+    FORMATS.checks(_fmt)(_in_bounds(_fmt))
 
 _PARAMETER_VALIDATORS: dict[int, tuple[dict, Draft4Validator]] = {}
 
@@ -31,7 +54,7 @@ def _schema_validator(schema: dict) -> Draft4Validator:
     if entry is None or entry[0] is not schema:
         if len(_PARAMETER_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
             _PARAMETER_VALIDATORS.clear()
-        entry = (schema, Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER))
+        entry = (schema, Draft4Validator(schema, format_checker=FORMATS))
         _PARAMETER_VALIDATORS[id(schema)] = entry
     return entry[1]
 
@@ -51,6 +74,8 @@ class NamedParameterValidator(ParameterValidator):
         if any("\x00" in str(v) for v in (value if isinstance(value, list) else [value])):
             # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
             return f"{parameter_type} parameter '{name}' must not contain NUL characters"
+        if _bad_value(value):
+            return f"{parameter_type} parameter '{name}' is out of range or not valid UTF-8"
         try:
             _schema_validator(param.get("schema", param)).validate(value)
         except ValidationError as exc:
@@ -69,10 +94,22 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
             body = json.loads(raw.decode(self._encoding))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ApiError("MALFORMED_BODY", f"request body is not valid JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise ApiError("MALFORMED_BODY", "request body is nested too deeply") from exc
+        except ValueError as exc:  # a number beyond Python's digit limit
+            raise ApiError("MALFORMED_BODY", f"request body is not valid JSON: {exc}") from exc
         if b"\\u0000" in raw and _has_nul(body):
             # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
             raise ApiError("PARAMETER_INVALID", "request body must not contain NUL characters")
+        if (b"\\u" in raw or b"\\U" in raw) and _bad_value(body):
+            # a lone UTF-16 surrogate cannot be stored (the driver cannot encode it)
+            raise ApiError("PARAMETER_INVALID", "request body holds a lone UTF-16 surrogate "
+                           "or an integer beyond int64")
         return body
+
+    @property
+    def _validator(self):
+        return Draft4RequestValidator(self._schema, format_checker=FORMATS)
 
     def _validate(self, body: t.Any) -> dict | None:
         if not self._nullable and body is None:
@@ -113,6 +150,25 @@ class ClosingMultiPartValidator(MultiPartFormDataValidator):
     @property
     def _form_parser_cls(self):
         return getattr(self, "_parser_cls", MultiPartParser)
+
+
+def _bad_value(value, depth: int = 0) -> bool:
+    """True for a string that is not valid UTF-8 (a lone surrogate) or an integer beyond int64."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not INT64[0] <= value <= INT64[1]
+    if isinstance(value, dict):
+        return any(_bad_value(k) or _bad_value(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_bad_value(v) for v in value)
+    return False
 
 
 def _has_nul(value) -> bool:

@@ -25,6 +25,15 @@ def session() -> Session:
     return flask.g.db
 
 
+def code_guard():
+    """The wrong-code counters (modhub.guessing.CodeGuard) of the running app."""
+    app = flask.current_app
+    if "modhub_code_guard" not in app.extensions:
+        from modhub.guessing import CodeGuard
+        app.extensions["modhub_code_guard"] = CodeGuard.for_quota(platform().quota)
+    return app.extensions["modhub_code_guard"]
+
+
 def caller() -> envelope.RequestState:
     """The request's state: app id and proxy user resolved by the gateway."""
     return envelope.current.get()

@@ -67,12 +67,32 @@ class CallbackRefused(ValueError):
     """A callback URL that may not be called (scheme, host or address)."""
 
 
+# IANA special-purpose registries beyond what `ipaddress` flags as not global: translation and
+# tunnelling prefixes that embed an IPv4 address (any of them can reach a private host through a
+# relay), and the ranges `is_global` still counts as global on Python 3.11.
+_SPECIAL = tuple(ipaddress.ip_network(n) for n in (
+    "100.64.0.0/10",    # shared address space (RFC 6598), cloud metadata lives there
+    "192.0.0.0/24",     # IETF protocol assignments
+    "198.18.0.0/15",    # benchmarking
+    "192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24",  # documentation
+    "240.0.0.0/4", "255.255.255.255/32",
+    "2002::/16",        # 6to4
+    "2001::/32",        # Teredo
+    "2001:db8::/32", "3fff::/20",  # documentation
+    "64:ff9b::/96", "64:ff9b:1::/48",  # NAT64
+    "100::/64",         # discard-only
+    "2001:2::/48",      # benchmarking
+    "fc00::/7", "fe80::/10", "fec0::/10",
+    "::/128", "::1/128", "::ffff:0:0/96", "::/96",  # unspecified, loopback, mapped, compatible
+))
+
+
 def _blocked(address: str) -> bool:
+    """True for every address that is not plainly global unicast (any special-purpose range)."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
-            or ip.is_reserved or ip.is_unspecified)
+    if any(ip in net for net in _SPECIAL if net.version == ip.version):
+        return True
+    return not ip.is_global or ip.is_multicast
 
 
 def resolve(host: str, port: int) -> list[str]:
@@ -88,8 +108,10 @@ def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]
     """Refuse a callback URL by the SSRF rule; return the addresses it resolves to.
 
     https only, unless `allow_private` (MODHUB_WEBHOOK_ALLOW_PRIVATE) is on, which also allows
-    http to loopback and private addresses. Without it any private, loopback, link-local,
-    multicast or reserved address is refused. Called at registration and before every attempt,
+    http to loopback and private addresses. Without it any address that is not plainly global
+    unicast is refused: private, loopback, link-local, multicast, reserved and every IANA
+    special-purpose range (shared 100.64/10, benchmarking, documentation, 6to4, Teredo, NAT64,
+    IPv4-mapped). Called at registration and before every attempt,
     because DNS answers change; the sender then connects to a checked address (no rebinding).
     """
     parts = urlsplit(url)
@@ -107,6 +129,6 @@ def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]
         raise CallbackRefused("http callbacks are allowed only to loopback or private addresses "
                               "when MODHUB_WEBHOOK_ALLOW_PRIVATE is on; use https")
     if blocked and not allow_private:
-        raise CallbackRefused(f"callback host resolves to a private, loopback or link-local "
+        raise CallbackRefused(f"callback host resolves to a private or special-purpose "
                               f"address ({blocked[0]}); refused")
     return addresses

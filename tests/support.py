@@ -6,6 +6,7 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -57,9 +58,30 @@ class Clock:
         self.now += dt.timedelta(**delta)
 
 
+_last_ms = 0
+_ms_lock = threading.Lock()
+_lane = (0, 1)
+
+
+def use_timestamp_lane(index: int, lanes: int) -> None:
+    """Give this process timestamps with `ms % lanes == index`, so client processes that sign the
+    same write concurrently never present the same (timestamp, signature)."""
+    global _lane
+    _lane = (index, lanes)
+
+
 def now_ms() -> str:
-    """The current time as a 13-digit millisecond timestamp."""
-    return str(int(time.time() * 1000))
+    """The current time as a 13-digit millisecond timestamp, strictly increasing in this process.
+
+    A signed write is accepted once per (timestamp, signature), so two writes to one path in the
+    same millisecond would look like a replay; a real client does the same (a fresh timestamp).
+    """
+    global _last_ms
+    with _ms_lock:
+        index, lanes = _lane
+        ms = max(_last_ms + 1, int(time.time() * 1000))
+        _last_ms = ms + (index - ms) % lanes
+        return str(_last_ms)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from models.identity import User, get_user
 from modhub.display import format_time
 from modhub.errors import ApiError
 from modhub.signature import client_address
-from modhub.web import platform, session
+from modhub.web import code_guard, platform, session
 
 bp = flask.Blueprint("site", __name__, template_folder="templates")
 
@@ -39,7 +39,9 @@ def _sso_landing():
     ticket = flask.request.args.get("sso_ticket")
     if ticket is None:
         return None
-    user = oauth.consume_sso_ticket(session(), ticket=ticket, now=platform().clock())
+    now = platform().clock()
+    with code_guard().guarded("sso", [("addr", _client_address())], now.timestamp()):
+        user = oauth.consume_sso_ticket(session(), ticket=ticket, now=now)
     _log_in(user)
     rest = [(k, v) for k, v in flask.request.args.items(multi=True) if k != "sso_ticket"]
     return flask.redirect(flask.request.path + (f"?{urlencode(rest)}" if rest else ""))

@@ -17,7 +17,7 @@ from models.wallets import Wallet, WalletLedger, change
 from modhub.app import build_platform
 from modhub.db import Database
 from tests.functional.identity.live import scratch_database, serve_processes, signed_post
-from tests.support import Creds
+from tests.support import Creds, use_timestamp_lane
 
 PROCESSES, THREADS, SERVERS = 4, 10, 2
 START = Decimal("20")
@@ -37,8 +37,10 @@ def _seed(db: Database, box) -> tuple[Creds, int, str]:
     return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, text
 
 
-def burst(base: str, creds: tuple, user_id: int, token: str, jobs: list[dict]) -> list[tuple[str, int]]:
+def burst(base: str, creds: tuple, user_id: int, token: str, jobs: list[dict],
+          lane: int) -> list[tuple[str, int]]:
     """Run in a child process: send its share of adjustments from several threads at once."""
+    use_timestamp_lane(lane, PROCESSES)  # a signed write is accepted once: distinct timestamps
     path = f"/openapi/v2/proxy-user/{user_id}/wallet/POINTS/adjust"
     signer = Creds(*creds)
 
@@ -67,7 +69,7 @@ def test_200_simultaneous_adjustments_lose_nothing_and_never_go_negative(setting
         with serve_processes(SERVERS, env) as bases, \
                 multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
             args = [(bases[i % SERVERS], (creds.app_id, creds.api_key, creds.secret_key), user_id,
-                     token, jobs[i::PROCESSES]) for i in range(PROCESSES)]
+                     token, jobs[i::PROCESSES], i) for i in range(PROCESSES)]
             results = [r for chunk in pool.starmap(burst, args) for r in chunk]
         with platform.db.session() as session:
             balance = session.scalar(select(Wallet.balance).where(Wallet.user_id == user_id))

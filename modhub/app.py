@@ -25,7 +25,8 @@ from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
-from modhub import errors_http, site
+from modhub import blobs, errors_http, site
+from modhub.core.storage import from_settings as storage_from_settings
 from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.edge import EdgeMiddleware, upload_paths
@@ -68,6 +69,7 @@ class Platform:
     contract: Contract
     clock: Callable[[], dt.datetime] = field(
         default=lambda: dt.datetime.now(dt.UTC))
+    storage: object = None
 
 
 def handler_function(target: str) -> Callable | None:
@@ -106,7 +108,7 @@ class HandlerResolver(Resolver):
 
 
 def build_platform(settings: Settings, *, db: Database | None = None, quota=None,
-                   contract: Contract | None = None) -> Platform:
+                   contract: Contract | None = None, storage=None) -> Platform:
     """Connect the database and the quota store named by the settings."""
     if quota is None:
         if settings.redis_url:
@@ -119,7 +121,8 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
             quota = LocalQuota()
     platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
                         quota=quota, secrets=SecretBox(settings.encryption_key),
-                        contract=contract or Contract.load())
+                        contract=contract or Contract.load(),
+                        storage=storage or storage_from_settings(settings))
     from workers.relay import RQDispatcher, attach  # webhooks: hand committed events to RQ
     attach(platform.db, RQDispatcher.from_settings(settings))
     return platform
@@ -160,4 +163,5 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
     install_session_lifecycle(app.app)
     site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
+    app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
     return app

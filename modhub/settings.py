@@ -48,6 +48,11 @@ class Settings:
     webhook_sweep_seconds: float = 10.0
     webhook_batch_size: int = 50
     webhook_concurrency: int = 8
+    storage_url: str = ""
+    s3_endpoint_url: str = ""
+    s3_region: str = ""
+    s3_access_key_id: str = ""
+    s3_secret_access_key: str = ""
     extra: dict = field(default_factory=dict)
 
     @property
@@ -105,6 +110,11 @@ def from_env() -> Settings:
         webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
         webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
         webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
+        storage_url=_env("STORAGE_URL"),
+        s3_endpoint_url=_env("S3_ENDPOINT_URL"),
+        s3_region=_env("S3_REGION"),
+        s3_access_key_id=_env("S3_ACCESS_KEY_ID"),
+        s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
     )
     return finalize(settings)
 

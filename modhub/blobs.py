@@ -1,0 +1,81 @@
+"""Serving stored bytes over HTTP: single-range requests, ETag = sha256, and the disk backend's
+HMAC-signed, expiring `/storage/<key>` URLs (outside the contract and the envelope)."""
+
+from __future__ import annotations
+
+import re
+
+import flask
+
+from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
+
+bp = flask.Blueprint("blobs", __name__)
+RANGE_RE = re.compile(r"^bytes=(\d*)-(\d*)$")
+UNSATISFIABLE = "unsatisfiable"
+
+
+def parse_range(header: str | None, size: int):
+    """(start, end) of a single byte range, None to send the whole object, or UNSATISFIABLE.
+
+    A malformed or multi-range header is ignored (the whole object is sent, as RFC 9110 allows).
+    """
+    if not header:
+        return None
+    m = RANGE_RE.match(header.strip())
+    if not m or (not m.group(1) and not m.group(2)):
+        return None
+    first, last = m.group(1), m.group(2)
+    if not first:  # suffix range: the last N bytes
+        n = int(last)
+        if n == 0 or size == 0:
+            return UNSATISFIABLE
+        return max(0, size - n), size - 1
+    start = int(first)
+    end = size - 1 if not last else min(int(last), size - 1)
+    if not last or int(last) >= start:
+        return (start, end) if start < size else UNSATISFIABLE
+    return None  # last < first: syntactically invalid, ignored
+
+
+def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -> flask.Response:
+    """The object as a streamed response honouring Range and If-Range (206, 416)."""
+    etag = f'"{sha256}"'
+    wanted = flask.request.headers.get("Range")
+    if_range = flask.request.headers.get("If-Range")
+    if wanted and if_range is not None and if_range.strip() != etag:
+        wanted = None  # the client's copy is stale: send the whole current object
+    rng = parse_range(wanted, size)
+    headers = {"ETag": etag, "Accept-Ranges": "bytes", "Cache-Control": "private, no-transform"}
+    if filename:
+        headers["Content-Disposition"] = content_disposition(filename)
+    if rng == UNSATISFIABLE:
+        headers["Content-Range"] = f"bytes */{size}"
+        return flask.Response(b"", status=416, headers=headers)
+    if flask.request.headers.get("If-None-Match", "").strip() == etag and rng is None:
+        return flask.Response(status=304, headers=headers)
+    start, end, status = (0, size - 1, 200) if rng is None else (*rng, 206)
+    if status == 206:
+        headers["Content-Range"] = f"bytes {start}-{end}/{size}"
+    headers["Content-Length"] = str(max(0, end - start + 1))
+    body = storage.open(key, start, end) if size else iter(())
+    if flask.request.method == "HEAD":
+        body = iter(())
+    return flask.Response(body, status=status, headers=headers,
+                          mimetype="application/octet-stream", direct_passthrough=True)
+
+
+@bp.route(BLOB_PATH + "<key>", methods=["GET", "HEAD"])
+def signed_blob(key: str):
+    """Serve a disk-stored object to the holder of a valid, unexpired signed URL."""
+    storage = flask.current_app.extensions["modhub"].storage
+    signer = getattr(storage, "signer", None)
+    args = flask.request.args
+    if signer is None or not signer.verify(key, expires=args.get("e"), filename=args.get("n", ""),
+                                           signature=args.get("s")):
+        return flask.Response("invalid or expired download link\n", status=403,
+                              mimetype="text/plain")
+    try:
+        size = storage.size(key)
+    except ObjectMissing:
+        return flask.Response("not found\n", status=404, mimetype="text/plain")
+    return stream(storage, key=key, size=size, filename=args.get("n") or None, sha256=key)

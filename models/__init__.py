@@ -3,6 +3,7 @@
 from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
+from models.console.tables import AdminAudit, ConsoleApp, SiteRole
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
@@ -27,5 +28,5 @@ __all__ = [
     "ResourceVersion", "Category", "RunPlatform", "Section", "Tag",
     "OutboxEvent", "WebhookAttempt", "WebhookDelivery", "WebhookSubscription",
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
-    "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey",
+    "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp", "SiteRole",
 ]

@@ -21,7 +21,7 @@ def _run(fn):
 
 @click.group()
 def admin() -> None:
-    """Administrator actions on resources and servers."""
+    """Administrator actions on resources, servers and site users."""
 
 
 @admin.group()
@@ -109,3 +109,23 @@ def server_status(post_id: int, state: str) -> None:
         out = {**server_snapshot(session.get(ServerPost, post_id), settings=platform.settings),
                "changed": changed}
     click.echo(json.dumps(out, ensure_ascii=False))
+
+
+@admin.group()
+def user() -> None:
+    """Site users: roles on the admin pages."""
+
+
+@user.command("role")
+@click.argument("user_id", type=int)
+@click.argument("role", type=click.Choice(["admin", "none"]))
+def user_role(user_id: int, role: str) -> None:
+    """Grant a site role to a user (admin: may use the admin pages), or remove it with `none`."""
+    from models.console.service import set_role
+    from models.identity import get_user
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        if get_user(session, user_id=user_id) is None:
+            raise click.ClickException(f"user {user_id} does not exist")
+        _run(lambda: set_role(session, user_id=user_id, role=None if role == "none" else role))
+    click.echo(json.dumps({"userId": user_id, "role": None if role == "none" else role}))

@@ -113,6 +113,16 @@ class RedisQuota:
             raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
         return Verdict(int(verdict), per_minute, per_day, int(m), int(d), w, now)
 
+    def usage(self, app_id: int, now: float | None = None) -> tuple[int, int]:
+        """Requests counted this minute and this UTC day, without counting one."""
+        w = Windows.at(time.time() if now is None else now)
+        try:
+            m, d = self.client.mget([f"{self.prefix}:{app_id}:m:{w.minute}",
+                                     f"{self.prefix}:{app_id}:d:{w.day}"])
+        except redis.RedisError as exc:
+            raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
+        return int(m or 0), int(d or 0)
+
 
 class LocalQuota:
     """In-process counters for the embedded mode (each server process counts on its own)."""
@@ -147,3 +157,9 @@ class LocalQuota:
                 m, d = m + 1, d + 1
                 self.counts[mk], self.counts[dk] = m, d
         return Verdict(verdict, per_minute, per_day, m, d, w, now)
+
+    def usage(self, app_id: int, now: float | None = None) -> tuple[int, int]:
+        """Requests counted this minute and this UTC day, without counting one."""
+        w = Windows.at(time.time() if now is None else now)
+        with self.lock:
+            return self.counts.get((app_id, "m", w.minute), 0), self.counts.get((app_id, "d", w.day), 0)

@@ -15,7 +15,8 @@ from modhub.errors import ApiError
 from modhub.signature import client_address
 from modhub.web import code_guard, platform, session
 
-bp = flask.Blueprint("site", __name__, template_folder="templates")
+bp = flask.Blueprint("site", __name__, template_folder="templates", static_folder="static",
+                     static_url_path="/site-static")
 
 
 @bp.errorhandler(ApiError)

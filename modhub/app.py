@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -32,6 +33,7 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
+from modhub.site.throttle import LoginThrottle
 from modhub.validation import JSONIFIER, VALIDATORS
 from modhub.web import install_session_lifecycle
 
@@ -65,8 +67,31 @@ class Platform:
     quota: object
     secrets: SecretBox
     contract: Contract
-    clock: Callable[[], dt.datetime] = field(
-        default=lambda: dt.datetime.now(dt.UTC))
+    clock: Callable[[], dt.datetime] = field(default=lambda: _utc_now())
+    login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
+
+    @contextmanager
+    def serving(self, *, settings: Settings, db: Database, quota) -> Iterator[Platform]:
+        """Serve with other per-run parts (tests: one app, a fresh transaction per test).
+
+        Only the parts read per request are swapped: settings fields the app reads at build
+        time (body limits, site cookie, validation) must match the ones it was built with.
+        """
+        saved = (self.settings, self.db, self.quota, self.secrets, self.clock, self.login_throttle)
+        from workers.relay import RQDispatcher, attach
+        attach(db, RQDispatcher.from_settings(settings))
+        self.settings, self.db, self.quota = settings, db, quota
+        self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
+        self.login_throttle = LoginThrottle.for_quota(quota)
+        try:
+            yield self
+        finally:
+            (self.settings, self.db, self.quota, self.secrets, self.clock,
+             self.login_throttle) = saved
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 class HandlerResolver(Resolver):

@@ -6,7 +6,8 @@ import datetime as dt
 import importlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -34,6 +35,8 @@ from modhub.errors import not_implemented
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
+from modhub.site.throttle import LoginThrottle
+from modhub.guessing import CodeGuard
 from modhub.validation import JSONIFIER, VALIDATORS
 from modhub.web import install_session_lifecycle
 
@@ -67,9 +70,35 @@ class Platform:
     quota: object
     secrets: SecretBox
     contract: Contract
-    clock: Callable[[], dt.datetime] = field(
-        default=lambda: dt.datetime.now(dt.UTC))
+    clock: Callable[[], dt.datetime] = field(default=lambda: _utc_now())
     storage: object = None
+    code_guard: object = None  # wrong-code counters (modhub.guessing), over quota
+    login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
+
+    @contextmanager
+    def serving(self, *, settings: Settings, db: Database, quota) -> Iterator[Platform]:
+        """Serve with other per-run parts (tests: one app, a fresh transaction per test).
+
+        Only the parts read per request are swapped: settings fields the app reads at build
+        time (body limits, site cookie, validation) must match the ones it was built with.
+        """
+        saved = (self.settings, self.db, self.quota, self.secrets, self.clock, self.login_throttle,
+                 self.code_guard)
+        from workers.relay import RQDispatcher, attach
+        attach(db, RQDispatcher.from_settings(settings))
+        self.settings, self.db, self.quota = settings, db, quota
+        self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
+        self.login_throttle = LoginThrottle.for_quota(quota)
+        self.code_guard = CodeGuard.for_quota(quota)
+        try:
+            yield self
+        finally:
+            (self.settings, self.db, self.quota, self.secrets, self.clock,
+             self.login_throttle, self.code_guard) = saved
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def handler_function(target: str) -> Callable | None:
@@ -122,7 +151,8 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
     platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
                         quota=quota, secrets=SecretBox(settings.encryption_key),
                         contract=contract or Contract.load(),
-                        storage=storage or storage_from_settings(settings))
+                        storage=storage or storage_from_settings(settings),
+                        code_guard=CodeGuard.for_quota(quota))
     from workers.relay import RQDispatcher, attach  # webhooks: hand committed events to RQ
     attach(platform.db, RQDispatcher.from_settings(settings))
     return platform

@@ -7,6 +7,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from modhub.errors import ApiError
 
@@ -23,6 +24,12 @@ class RequestState:
     app_id: int | None = None
     proxy_user_id: int | None = None
     token_scopes: tuple[str, ...] = ()
+    session: Any = None  # the gateway's database session, handed on to the handler
+
+    def take_session(self):
+        """The gateway's session, now owned by the caller (None when the gateway opened none)."""
+        session, self.session = self.session, None
+        return session
 
     def add_header(self, name: str, value: str) -> None:
         """Queue a header for the response, whatever answers it (handler or error)."""

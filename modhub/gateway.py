@@ -71,9 +71,8 @@ class AppDirectory:
     rotate-secret, allow-list) is seen by every process within `ttl` seconds.
     """
 
-    def __init__(self, platform, ttl: float):
+    def __init__(self, platform):
         self.platform = platform
-        self.ttl = ttl
         self.lock = threading.Lock()
         self.cache: dict[str, tuple[float, AppInfo | None]] = {}
 
@@ -83,11 +82,12 @@ class AppDirectory:
         if hit:
             return hit[1]
         info = self._load(api_key)
-        if self.ttl > 0:
+        ttl = self.platform.settings.app_cache_seconds
+        if ttl > 0:
             with self.lock:
                 if len(self.cache) > 10_000:
                     self.cache.clear()
-                self.cache[api_key] = (time.monotonic() + self.ttl, info)
+                self.cache[api_key] = (time.monotonic() + ttl, info)
         return info
 
     def cached(self, api_key: str) -> bool:
@@ -127,9 +127,21 @@ class Gatekeeper:
 
     def __init__(self, platform):
         self.platform = platform
-        self.settings = platform.settings
-        self.apps = AppDirectory(platform, platform.settings.app_cache_seconds)
-        self.trusted = platform.settings.trusted_networks
+        self.apps = AppDirectory(platform)
+        self._trusted: tuple = (None, ())
+
+    @property
+    def settings(self):
+        """The platform's current settings (tests swap them per test)."""
+        return self.platform.settings
+
+    @property
+    def trusted(self) -> tuple:
+        """The trusted proxy networks of the current settings, parsed once per value."""
+        proxies = self.settings.trusted_proxies
+        if self._trusted[0] != proxies:
+            self._trusted = (proxies, self.settings.trusted_networks)
+        return self._trusted[1]
 
     def in_loop(self, access: Access, headers: dict) -> bool:
         """Whether check() will read no database: a key-only operation with a cached snapshot."""
@@ -182,25 +194,27 @@ class Gatekeeper:
         token = headers.get("x-proxy-access-token")
         if access is Access.TOKEN and not token:
             raise ApiError("PROXY_TOKEN_REQUIRED")
-        with self.platform.db.session() as session:
-            if token:
-                row = get_token(session, token=token)
-                if row is None or row.app_id != app.id:
-                    raise ApiError("PROXY_TOKEN_INVALID")
-                if row.revoked_at is not None:
-                    raise ApiError("PROXY_TOKEN_REVOKED")
-                if row.expires_at <= self.platform.clock():
-                    raise ApiError("PROXY_TOKEN_EXPIRED")
-                user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
-            else:
-                raw = headers.get("x-proxy-user-id")
-                if not raw:
-                    raise ApiError("PROXY_USER_REQUIRED")
-                if not _USER_ID.match(raw) or int(raw) > INT64_MAX:
-                    raise ApiError("PROXY_USER_INVALID")
-                user_id = int(raw)
-            if get_user(session, user_id=user_id) is None:
+        raw = headers.get("x-proxy-user-id")
+        if not token:
+            if not raw:
+                raise ApiError("PROXY_USER_REQUIRED")
+            if not _USER_ID.match(raw) or int(raw) > INT64_MAX:
                 raise ApiError("PROXY_USER_INVALID")
+        # the request's own session: the handler goes on with it (modhub.web.session)
+        session = state.session = self.platform.db.session()
+        if token:
+            row = get_token(session, token=token)
+            if row is None or row.app_id != app.id:
+                raise ApiError("PROXY_TOKEN_INVALID")
+            if row.revoked_at is not None:
+                raise ApiError("PROXY_TOKEN_REVOKED")
+            if row.expires_at <= self.platform.clock():
+                raise ApiError("PROXY_TOKEN_EXPIRED")
+            user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
+        else:
+            user_id = int(raw)
+        if get_user(session, user_id=user_id) is None:
+            raise ApiError("PROXY_USER_INVALID")
         state.proxy_user_id = user_id
 
 
@@ -220,11 +234,18 @@ class GatewayOperation:
             args = (self.access, scope["method"],
                     scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
                     headers, peer, envelope.current.get())
-            if self.gatekeeper.in_loop(self.access, headers):
-                self.gatekeeper.check(*args)
-            else:
-                await run_in_threadpool(self.gatekeeper.check, *args)
-        await self.next_app(scope, receive, send)
+            try:
+                if self.gatekeeper.in_loop(self.access, headers):
+                    self.gatekeeper.check(*args)
+                else:
+                    await run_in_threadpool(self.gatekeeper.check, *args)
+                await self.next_app(scope, receive, send)
+            finally:
+                session = args[-1].take_session()  # refused, or the handler never took it
+                if session is not None:
+                    await run_in_threadpool(session.close)
+        else:
+            await self.next_app(scope, receive, send)
 
 
 def _refuse_duplicates(raw_headers) -> None:

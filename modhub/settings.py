@@ -12,6 +12,8 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 
+from modhub.db import database_url
+
 log = logging.getLogger(__name__)
 
 
@@ -141,7 +143,11 @@ def finalize(settings: Settings) -> Settings:
         _ = settings.trusted_networks
     except ValueError as exc:
         raise SettingsError(f"MODHUB_TRUSTED_PROXIES: {exc}") from exc
-    return settings.replace(encryption_key=key)
+    try:
+        url = database_url(settings.database_url)
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_DATABASE_URL {exc}") from None
+    return settings.replace(encryption_key=key, database_url=url)
 
 
 def _embedded_key(data_dir: Path) -> str:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import hashlib
 
 import flask
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from modhub import envelope
 from modhub.envelope import ok  # noqa: F401  (handlers import the envelope from here)
 from modhub.errors import ApiError
 from modhub.validation import JSONIFIER
+
+WROTE = "modhub_wrote"
 
 
 def platform():
@@ -19,19 +22,33 @@ def platform():
 
 
 def session() -> Session:
-    """The request's one session; committed once when the request succeeds."""
+    """The request's one session (the gateway's, when it checked a proxy user); committed once
+    when the request succeeds and something was written."""
     if "db" not in flask.g:
-        flask.g.db = platform().db.session()
+        state = envelope.current.get(None)
+        flask.g.db = (state and state.take_session()) or platform().db.session()
     return flask.g.db
+
+
+@event.listens_for(Session, "after_flush")
+def _flushed(session, _context) -> None:
+    session.info[WROTE] = True
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _executed(state) -> None:
+    if not state.is_select:  # an UPDATE / DELETE / INSERT statement, or text of any kind
+        state.session.info[WROTE] = True
+
+
+def wrote(db: Session) -> bool:
+    """Whether the session flushed or executed anything but a SELECT since it was opened."""
+    return bool(db.info.get(WROTE))
 
 
 def code_guard():
     """The wrong-code counters (modhub.guessing.CodeGuard) of the running app."""
-    app = flask.current_app
-    if "modhub_code_guard" not in app.extensions:
-        from modhub.guessing import CodeGuard
-        app.extensions["modhub_code_guard"] = CodeGuard.for_quota(platform().quota)
-    return app.extensions["modhub_code_guard"]
+    return platform().code_guard
 
 
 def caller() -> envelope.RequestState:
@@ -60,17 +77,16 @@ def ok_tagged(data) -> flask.Response:
 
 
 def install_session_lifecycle(app: flask.Flask) -> None:
-    """Commit the request's session once after a successful handler, always close it."""
+    """Commit the request's session once after a successful handler that wrote something;
+    always close it (a read-only request ends with the connection's return, no COMMIT)."""
 
     @app.after_request
     def _commit(response):
         db = flask.g.pop("db", None)
         if db is not None:
             try:
-                if response.status_code < 400:
+                if response.status_code < 400 and wrote(db):
                     db.commit()
-                else:
-                    db.rollback()
             finally:
                 db.close()
         return response

@@ -1,11 +1,13 @@
-"""Fixtures: a real PostgreSQL database migrated once per run, each test in a rolled-back
-transaction, a real Redis with a per-test key prefix, and the app built from test settings."""
+"""Fixtures: a real PostgreSQL database migrated once per run (one per xdist worker), each test
+in a rolled-back transaction, a real Redis with a per-test key prefix, and the app built once per
+run per distinct settings, its per-test parts swapped in through Platform.serving()."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 import redis
@@ -23,9 +25,14 @@ from modhub.quota import RedisQuota
 from modhub.settings import Settings, finalize
 from tests.support import ContractChecker, Creds, SignedClient, recreate_database
 
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
 PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
                         "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
+if WORKER:
+    PG_URL = f"{PG_URL}_{WORKER}"
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
+ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app's build
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +69,7 @@ def redis_client():
 @pytest.fixture()
 def quota(redis_client):
     """Redis quota counters under a key prefix of this test's own."""
-    prefix = f"modhub:test:{uuid.uuid4().hex}"
+    prefix = f"{REDIS_PREFIX}:{uuid.uuid4().hex}"
     yield RedisQuota(redis_client, prefix=prefix)
     for key in redis_client.scan_iter(f"{prefix}:*"):
         redis_client.delete(key)
@@ -84,7 +91,7 @@ def checker(contract):
 def settings(tmp_path):
     """Test settings: PostgreSQL, Redis, a fresh key, response validation on, no app cache."""
     return Settings(data_dir=tmp_path, database_url=PG_URL, redis_url=REDIS_URL,
-                    encryption_key=Fernet.generate_key().decode(), validate_responses=True,
+                    encryption_key=ENCRYPTION_KEY, validate_responses=True,
                     app_cache_seconds=0, site_url="https://modhub.example",
                     webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
 
@@ -97,10 +104,34 @@ def embedded_settings(tmp_path):
     return settings
 
 
+class AppPool:
+    """Apps built once per run, one per distinct build-time settings (building one resolves
+    and validates the whole contract: about half a second)."""
+
+    def __init__(self, contract: Contract):
+        self.contract = contract
+        self.apps: dict[str, object] = {}
+
+    def get(self, settings: Settings, db, quota):
+        """The app built for settings like these (per-test fields aside)."""
+        key = repr(settings.replace(data_dir=Path("."), webhook_queue=""))
+        if key not in self.apps:
+            self.apps[key] = create_app(settings, db=db, quota=quota, contract=self.contract)
+        return self.apps[key]
+
+
+@pytest.fixture(scope="session")
+def app_pool(contract):
+    """The run's apps."""
+    return AppPool(contract)
+
+
 @pytest.fixture()
-def app(settings, db, quota, contract):
-    """The full application over the test database and Redis."""
-    return create_app(settings, db=db, quota=quota, contract=contract)
+def app(settings, db, quota, app_pool):
+    """The full application over the test database and Redis, with this test's parts."""
+    app = app_pool.get(settings, db, quota)
+    with app.app.extensions["modhub"].serving(settings=settings, db=db, quota=quota):
+        yield app
 
 
 @pytest.fixture()

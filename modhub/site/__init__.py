@@ -27,5 +27,6 @@ def install(app: flask.Flask, settings) -> None:
     app.config.update(SESSION_COOKIE_NAME="modhub_site", SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"))
-    app.extensions["modhub_login_throttle"] = LoginThrottle.for_quota(app.extensions["modhub"].quota)
+    platform = app.extensions["modhub"]
+    platform.login_throttle = LoginThrottle.for_quota(platform.quota)
     app.register_blueprint(bp)

@@ -102,7 +102,7 @@ def login():
         return flask.render_template("login.html", next=target, error=None)
     _check_csrf()
     login_text, address = flask.request.form.get("login", "").strip(), _client_address()
-    throttle = flask.current_app.extensions["modhub_login_throttle"]
+    throttle = flask.current_app.extensions["modhub"].login_throttle
     if throttle.blocked(login_text, address):
         return flask.render_template("login.html", next=target, error=(
             "Too many failed log-ins; try again in 15 minutes.")), 429

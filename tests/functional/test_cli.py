@@ -7,6 +7,8 @@ from click.testing import CliRunner
 
 from modhub.cli import main
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 
 @pytest.fixture()
 def run(tmp_path, monkeypatch):

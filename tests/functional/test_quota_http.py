@@ -3,9 +3,13 @@
 import logging
 import time
 
+import pytest
+
 from modhub.app import create_app
 from modhub.quota import RedisQuota
 from tests.support import SignedClient
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 GAMES = "/openapi/v2/games"
 RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",

@@ -13,6 +13,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from modhub.app import Contract
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 MAX_EXAMPLES = 10
 # Schema-valid requests are still refused by business rules (an unknown authCode is 200911, an
 # unknown id 200404): every other check runs (no 5xx, documented status, body and headers).

@@ -6,7 +6,7 @@ from modhub import demo
 from modhub.app import build_platform, create_app
 from tests.support import Creds, SignedClient
 
-pytestmark = pytest.mark.sqlite
+pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 def test_embedded_mode_serves_signed_requests(embedded_settings, checker):

@@ -1,10 +1,13 @@
 """The migrations build exactly the schema the models describe."""
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from models import Base
 from models.search_schema import include_object
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 
 def test_models_match_migrations(pg_engine):

@@ -11,6 +11,8 @@ from modhub.migrate import alembic_config, upgrade
 from tests.conftest import PG_URL
 from tests.support import drop_database, recreate_database
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 
 def _round_trip(url: str) -> set[str]:
     upgrade(url)

@@ -8,6 +8,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from models.legacy import COMMUNITY_KINDS
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 OPERATIONS = {
     "legacyBatchPostDetail", "legacyQueryPosts", "legacyGetPost", "legacyGetResource",
     "legacyListResourceFiles", "legacyQueryServers", "legacyGetServerStatus", "legacyGetForumStats",

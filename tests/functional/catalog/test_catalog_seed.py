@@ -14,6 +14,8 @@ from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.seed import SeedRefused, catalogue_is_empty, seed
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 TODAY = dt.date(2026, 5, 1)
 TABLES = ["section", "run_platform", "category", "tag", "app_user", "resource_post", "resource_author",
           "resource_link", "resource_relation", "resource_version", "resource_file", "rating",

@@ -12,7 +12,7 @@ from modhub.seed import seed_cli
 from tests.functional.catalog.conftest import data
 from tests.support import Creds, SignedClient
 
-pytestmark = pytest.mark.sqlite
+pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 @pytest.fixture()

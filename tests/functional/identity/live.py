@@ -19,10 +19,10 @@ from sqlalchemy.engine import make_url
 
 from modhub.app import create_app
 from modhub.migrate import upgrade
+from tests.conftest import PG_URL
 from tests.support import Creds
 
-BASE_PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
-                             "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
+BASE_PG_URL = PG_URL  # the run's (xdist worker's) test database
 
 
 def scratch_url(suffix: str) -> str:

@@ -17,8 +17,9 @@ from tests.support import Creds
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 PASSWORD = "browser-pass-1"
 
-pytestmark = pytest.mark.skipif(not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-                                reason="Debian's chromium and chromium-driver are not installed")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
+                                 reason="Debian's chromium and chromium-driver are not installed")]
 
 
 @pytest.fixture()

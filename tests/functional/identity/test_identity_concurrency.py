@@ -8,6 +8,7 @@ import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
+import pytest
 from sqlalchemy import func, select
 
 from models import applications, tokens
@@ -18,6 +19,8 @@ from modhub.app import build_platform
 from modhub.db import Database
 from tests.functional.identity.live import scratch_database, serve_processes, signed_post
 from tests.support import Creds, use_timestamp_lane
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 PROCESSES, THREADS, SERVERS = 4, 10, 2
 START = Decimal("20")

@@ -21,6 +21,8 @@ from tests.conftest import PG_URL
 from tests.functional.identity.conftest import code_of
 from tests.support import drop_database, recreate_database
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 
 def adjust(signed, proxy, amount, key=None, direction="ADD"):
     headers = {**proxy.headers, **({"Idempotency-Key": key} if key else {})}

@@ -8,6 +8,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
 MAX_EXAMPLES = 60
 # Schema-valid bodies are still refused by business rules with 400 and their own codes (an unknown
 # authCode is 200911, a pairing code 200913, an amount with 5 decimals 200301); every other check

@@ -8,7 +8,7 @@ from models import applications
 from modhub.app import build_platform, create_app
 from tests.support import Creds, SignedClient
 
-pytestmark = pytest.mark.sqlite
+pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 def test_register_adjust_collect_link_and_sso_on_sqlite(embedded_settings, checker):

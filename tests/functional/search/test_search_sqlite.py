@@ -10,7 +10,7 @@ from modhub.app import build_platform, create_app
 from tests.functional.search.conftest import ids, post_row
 from tests.support import Creds, SignedClient
 
-pytestmark = pytest.mark.sqlite
+pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 class Embedded:

@@ -7,9 +7,12 @@ import random
 import threading
 import time
 
+import pytest
 from sqlalchemy import text
 
 from models.catalog import ResourcePost
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 PATH = "/openapi/v2/mods/sync"
 

@@ -13,7 +13,7 @@ from modhub.settings import Settings, finalize
 from tests.functional.webhooks.receiver import Reply
 from workers import embedded
 
-pytestmark = pytest.mark.sqlite
+pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 def test_in_process_relay_delivers_and_retries(tmp_path, receiver, clock):

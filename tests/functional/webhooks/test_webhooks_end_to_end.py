@@ -8,6 +8,7 @@ import json
 import logging
 import threading
 
+import pytest
 from click.testing import CliRunner
 
 from models.catalog import ResourcePost, ServerPost
@@ -18,6 +19,8 @@ from modhub.cli import main
 from modhub.webhooks import EVENT_KINDS
 from tests.functional.webhooks.processes import wait_until
 from tests.functional.webhooks.receiver import Reply
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 
 def cli(stack, *args) -> str:

@@ -59,3 +59,11 @@ def test_an_integer_without_format_is_bounded_to_int64():
 def test_crashes_are_mapped_in_one_place(exc, status, code):
     response = asyncio.run(on_crash(None, exc))
     assert response.status_code == status and json.loads(response.body)["code"] == code
+
+
+def test_header_limit_is_read_from_the_environment(monkeypatch, tmp_path):
+    from modhub.settings import from_env
+    monkeypatch.setenv("MODHUB_DATA_DIR", str(tmp_path))
+    assert from_env().max_header_bytes == 32 * 1024
+    monkeypatch.setenv("MODHUB_MAX_HEADER_BYTES", "8192")
+    assert from_env().max_header_bytes == 8192

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 import flask
 import sqlalchemy.exc
@@ -20,6 +21,13 @@ from modhub import envelope
 from modhub.errors import ApiError
 
 log = logging.getLogger("modhub.errors")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """Text from a request made safe for one log line: control characters escaped (no forged lines)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
 
 # HTTP status of an exception that is not an ApiError -> catalog entry.
 _BY_STATUS = {
@@ -50,7 +58,7 @@ def _response(exc: ApiError) -> ConnexionResponse:
 async def on_api_error(_request, exc: ApiError) -> ConnexionResponse:
     """An ApiError raised anywhere."""
     if exc.status >= 500 and exc.code != 200501:  # an honest gap is not a server fault
-        log.error("traceId=%s code=%s %s", envelope.trace_id(), exc.code, exc.message)
+        log.error("traceId=%s code=%s %s", envelope.trace_id(), exc.code, printable(exc.message))
     return _response(exc)
 
 
@@ -82,6 +90,11 @@ async def on_crash(_request, exc: Exception) -> ConnexionResponse:
         log.warning("traceId=%s database unavailable: %s %r", envelope.trace_id(),
                     type(exc).__name__, first[0] if first else "")
         return _response(ApiError("DEPENDENCY_UNAVAILABLE", "the database is unavailable"))
+    if isinstance(exc, sqlalchemy.exc.DataError) or isinstance(exc, OverflowError):
+        # the last net under validation: a value the column cannot hold is the caller's error
+        log.warning("traceId=%s value refused by the database: %s", envelope.trace_id(),
+                    type(getattr(exc, "orig", exc)).__name__)
+        return _response(ApiError("PARAMETER_INVALID", "a value is out of range for its field"))
     log.error("traceId=%s unhandled %s", envelope.trace_id(), type(exc).__name__, exc_info=exc)
     return _response(ApiError("INTERNAL_ERROR"))
 

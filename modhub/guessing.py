@@ -26,8 +26,10 @@ WRONG = frozenset({"AUTH_CODE_INVALID", "AUTH_CODE_USER_MISMATCH", "PAIRING_CODE
 class CodeGuard:
     """Counts wrong codes per subject; `guarded` refuses a locked-out subject and counts failures."""
 
-    def __init__(self, client: redis.Redis | None = None, prefix: str = "modhub:quota"):
+    def __init__(self, client: redis.Redis | None = None, prefix: str = "modhub:quota",
+                 limits: dict[str, int] | None = None):
         self.client = client
+        self.limits = {**LIMITS, **(limits or {})}
         self.prefix = f"{prefix}:guess"
         self.lock = threading.Lock()
         self.local: dict[str, int] = {}
@@ -42,7 +44,7 @@ class CodeGuard:
     def guarded(self, operation: str, subjects: list[tuple[str, str]], now: float):
         """Refuse while a subject is locked out; count the wrong code the body raises."""
         window = int(now // WINDOW_SECONDS)
-        keys = [(self._key(operation, kind, value, window), LIMITS[kind]) for kind, value in subjects]
+        keys = [(self._key(operation, kind, value, window), self.limits[kind]) for kind, value in subjects]
         counts = self._read([k for k, _ in keys])
         if any(count >= limit for count, (_, limit) in zip(counts, keys, strict=True)):
             wait = max(1, (window + 1) * WINDOW_SECONDS - int(now))

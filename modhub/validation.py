@@ -17,7 +17,7 @@ from connexion.validators import (
     MultiPartFormDataValidator,
     ParameterValidator,
 )
-from jsonschema import Draft4Validator, FormatChecker, ValidationError
+from jsonschema import Draft4Validator, FormatChecker, ValidationError, validators
 from starlette.formparsers import MultiPartParser
 
 from modhub.errors import ApiError
@@ -44,6 +44,23 @@ def _in_bounds(fmt: str):
 for _fmt in _BOUNDS:
     FORMATS.checks(_fmt)(_in_bounds(_fmt))
 
+
+def _typed_int64(base):
+    """`base` whose `type: integer` also bounds the value to int64 when no format says more."""
+    check_type = base.VALIDATORS["type"]
+
+    def type_(validator, types, instance, schema):
+        yield from check_type(validator, types, instance, schema)
+        if ("integer" in (types if isinstance(types, list) else [types])
+                and isinstance(instance, int) and not isinstance(instance, bool)
+                and not INT64[0] <= instance <= INT64[1]):
+            yield ValidationError(f"{instance} is beyond the 64-bit integer range")
+    return validators.extend(base, {"type": type_})
+
+
+ParameterSchemaValidator = _typed_int64(Draft4Validator)
+BodySchemaValidator = _typed_int64(Draft4RequestValidator)
+
 _PARAMETER_VALIDATORS: dict[int, tuple[dict, Draft4Validator]] = {}
 
 
@@ -54,7 +71,7 @@ def _schema_validator(schema: dict) -> Draft4Validator:
     if entry is None or entry[0] is not schema:
         if len(_PARAMETER_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
             _PARAMETER_VALIDATORS.clear()
-        entry = (schema, Draft4Validator(schema, format_checker=FORMATS))
+        entry = (schema, ParameterSchemaValidator(schema, format_checker=FORMATS))
         _PARAMETER_VALIDATORS[id(schema)] = entry
     return entry[1]
 
@@ -109,7 +126,7 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
 
     @property
     def _validator(self):
-        return Draft4RequestValidator(self._schema, format_checker=FORMATS)
+        return BodySchemaValidator(self._schema, format_checker=FORMATS)
 
     def _validate(self, body: t.Any) -> dict | None:
         if not self._nullable and body is None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.catalog_queries import get_listed_or_raise
@@ -70,3 +72,28 @@ def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -
         raise ApiError("FILE_CONTENT_MISSING") from exc
     return Download(file_id=f.id, file_name=f.file_name, key=f.object_key, size=size,
                     sha256=f.sha256 or f.object_key)
+
+
+def check_storage(session: Session, storage) -> tuple[int, list[str]]:
+    """Re-read every stored object a live file record references: (objects checked, problems),
+    a problem when the bytes are missing or their size or sha256 differs from the record."""
+    rows = session.execute(select(ResourceFile.object_key, ResourceFile.file_size,
+                                  ResourceFile.sha256).distinct()
+                           .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
+                                  ResourceFile.object_key.is_not(None),
+                                  ResourceFile.is_delete.is_(False))).all()
+    problems = []
+    for key, size, sha256 in rows:
+        digest, got = hashlib.sha256(), 0
+        try:
+            for chunk in storage.open(key):
+                digest.update(chunk)
+                got += len(chunk)
+        except ObjectMissing:
+            problems.append(f"{key}: missing")
+            continue
+        if size is not None and got != size:
+            problems.append(f"{key}: size {got} != recorded {size}")
+        if digest.hexdigest() != (sha256 or key):
+            problems.append(f"{key}: sha256 {digest.hexdigest()} != recorded {sha256 or key}")
+    return len(rows), problems

@@ -2,6 +2,7 @@
 
 import flask
 
+from modhub.core.signing import install_signer
 from modhub.web import platform
 
 
@@ -13,3 +14,9 @@ def openapi_json(**_):
 def openapi_yaml(**_):
     """The exact contract as YAML (the hand-maintained source file)."""
     return flask.Response(platform().contract.yaml_bytes, mimetype="application/yaml")
+
+
+def install_signing_key(**_):
+    """The public key of install-script signatures, PEM (getInstallSigningKey, an extension)."""
+    return flask.Response(install_signer(platform().settings).public_pem(),
+                          mimetype="application/x-pem-file")

@@ -7,21 +7,9 @@ from sqlalchemy.orm import Session
 
 from models.catalog import ResourcePost
 from models.catalog_queries import get_listed_or_raise, listed_clause
+from models.files.records import file_summary
 from models.resource_parts import ResourceFile
 from models.taxonomy import RunPlatform
-from modhub.display import format_time
-
-
-def file_summary(f: ResourceFile, *, platform_names: dict[str, str], zone: str) -> dict:
-    """FileSummaryVO of a file (fingerprint is reserved and always null)."""
-    return {"fileInfoId": f.id, "postId": f.post_id, "fileTitle": f.title, "fileName": f.file_name,
-            "fileVersion": f.file_version, "resourceVersions": list(f.resource_versions or []),
-            "runPlatform": f.run_platform, "runPlatformName": platform_names.get(f.run_platform),
-            "environmentSide": f.environment_side, "storageType": f.storage_type,
-            "fileSize": f.file_size, "sha256": f.sha256, "fileStatus": f.file_status,
-            "downloadCount": f.download_count, "fingerprint": None,
-            "publishTime": format_time(f.publish_time, zone),
-            "updateTime": format_time(f.update_time, zone)}
 
 
 def visible_files():
@@ -30,7 +18,8 @@ def visible_files():
                                       ResourceFile.file_status == "NORMAL")
 
 
-def _platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str]:
+def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str]:
+    """Run platform names of the files' platform codes, one query."""
     codes = {f.run_platform for f in files if f.run_platform}
     if not codes:
         return {}
@@ -40,7 +29,7 @@ def _platform_names(session: Session, files: list[ResourceFile]) -> dict[str, st
 
 def summaries(session: Session, files: list[ResourceFile], *, zone: str) -> list[dict]:
     """FileSummaryVO of each file, run platform names loaded in one query."""
-    names = _platform_names(session, files)
+    names = platform_names(session, files)
     return [file_summary(f, platform_names=names, zone=zone) for f in files]
 
 

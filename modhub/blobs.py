@@ -50,9 +50,9 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
         headers["Content-Disposition"] = content_disposition(filename)
     if rng == UNSATISFIABLE:
         headers["Content-Range"] = f"bytes */{size}"
-        return flask.Response(b"", status=416, headers=headers)
+        return flask.Response(b"", status=416, headers=headers, mimetype="application/octet-stream")
     if flask.request.headers.get("If-None-Match", "").strip() == etag and rng is None:
-        return flask.Response(status=304, headers=headers)
+        return flask.Response(status=304, headers=headers, mimetype="application/octet-stream")
     start, end, status = (0, size - 1, 200) if rng is None else (*rng, 206)
     if status == 206:
         headers["Content-Range"] = f"bytes {start}-{end}/{size}"

@@ -8,6 +8,7 @@ transaction, so a failed seed leaves nothing behind.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import random
 import sys
 
@@ -89,9 +90,20 @@ def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict |
         counts = seed(session, resources=resources, progress=True)
     with platform.db.session() as session, session.begin():
         forget(session)
+        store_demo_files(session, platform.storage)
         if session.get_bind().dialect.name == "postgresql":
             session.execute(text("ANALYZE"))  # planner statistics for the freshly filled tables
     return counts
+
+
+def store_demo_files(session: Session, storage) -> int:
+    """Put the bytes of every on-site demo file into the storage (content-addressed: once each)."""
+    rows = session.execute(select(ResourceFile.file_name, ResourceFile.file_size).distinct()
+                           .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
+                                  ResourceFile.object_key.is_not(None))).all()
+    for name, size in rows:
+        storage.put(io.BytesIO(R.demo_content(name, size)))
+    return len(rows)
 
 
 def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], count: int) -> list[dict]:

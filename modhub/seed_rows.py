@@ -143,23 +143,37 @@ def post_row(rng: random.Random, tax: Taxonomy, now: dt.datetime, user_count: in
     }
 
 
+def demo_content(name: str, size: int) -> bytes:
+    """The bytes of a demo file: its name repeated up to size (stored by `seed_cli`)."""
+    line = f"modhub demo file {name}\n".encode()
+    return (line * (size // len(line) + 1))[:size]
+
+
+def demo_hashes(content: bytes) -> dict:
+    """The sha1, sha256 and sha512 columns of demo bytes."""
+    return {"sha1": hashlib.sha1(content).hexdigest(), "sha256": hashlib.sha256(content).hexdigest(),
+            "sha512": hashlib.sha512(content).hexdigest()}
+
+
 def file_row(rng: random.Random, post: dict, index: int) -> dict:
     """One file of a post: an on-site upload, an external link or a cloud-disk share."""
     storage = rng.choice(["DIRECT_UPLOAD", "DIRECT_UPLOAD", "DIRECT_LINK", "CLOUD_DISK"])
     name = f"{post['abbr_name'].lower()}-{post['resource_version']}-{index}.jar"
     uploaded = storage == "DIRECT_UPLOAD"
+    size = rng.randint(1_000, 64_000)
     return {
         "post_id": post["id"], "title": f"{post['sub_name']} {post['resource_version']}",
         "file_name": name, "file_version": post["resource_version"],
         "resource_versions": post["game_versions"], "run_platform": post["run_platform"],
         "environment_side": rng.choice(["BOTH", "BOTH", "CLIENT", "SERVER"]),
         "storage_type": storage,
-        "object_key": f"files/{post['id']}/{name}" if uploaded else None,
+        "object_key": hashlib.sha256(demo_content(name, size)).hexdigest() if uploaded else None,
         "external_url": None if uploaded else f"https://dl.example.org/{post['id']}/{name}",
         "down_info": [] if uploaded else [{"type": storage, "url": f"https://dl.example.org/{name}",
                                            "code": "mh42" if storage == "CLOUD_DISK" else None}],
-        "file_size": rng.randint(10_000, 80_000_000) if uploaded else None,
-        "sha256": hashlib.sha256(name.encode()).hexdigest() if uploaded else None,
+        "file_size": size if uploaded else None,
+        **(demo_hashes(demo_content(name, size)) if uploaded
+           else {"sha1": None, "sha256": None, "sha512": None}),
         "file_status": "NORMAL" if rng.random() < 0.95 else "HIDDEN",
         "download_count": rng.randint(0, 5000), "sort_order": index,
         "publish_time": post["publish_time"], "update_time": post["update_time"],

@@ -55,6 +55,7 @@ class Settings:
     s3_region: str = ""
     s3_access_key_id: str = ""
     s3_secret_access_key: str = ""
+    install_signing_key: str = ""
     extra: dict = field(default_factory=dict)
 
     @property
@@ -117,6 +118,7 @@ def from_env() -> Settings:
         s3_region=_env("S3_REGION"),
         s3_access_key_id=_env("S3_ACCESS_KEY_ID"),
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
+        install_signing_key=_env("INSTALL_SIGNING_KEY"),
     )
     return finalize(settings)
 

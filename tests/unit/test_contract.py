@@ -31,10 +31,20 @@ def test_document_is_valid_openapi_3_0():
 
 def test_every_service_operation_is_declared_and_nothing_else():
     want = {(o["method"], o["path"]) for o in _service_operations()}
-    have = {(m, p) for m, p, _ in OPS}
+    have = {(m, p) for m, p, o in OPS if not o.get("x-modhub-extension")}
     assert want - have == set()
     assert have - want == set()
     assert len(want) == 136
+
+
+def test_extensions_are_tagged_and_outside_the_service_spec():
+    extensions = [(m, p, o) for m, p, o in OPS if o.get("x-modhub-extension")]
+    assert extensions
+    for method, path, op in extensions:
+        assert op["x-modhub-extension"] is True and op["tags"] == ["extensions"], (method, path)
+    if OPERATIONS.exists():
+        want = {(o["method"], o["path"]) for o in _service_operations()}
+        assert not {(m, p) for m, p, _ in extensions} & want
 
 
 def test_access_level_matches_the_service_spec():

@@ -94,7 +94,8 @@ def test_files_of_a_resource_newest_first(signed, cat, prefix):
     cat.file(pid, file_status="HIDDEN")
     files = data(signed.get(f"{prefix}/{pid}/files"))
     assert [f["fileInfoId"] for f in files] == [new, old]
-    assert files[1]["runPlatformName"] == "Forge" and files[1]["fingerprint"] is None
+    assert files[1]["runPlatformName"] == "Forge" and files[1]["fingerprint"] == "ab" * 32
+    assert files[0]["fingerprint"] is None and files[0]["hashes"] is None
     assert files[0]["storageType"] == "DIRECT_LINK" and files[0]["environmentSide"] == "CLIENT"
     assert files[1]["publishTime"] == "2026-04-29 12:00:00" and files[1]["sha256"] == "ab" * 32
 

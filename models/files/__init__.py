@@ -1,0 +1,1 @@
+"""Files domain: file records, download decisions and their VOs."""

@@ -1,0 +1,99 @@
+"""File reads and download decisions: the owner check, storage-type rules, the stored bytes."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.catalog_queries import get_listed_or_raise
+from models.file_views import platform_names
+from models.files import records
+from models.resource_parts import ResourceFile
+from modhub.core.storage import ObjectMissing
+from modhub.errors import ApiError
+
+
+def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:
+    """A visible file of a listed resource; postId (when given) must be its owner, else 200404."""
+    f = session.get(ResourceFile, file_id)
+    if (f is None or f.is_delete or f.file_status != "NORMAL"
+            or (post_id is not None and f.post_id != post_id)):
+        raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist"
+                       + (f" in resource {post_id}" if post_id is not None else ""))
+    get_listed_or_raise(session, post_id=f.post_id)
+    return f
+
+
+def get_detail(session: Session, *, post_id: int, file_id: int, zone: str) -> dict:
+    """FileDetailVO of a file owned by postId."""
+    f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+    return records.file_detail(f, platform_names=platform_names(session, [f]), zone=zone)
+
+
+def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> dict:
+    """FileDownloadUrlVO of a file with an external link (DIRECT_LINK, CLOUD_DISK); 200321 for
+    an on-site file, which has none."""
+    f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+    if f.storage_type == "DIRECT_UPLOAD" or not f.external_url:
+        raise ApiError("FILE_HAS_NO_EXTERNAL_LINK")
+    return records.download_url(f)
+
+
+@dataclass(frozen=True)
+class Download:
+    """What download-file answers: stored bytes to stream, or an external link to redirect to."""
+
+    file_id: int
+    file_name: str | None
+    key: str | None = None
+    size: int = 0
+    sha256: str | None = None
+    redirect: str | None = None
+
+
+def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -> Download:
+    """The download of a file owned by postId: DIRECT_UPLOAD streams the stored bytes,
+    DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are 200420."""
+    f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+    if f.storage_type == "CLOUD_DISK":
+        raise ApiError("CLOUD_DISK_NOT_DOWNLOADABLE")
+    if f.storage_type == "DIRECT_LINK":
+        if not f.external_url:
+            raise ApiError("FILE_CONTENT_MISSING")
+        return Download(file_id=f.id, file_name=f.file_name, redirect=f.external_url)
+    if not f.object_key:
+        raise ApiError("FILE_CONTENT_MISSING")
+    try:
+        size = storage.size(f.object_key)
+    except ObjectMissing as exc:
+        raise ApiError("FILE_CONTENT_MISSING") from exc
+    return Download(file_id=f.id, file_name=f.file_name, key=f.object_key, size=size,
+                    sha256=f.sha256 or f.object_key)
+
+
+def check_storage(session: Session, storage) -> tuple[int, list[str]]:
+    """Re-read every stored object a live file record references: (objects checked, problems),
+    a problem when the bytes are missing or their size or sha256 differs from the record."""
+    rows = session.execute(select(ResourceFile.object_key, ResourceFile.file_size,
+                                  ResourceFile.sha256).distinct()
+                           .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
+                                  ResourceFile.object_key.is_not(None),
+                                  ResourceFile.is_delete.is_(False))).all()
+    problems = []
+    for key, size, sha256 in rows:
+        digest, got = hashlib.sha256(), 0
+        try:
+            for chunk in storage.open(key):
+                digest.update(chunk)
+                got += len(chunk)
+        except ObjectMissing:
+            problems.append(f"{key}: missing")
+            continue
+        if size is not None and got != size:
+            problems.append(f"{key}: size {got} != recorded {size}")
+        if digest.hexdigest() != (sha256 or key):
+            problems.append(f"{key}: sha256 {digest.hexdigest()} != recorded {sha256 or key}")
+    return len(rows), problems

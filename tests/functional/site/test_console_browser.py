@@ -29,6 +29,7 @@ def _log_in(browser, base, name):
     wait(browser, "#login").send_keys(f"{name}_login")
     browser.find_element("css selector", "#password").send_keys(PASSWORD)
     browser.find_element("css selector", "#submit").click()
+    wait(browser, "#register")  # logged in and on the console before going on
 
 
 @needs_chromium

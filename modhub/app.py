@@ -20,7 +20,6 @@ from connexion.middleware.request_validation import RequestValidationMiddleware
 from connexion.middleware.response_validation import ResponseValidationMiddleware
 from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.server_error import ServerErrorMiddleware
-from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 from connexion.utils import get_function_from_name
@@ -28,6 +27,7 @@ from connexion.utils import get_function_from_name
 from modhub import errors_http, site
 from modhub.crypto import SecretBox
 from modhub.db import Database
+from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.quota import LocalQuota, RedisQuota
@@ -110,7 +110,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 max_upload_bytes=settings.max_upload_bytes,
                 uploads=upload_paths(platform.contract.document)),
         ExceptionMiddleware,
-        SwaggerUIMiddleware,
+        SigningDocsMiddleware,
         RoutingMiddleware,
         partial(GatewayMiddleware, gatekeeper=Gatekeeper(platform)),
         RequestValidationMiddleware,

@@ -46,7 +46,7 @@ _STATUS = {"pause": SubscriptionStatus.PAUSED, "resume": SubscriptionStatus.ACTI
 
 @bp.post("/console/webhooks/<int:subscription_id>/<action>")
 def console_hook_change(subscription_id: int, action: str):
-    """pause, resume, rotate (new secret shown once), remove, or redeliver one event."""
+    """pause, resume, rotate (new secret shown once), remove, test (send a test event), redeliver."""
     user = _current_user()
     if user is None:
         return _to_login()
@@ -60,6 +60,8 @@ def console_hook_change(subscription_id: int, action: str):
                                            now=platform().clock())
     elif action == "remove":
         webhooks.remove(session(), subscription_id=sub.id)
+    elif action == "test":
+        webhook_log.send_test(session(), subscription_id=sub.id, now=platform().clock())
     elif action == "redeliver":
         webhook_log.redeliver(session(), event_id=flask.request.form.get("event_id", ""),
                               subscription_id=sub.id, now=platform().clock())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy import select
 
 from models.types import utcnow
 from models.webhooks import DeliveryStatus, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
@@ -56,6 +57,12 @@ def test_owner_manages_webhooks_and_reads_the_log(client, db, people):  # noqa: 
     assert post(client, f"/console/webhooks/{sub_id}/redeliver", hooks, event_id=event_id).status_code == 302
     assert re.search(r'class="state">PENDING<', client.get(hooks).text)
     assert post(client, f"/console/webhooks/{sub_id}/redeliver", hooks, event_id="nope").status_code == 404
+
+    assert post(client, f"/console/webhooks/{sub_id}/test", hooks).status_code == 302
+    assert "webhook.test" in client.get(hooks).text
+    with db.session() as session:
+        test_event = session.scalar(select(OutboxEvent).where(OutboxEvent.kind == "webhook.test"))
+        assert test_event.relayed_at is not None  # sent to this subscription only, never fanned out
 
     log_in(client, "other")
     assert client.get(hooks).status_code == 404

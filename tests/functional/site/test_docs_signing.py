@@ -48,3 +48,30 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
     browser.save_screenshot(str(shots / "docs-try-it-out.png"))
     storage = browser.execute_script("return JSON.stringify(localStorage) + JSON.stringify(sessionStorage);")
     assert made.secret_key not in storage and made.secret_key not in browser.get_cookies().__repr__()
+
+
+@needs_chromium
+def test_try_it_out_of_a_p_operation_carries_the_proxy_user(browser, site, shots):
+    base, platform = site
+    from models.identity import User
+    with platform.db.session() as session, session.begin():
+        made = applications.create(session, platform.secrets, name="Docs P", approve=True,
+                                   permissions=["user:proxy"])
+        user = User(username="docs-user")
+        session.add(user)
+        session.flush()
+        user_id = user.id
+    op = "#operations-legacy-legacyGetUserProfile"
+    browser.get(f"{base}{DOCS}#/legacy/legacyGetUserProfile")
+    wait(browser, "#sign-key").send_keys(made.api_key)
+    browser.find_element("css selector", "#sign-secret").send_keys(made.secret_key)
+    browser.find_element("css selector", "#sign-user").send_keys(str(user_id))
+    block = wait(browser, op)
+    if not block.find_elements("css selector", ".try-out__btn"):
+        block.find_element("css selector", ".opblock-summary").click()
+    wait(browser, f"{op} .try-out__btn").click()
+    wait(browser, f"{op} .execute").click()
+    body = wait(browser, f"{op} .live-responses-table .response-col_description pre.microlight")
+    answer = json.loads(body.text)
+    assert answer["code"] == 0 and answer["data"]["userId"] == user_id, answer
+    browser.save_screenshot(str(shots / "docs-try-it-out-p.png"))

@@ -86,3 +86,25 @@ def replay(session: Session, *, since: dt.datetime, subscription_id: int | None 
         query = query.where(WebhookDelivery.subscription_id == subscription_id)
     deliveries = list(session.scalars(query.with_for_update(of=WebhookDelivery)))
     return _requeue(session, deliveries, now or utcnow())
+
+
+TEST_KIND = "webhook.test"
+
+
+def send_test(session: Session, *, subscription_id: int, now: dt.datetime | None = None) -> str:
+    """Queue a `webhook.test` event to this one subscription (not fanned out); returns its id."""
+    import uuid
+
+    from models.webhooks import get_or_raise
+    sub = get_or_raise(session, subscription_id=subscription_id)
+    now = now or utcnow()
+    event = OutboxEvent(event_id=str(uuid.uuid4()), kind=TEST_KIND, created_at=now, relayed_at=now,
+                        data={"subscriptionId": sub.id, "message": "test event from the developer console"})
+    session.add(event)
+    session.flush()
+    delivery = WebhookDelivery(event_id=event.id, subscription_id=sub.id, status=DeliveryStatus.PENDING,
+                               attempts=0, next_attempt_at=now, created_at=now)
+    session.add(delivery)
+    session.flush()
+    after_commit_deliver(session, [delivery.id])
+    return event.event_id

@@ -22,7 +22,6 @@ from connexion.middleware.request_validation import RequestValidationMiddleware
 from connexion.middleware.response_validation import ResponseValidationMiddleware
 from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.server_error import ServerErrorMiddleware
-from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
@@ -30,6 +29,7 @@ from modhub import blobs, errors_http, site
 from modhub.core.storage import from_settings as storage_from_settings
 from modhub.crypto import SecretBox
 from modhub.db import Database
+from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.errors import not_implemented
 from modhub.gateway import Gatekeeper, GatewayMiddleware
@@ -168,7 +168,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 max_header_bytes=settings.max_header_bytes,
                 uploads=upload_paths(platform.contract.document)),
         ExceptionMiddleware,
-        SwaggerUIMiddleware,
+        SigningDocsMiddleware,
         RoutingMiddleware,
         partial(GatewayMiddleware, gatekeeper=Gatekeeper(platform)),
         RequestValidationMiddleware,

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from pathlib import Path
 
 import click
 from cryptography.fernet import Fernet
 
+from modhub import __version__
 from modhub.settings import SettingsError, from_env
 
 log = logging.getLogger("modhub")
@@ -23,10 +25,18 @@ def _settings():
 
 def _platform():
     from modhub.app import build_platform
-    return build_platform(_settings())
+    settings = _settings()
+    from sqlalchemy.engine import make_url
+    path = make_url(settings.database_url).database if settings.embedded else None
+    if path and path != ":memory:" and not Path(path).exists():
+        raise click.ClickException(
+            f"{Path(path).parent} is not a modhub data folder (no {Path(path).name} there). Start "
+            "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR.")
+    return build_platform(settings)
 
 
 @click.group()
+@click.version_option(__version__, prog_name="modhub")
 def main() -> None:
     """modhub: the open API server of a game-modding community."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -161,14 +171,26 @@ def run(host: str, port: int) -> None:
     settings = _settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
-    creds = demo.ensure_demo_app(_platform())
+    base = f"http://{host}:{port}"
+    platform = _platform()
+    creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
+    password = demo.new_demo_password(platform, creds["demoUserId"])
     from modhub.seed import seed_cli
-    seed_cli(_platform(), resources=200, only_if_empty=True)  # a small demo catalogue on first start
-    click.echo(json.dumps({**creds, "baseUrl": f"http://{host}:{port}",
-                           "docs": f"http://{host}:{port}/openapi/v2/meta/docs/"}, indent=2))
-    click.echo("demo credentials above: sign requests with them (see README)", err=True)
+    seed_cli(platform, resources=200, only_if_empty=True)  # a small demo catalogue on first start
+    platform.db.engine.dispose()
+    import threading
+
     import uvicorn
-    uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
+    server = uvicorn.Server(uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port,
+                                           log_level="info"))
+
+    def _banner() -> None:  # after uvicorn's start-up lines, not in the middle of them
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.1)
+        if server.started:
+            click.echo(demo.banner(creds, base, password), err=True)
+    threading.Thread(target=_banner, daemon=True).start()
+    server.run()
 
 
 @main.group("demo")

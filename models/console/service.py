@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import applications
+from models import applications, webhooks
 from models.console.tables import ConsoleApp, SiteRole
 from models.identity import PROXY_PERMISSION, Application, AppStatus
 from modhub.crypto import SecretBox
@@ -140,3 +140,12 @@ def set_role(session: Session, *, user_id: int, role: str | None) -> None:
     else:
         row.role = role
     session.flush()
+
+
+def owned_subscription(session: Session, *, user_id: int, subscription_id: int):
+    """A webhook subscription of one of the user's applications (another's is RECORD_NOT_FOUND)."""
+    sub = webhooks.get_or_raise(session, subscription_id=subscription_id)
+    console = session.get(ConsoleApp, sub.app_id)
+    if console is None or console.owner_user_id != user_id:
+        raise ApiError("RECORD_NOT_FOUND", f"webhook subscription {subscription_id} does not exist")
+    return sub

@@ -95,3 +95,11 @@ def console_edit(app_id: int):
     service.edit(session(), user_id=user.id, app_id=app_id, redirect_uris=_lines("redirect_uris"),
                  ip_allow=_lines("ip_allow"))
     return flask.redirect(flask.url_for("site.console_app", app_id=app_id))
+
+
+@bp.get("/demo/callback")
+def demo_callback():
+    """The demo app's redirect URI: shows the auth_code the consent page sent back."""
+    args = flask.request.args
+    return flask.render_template("demo_callback.html", auth_code=args.get("auth_code"),
+                                 state=args.get("state"), error=args.get("error"))

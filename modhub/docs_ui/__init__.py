@@ -1,0 +1,31 @@
+"""The interactive docs page: Swagger UI with a key + secret form that signs every "Try it out".
+
+Our `index.j2` (no inline script or style) replaces the bundle's; the bundle's files are still
+served from its own folder. The signing runs in the browser (site static `docs-sign.js`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from connexion.middleware.swagger_ui import SwaggerUIAPI, SwaggerUIMiddleware
+from starlette.templating import Jinja2Templates
+
+TEMPLATES = Path(__file__).parent
+
+
+class _SigningDocsAPI(SwaggerUIAPI):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._templates = Jinja2Templates(directory=[str(TEMPLATES),
+                                                     str(self.options.swagger_ui_template_dir)])
+
+
+class SigningDocsMiddleware(SwaggerUIMiddleware):
+    """SwaggerUIMiddleware whose docs page loads the signing form and script."""
+
+    def add_api(self, specification, base_path=None, arguments=None, **kwargs) -> None:
+        """Like the parent, with the page template of this package first."""
+        api = _SigningDocsAPI(specification, base_path=base_path, arguments=arguments,
+                              default=self.default_fn, **kwargs)
+        self.router.mount(api.base_path, app=api.router)

@@ -1,16 +1,107 @@
 """Community content, interactions, notifications, search and user pages."""
 
+from models.community import comments, posts, social
 from modhub.errors import not_implemented
+from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
-def toggle_collect(**kwargs):
+def _settings():
+    return platform().settings
+
+
+def toggle_collect(body: dict, **_):
     """Boolean: new collect state (toggleCollect)."""
-    raise not_implemented("toggleCollect")
+    return ok(social.toggle_reaction(session(), kind="COLLECT", user_id=proxy_user_id(),
+                                     entity_type=body["entityType"], entity_id=body["entityId"]))
 
 
-def toggle_like(**kwargs):
+def toggle_like(body: dict, **_):
     """Boolean: new like state (toggleLike)."""
-    raise not_implemented("toggleLike")
+    return ok(social.toggle_reaction(session(), kind="LIKE", user_id=proxy_user_id(),
+                                     entity_type=body["entityType"], entity_id=body["entityId"]))
+
+
+def toggle_follow(body: dict, **_):
+    """Boolean: new follow state (toggleFollow)."""
+    return ok(social.toggle_follow(session(), user_id=proxy_user_id(),
+                                   target_user_id=body["targetUserId"]))
+
+
+def list_comments(entity_type: str, entity_id: int, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommentVO of one record (listComments)."""
+    return ok_tagged(comments.list_comments(session(), entity_type=entity_type, entity_id=entity_id,
+                                            page_num=page_num, page_size=page_size,
+                                            settings=_settings()))
+
+
+def query_discuss_posts(section_code: str | None = None, keyword: str | None = None,
+                        page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityPostSummaryVO of discussion posts (queryDiscussPosts)."""
+    return ok_tagged(posts.query_discuss(session(), section_code=section_code, keyword=keyword,
+                                         page_num=page_num, page_size=page_size,
+                                         settings=_settings()))
+
+
+def get_discuss_post(post_id: int, **_):
+    """CommunityPostDetailVO of one discussion post (getDiscussPost)."""
+    return ok_tagged(posts.get_discuss(session(), post_id=post_id, settings=_settings()))
+
+
+def query_moments(user_id: int | None = None, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityMomentVO of moments (queryMoments)."""
+    return ok_tagged(posts.query_moments(session(), user_id=user_id, page_num=page_num,
+                                         page_size=page_size, settings=_settings()))
+
+
+def get_moment(moment_id: int, **_):
+    """CommunityMomentVO of one moment (getMoment)."""
+    return ok_tagged(posts.get_moment(session(), moment_id=moment_id, settings=_settings()))
+
+
+def query_questions(section_code: str | None = None, keyword: str | None = None,
+                    is_resolved: bool | None = None, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityQuestionVO of questions (queryQuestions)."""
+    return ok_tagged(posts.query_questions(session(), section_code=section_code, keyword=keyword,
+                                           is_resolved=is_resolved, page_num=page_num,
+                                           page_size=page_size, settings=_settings()))
+
+
+def get_question(post_id: int, **_):
+    """CommunityQuestionVO of one question (getQuestion)."""
+    return ok_tagged(posts.get_question(session(), post_id=post_id, settings=_settings()))
+
+
+def list_answers(post_id: int, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityAnswerVO of a question (listAnswers)."""
+    return ok_tagged(posts.list_answers(session(), post_id=post_id, page_num=page_num,
+                                        page_size=page_size, settings=_settings()))
+
+
+def get_user_profile(user_id: int, **_):
+    """CommunityUserProfileVO of one user (getUserProfile)."""
+    return ok_tagged(social.get_profile(session(), user_id=user_id, settings=_settings()))
+
+
+def list_followers(user_id: int, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityFollowUserVO of a user's followers (listFollowers)."""
+    return ok_tagged(social.list_follows(session(), user_id=user_id, followers=True,
+                                         page_num=page_num, page_size=page_size,
+                                         settings=_settings()))
+
+
+def list_following(user_id: int, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityFollowUserVO of users a user follows (listFollowing)."""
+    return ok_tagged(social.list_follows(session(), user_id=user_id, followers=False,
+                                         page_num=page_num, page_size=page_size,
+                                         settings=_settings()))
+
+
+def list_user_posts(user_id: int, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultCommunityPostSummaryVO of a user's posts (listUserPosts)."""
+    social.live_user(session(), user_id)
+    return ok_tagged(posts.query_discuss(session(), section_code=None, keyword=None,
+                                         page_num=page_num, page_size=page_size,
+                                         settings=_settings(), user_id=user_id))
 
 
 def publish_comment(**kwargs):
@@ -18,54 +109,9 @@ def publish_comment(**kwargs):
     raise not_implemented("publishComment")
 
 
-def toggle_follow(**kwargs):
-    """Boolean: new follow state (toggleFollow)."""
-    raise not_implemented("toggleFollow")
-
-
 def send_message(**kwargs):
     """OpenApiPrivateMessageResultVO of a sent message (sendMessage)."""
     raise not_implemented("sendMessage")
-
-
-def list_comments(**kwargs):
-    """PageResultCommentVO of one record (listComments)."""
-    raise not_implemented("listComments")
-
-
-def query_discuss_posts(**kwargs):
-    """PageResultCommunityPostSummaryVO of discussion posts (queryDiscussPosts)."""
-    raise not_implemented("queryDiscussPosts")
-
-
-def get_discuss_post(**kwargs):
-    """CommunityPostDetailVO of one discussion post (getDiscussPost)."""
-    raise not_implemented("getDiscussPost")
-
-
-def query_moments(**kwargs):
-    """PageResultCommunityMomentVO of moments (queryMoments)."""
-    raise not_implemented("queryMoments")
-
-
-def get_moment(**kwargs):
-    """CommunityMomentVO of one moment (getMoment)."""
-    raise not_implemented("getMoment")
-
-
-def query_questions(**kwargs):
-    """PageResultCommunityQuestionVO of questions (queryQuestions)."""
-    raise not_implemented("queryQuestions")
-
-
-def get_question(**kwargs):
-    """CommunityQuestionVO of one question (getQuestion)."""
-    raise not_implemented("getQuestion")
-
-
-def list_answers(**kwargs):
-    """PageResultCommunityAnswerVO of a question (listAnswers)."""
-    raise not_implemented("listAnswers")
 
 
 def list_notifications(**kwargs):
@@ -91,23 +137,3 @@ def search(**kwargs):
 def suggest(**kwargs):
     """List of search completion strings (suggestSearch)."""
     raise not_implemented("suggestSearch")
-
-
-def get_user_profile(**kwargs):
-    """CommunityUserProfileVO of one user (getUserProfile)."""
-    raise not_implemented("getUserProfile")
-
-
-def list_followers(**kwargs):
-    """PageResultCommunityFollowUserVO of a user's followers (listFollowers)."""
-    raise not_implemented("listFollowers")
-
-
-def list_following(**kwargs):
-    """PageResultCommunityFollowUserVO of users a user follows (listFollowing)."""
-    raise not_implemented("listFollowing")
-
-
-def list_user_posts(**kwargs):
-    """PageResultCommunityPostSummaryVO of a user's posts (listUserPosts)."""
-    raise not_implemented("listUserPosts")

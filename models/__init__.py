@@ -3,6 +3,14 @@
 from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
+from models.community.tables import (
+    Answer,
+    CommunityPost,
+    CommunityProfile,
+    Follow,
+    Moment,
+    Reaction,
+)
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
@@ -28,4 +36,5 @@ __all__ = [
     "OutboxEvent", "WebhookAttempt", "WebhookDelivery", "WebhookSubscription",
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey",
+    "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
 ]

@@ -48,6 +48,7 @@ _CATALOG = [
     ErrorCode(200304, "MAX_OFFSET_EXCEEDED", 400, "page too deep: use the sync endpoint to read everything"),
     ErrorCode(200305, "MALFORMED_BODY", 400, "request body is not valid JSON"),
     ErrorCode(200306, "CURSOR_INVALID", 400, "cursor is malformed"),
+    ErrorCode(200330, "SELF_FOLLOW", 400, "a user cannot follow themselves"),
     ErrorCode(200401, "PATH_NOT_FOUND", 404, "no such path"),
     ErrorCode(200402, "METHOD_NOT_ALLOWED", 405, "method not allowed on this path"),
     ErrorCode(200404, "RECORD_NOT_FOUND", 404, "record not found"),

@@ -1,6 +1,6 @@
 """Community content, interactions, notifications, search and user pages."""
 
-from models.community import comments, posts, social
+from models.community import comments, notifications, posts, social
 from modhub.errors import not_implemented
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
@@ -104,29 +104,9 @@ def list_user_posts(user_id: int, page_num: int = 1, page_size: int = 20, **_):
                                          settings=_settings(), user_id=user_id))
 
 
-def publish_comment(**kwargs):
-    """Boolean: comment published (publishComment)."""
-    raise not_implemented("publishComment")
-
-
 def send_message(**kwargs):
     """OpenApiPrivateMessageResultVO of a sent message (sendMessage)."""
     raise not_implemented("sendMessage")
-
-
-def list_notifications(**kwargs):
-    """PageResultMessageVO of the proxy user (listNotifications)."""
-    raise not_implemented("listNotifications")
-
-
-def mark_notifications_read(**kwargs):
-    """Nothing (void); marks notifications read (markNotificationsRead)."""
-    raise not_implemented("markNotificationsRead")
-
-
-def count_unread_notifications(**kwargs):
-    """Integer: unread notifications of the proxy user (countUnreadNotifications)."""
-    raise not_implemented("countUnreadNotifications")
 
 
 def search(**kwargs):
@@ -137,3 +117,31 @@ def search(**kwargs):
 def suggest(**kwargs):
     """List of search completion strings (suggestSearch)."""
     raise not_implemented("suggestSearch")
+
+
+def publish_comment(body: dict, **_):
+    """Boolean: comment published (publishComment)."""
+    comments.publish(session(), user_id=proxy_user_id(), entity_type=body["entityType"],
+                     entity_id=body["entityId"], content=body["content"],
+                     parent_comment_id=body.get("parentCommentId"),
+                     mentioned_user_ids=body.get("mentionedUserIds"))
+    return ok(True)
+
+
+def list_notifications(read_flag: bool | None = None, page_num: int = 1, page_size: int = 20, **_):
+    """PageResultMessageVO of the proxy user (listNotifications)."""
+    return ok(notifications.list_notifications(session(), user_id=proxy_user_id(),
+                                               read_flag=read_flag, page_num=page_num,
+                                               page_size=page_size, settings=_settings()))
+
+
+def mark_notifications_read(body: dict | None = None, **_):
+    """Nothing (void); marks notifications read (markNotificationsRead)."""
+    notifications.mark_read(session(), user_id=proxy_user_id(),
+                            message_ids=(body or {}).get("messageIds"))
+    return ok(None)
+
+
+def count_unread_notifications(**_):
+    """Integer: unread notifications of the proxy user (countUnreadNotifications)."""
+    return ok(notifications.unread_count(session(), user_id=proxy_user_id()))

@@ -9,6 +9,7 @@ from models.community.tables import (
     CommunityProfile,
     Follow,
     Moment,
+    Notification,
     Reaction,
 )
 from models.idempotency import IdempotencyKey
@@ -37,4 +38,5 @@ __all__ = [
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
+    "Notification",
 ]

@@ -42,6 +42,7 @@ _CATALOG = [
     ErrorCode(200213, "PROXY_TOKEN_REVOKED", 401, "proxy access token was revoked"),
     ErrorCode(200214, "SCOPE_DENIED", 403, "the proxy token does not carry the scope this operation needs"),
     ErrorCode(200215, "PROXY_USER_INVALID", 401, "X-Proxy-User-Id is not a known user id"),
+    ErrorCode(200230, "COMMENTS_CLOSED", 403, "the record does not accept comments"),
     ErrorCode(200301, "PARAMETER_INVALID", 400, "a parameter or body field is invalid"),
     ErrorCode(200302, "BODY_TOO_LARGE", 413, "request body exceeds the size limit"),
     ErrorCode(200303, "UNSUPPORTED_MEDIA_TYPE", 415, "unsupported Content-Type"),

@@ -1,4 +1,4 @@
-"""community: posts, answers, moments, follows, reactions, profiles
+"""community: posts, answers, moments, follows, reactions, profiles, notifications
 
 Revision ID: 0008_community
 Revises: 0007
@@ -46,6 +46,24 @@ def upgrade() -> None:
     with op.batch_alter_table('community_moment', schema=None) as batch_op:
         batch_op.create_index('ix_community_moment_listing', ['is_delete', 'create_time'], unique=False)
         batch_op.create_index('ix_community_moment_user', ['user_id', 'create_time'], unique=False)
+
+    op.create_table('community_notification',
+    sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
+    sa.Column('user_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
+    sa.Column('message_type', sa.String(length=16), nullable=False),
+    sa.Column('title', sa.String(length=255), nullable=True),
+    sa.Column('content', sa.Text(), nullable=True),
+    sa.Column('sender_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=True),
+    sa.Column('entity_type', sa.String(length=32), nullable=True),
+    sa.Column('entity_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=True),
+    sa.Column('read_flag', sa.Boolean(), nullable=False),
+    sa.Column('create_time', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['user_id'], ['app_user.id'], name=op.f('fk_community_notification_user_id_app_user')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_community_notification'))
+    )
+    with op.batch_alter_table('community_notification', schema=None) as batch_op:
+        batch_op.create_index('ix_community_notification_listing', ['user_id', 'create_time'], unique=False)
+        batch_op.create_index('ix_community_notification_unread', ['user_id', 'read_flag'], unique=False)
 
     op.create_table('community_post',
     sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
@@ -133,6 +151,11 @@ def downgrade() -> None:
         batch_op.drop_index('ix_community_post_author')
 
     op.drop_table('community_post')
+    with op.batch_alter_table('community_notification', schema=None) as batch_op:
+        batch_op.drop_index('ix_community_notification_unread')
+        batch_op.drop_index('ix_community_notification_listing')
+
+    op.drop_table('community_notification')
     with op.batch_alter_table('community_moment', schema=None) as batch_op:
         batch_op.drop_index('ix_community_moment_user')
         batch_op.drop_index('ix_community_moment_listing')

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from models.catalog import ResourcePost
 from models.catalog_queries import check_page, listed_clause, page_result
 from models.community import records
+from models.community.notifications import notify
 from models.community.tables import (
     COMMENT,
     DISCUSS,
@@ -56,28 +57,27 @@ def live_user(session: Session, user_id: int) -> User:
     return user
 
 
-def entity_visible(session: Session, *, entity_type: str, entity_id: int) -> bool:
-    """True when the record exists and is shown (live post of that type, listed resource ...)."""
+def entity_owner(session: Session, *, entity_type: str, entity_id: int):
+    """The author id of a shown record (live post of that type, live moment, listed resource,
+    NORMAL comment), or RECORD_NOT_FOUND."""
     if entity_type in (DISCUSS, QUESTION):
-        where = [CommunityPost.id == entity_id, CommunityPost.post_type == entity_type,
-                 CommunityPost.is_delete.is_(False)]
-        model = CommunityPost
+        model, where = CommunityPost, [CommunityPost.post_type == entity_type,
+                                       CommunityPost.is_delete.is_(False)]
     elif entity_type == MOMENT:
-        model, where = Moment, [Moment.id == entity_id, Moment.is_delete.is_(False)]
+        model, where = Moment, [Moment.is_delete.is_(False)]
     elif entity_type == RESOURCE:
-        model, where = ResourcePost, [ResourcePost.id == entity_id, listed_clause()]
-    elif entity_type == COMMENT:
-        model, where = Comment, [Comment.id == entity_id, Comment.status == "NORMAL",
-                                 Comment.is_delete.is_(False)]
+        model, where = ResourcePost, [listed_clause()]
     else:
-        return False
-    return session.scalar(select(model.id).where(*where)) is not None
+        model, where = Comment, [Comment.status == "NORMAL", Comment.is_delete.is_(False)]
+    found = session.execute(select(model.user_id).where(model.id == entity_id, *where)).first()
+    if found is None:
+        raise ApiError("RECORD_NOT_FOUND", f"{entity_type} {entity_id} does not exist")
+    return found[0]
 
 
 def require_entity(session: Session, *, entity_type: str, entity_id: int) -> None:
-    """RECORD_NOT_FOUND unless the record is visible."""
-    if not entity_visible(session, entity_type=entity_type, entity_id=entity_id):
-        raise ApiError("RECORD_NOT_FOUND", f"{entity_type} {entity_id} does not exist")
+    """RECORD_NOT_FOUND unless the record is shown."""
+    entity_owner(session, entity_type=entity_type, entity_id=entity_id)
 
 
 def _bump(session: Session, model, column: str | None, entity_id: int, step: int) -> None:
@@ -93,7 +93,7 @@ def _bump(session: Session, model, column: str | None, entity_id: int, step: int
 def toggle_reaction(session: Session, *, kind: str, user_id: int, entity_type: str,
                     entity_id: int) -> bool:
     """Like or collect toggle of the user; answers the new state (True = now on)."""
-    require_entity(session, entity_type=entity_type, entity_id=entity_id)
+    owner = entity_owner(session, entity_type=entity_type, entity_id=entity_id)
     model, like_col, collect_col = COUNTERS[entity_type]
     column = like_col if kind == "LIKE" else collect_col
     key = (Reaction.kind == kind, Reaction.entity_type == entity_type,
@@ -109,6 +109,8 @@ def toggle_reaction(session: Session, *, kind: str, user_id: int, entity_type: s
         .returning(Reaction.id)).first()
     if added is not None:
         _bump(session, model, column, entity_id, 1)
+        notify(session, user_id=owner, message_type=kind, sender_id=user_id,
+               entity_type=entity_type, entity_id=entity_id)
     return True
 
 
@@ -134,6 +136,8 @@ def toggle_follow(session: Session, *, user_id: int, target_user_id: int) -> boo
             .on_conflict_do_nothing(index_elements=["follower_id", "followee_id"])
             .returning(Follow.id)).first()
         step, state = (1 if added is not None else 0), True
+        if added is not None:
+            notify(session, user_id=target_user_id, message_type="FOLLOW", sender_id=user_id)
     if step:
         for uid, column in ((user_id, "following_count"), (target_user_id, "follower_count")):
             query = update(CommunityProfile).where(CommunityProfile.user_id == uid)

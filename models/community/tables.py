@@ -138,3 +138,24 @@ class CommunityProfile(Base):
     avatar_frame_id: Mapped[int | None] = mapped_column(BigId)
     following_count: Mapped[int] = mapped_column(default=0)
     follower_count: Mapped[int] = mapped_column(default=0)
+
+
+class Notification(Base):
+    """A notification (MessageVO) of one recipient, written in the transaction of its cause."""
+
+    __tablename__ = "community_notification"
+    __table_args__ = (
+        Index("ix_community_notification_unread", "user_id", "read_flag"),
+        Index("ix_community_notification_listing", "user_id", "create_time"),
+    )
+
+    id: Mapped[id_pk]
+    user_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
+    message_type: Mapped[str] = mapped_column(String(16))
+    title: Mapped[str | None] = mapped_column(String(255))
+    content: Mapped[str | None] = mapped_column(Text)
+    sender_id: Mapped[int | None] = mapped_column(BigId)
+    entity_type: Mapped[str | None] = mapped_column(String(32))
+    entity_id: Mapped[int | None] = mapped_column(BigId)
+    read_flag: Mapped[bool] = mapped_column(default=False)
+    create_time: Mapped[utc_time] = mapped_column(default=utcnow)

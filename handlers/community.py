@@ -1,6 +1,6 @@
 """Community content, interactions, notifications, search and user pages."""
 
-from models.community import comments, notifications, posts, social
+from models.community import comments, messages, notifications, posts, social
 from modhub.errors import not_implemented
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
@@ -104,11 +104,6 @@ def list_user_posts(user_id: int, page_num: int = 1, page_size: int = 20, **_):
                                          settings=_settings(), user_id=user_id))
 
 
-def send_message(**kwargs):
-    """OpenApiPrivateMessageResultVO of a sent message (sendMessage)."""
-    raise not_implemented("sendMessage")
-
-
 def search(**kwargs):
     """PageResultFullTextSearchResultVo of a full-text search (searchCommunity)."""
     raise not_implemented("searchCommunity")
@@ -145,3 +140,9 @@ def mark_notifications_read(body: dict | None = None, **_):
 def count_unread_notifications(**_):
     """Integer: unread notifications of the proxy user (countUnreadNotifications)."""
     return ok(notifications.unread_count(session(), user_id=proxy_user_id()))
+
+
+def send_message(body: dict, **_):
+    """OpenApiPrivateMessageResultVO of a sent message (sendMessage)."""
+    return ok(messages.send(session(), sender_id=proxy_user_id(), to_user_id=body["toUserId"],
+                            content=body["content"], words=_settings().sensitive_words))

@@ -10,7 +10,9 @@ from models.community.tables import (
     Follow,
     Moment,
     Notification,
+    PrivateMessage,
     Reaction,
+    UserBlock,
 )
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
@@ -38,5 +40,5 @@ __all__ = [
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
-    "Notification",
+    "Notification", "PrivateMessage", "UserBlock",
 ]

@@ -47,6 +47,7 @@ class Settings:
     webhook_sweep_seconds: float = 10.0
     webhook_batch_size: int = 50
     webhook_concurrency: int = 8
+    sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
     extra: dict = field(default_factory=dict)
 
     @property
@@ -76,6 +77,17 @@ def _number(name: str, default, kind=int):
         raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
 
 
+def _word_list(path: str) -> tuple[str, ...]:
+    """The sensitive-word entries of a UTF-8 file, one a line (blank lines and # comments skipped)."""
+    if not path:
+        return ()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SettingsError(f"MODHUB_SENSITIVE_WORDS_FILE cannot be read: {exc}") from exc
+    return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
 def from_env() -> Settings:
     """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
     production = _env("PRODUCTION") in ("1", "true", "yes")
@@ -103,6 +115,7 @@ def from_env() -> Settings:
         webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
         webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
         webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
+        sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
     )
     return finalize(settings)
 

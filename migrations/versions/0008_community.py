@@ -1,4 +1,4 @@
-"""community: posts, answers, moments, follows, reactions, profiles, notifications
+"""community: posts, answers, moments, follows, reactions, profiles, notifications, messages
 
 Revision ID: 0008_community
 Revises: 0007
@@ -97,6 +97,21 @@ def upgrade() -> None:
         batch_op.create_index('ix_community_post_author', ['user_id', 'post_type', 'publish_time'], unique=False)
         batch_op.create_index('ix_community_post_listing', ['post_type', 'is_delete', 'publish_time'], unique=False)
 
+    op.create_table('community_private_message',
+    sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
+    sa.Column('sender_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
+    sa.Column('recipient_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
+    sa.Column('content', sa.Text(), nullable=False),
+    sa.Column('status', sa.String(length=16), nullable=False),
+    sa.Column('has_sensitive_words', sa.Boolean(), nullable=False),
+    sa.Column('create_time', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['recipient_id'], ['app_user.id'], name=op.f('fk_community_private_message_recipient_id_app_user')),
+    sa.ForeignKeyConstraint(['sender_id'], ['app_user.id'], name=op.f('fk_community_private_message_sender_id_app_user')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_community_private_message'))
+    )
+    with op.batch_alter_table('community_private_message', schema=None) as batch_op:
+        batch_op.create_index('ix_community_private_message_pair', ['recipient_id', 'sender_id', 'create_time'], unique=False)
+
     op.create_table('community_profile',
     sa.Column('user_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
     sa.Column('cover_image', sa.String(length=512), nullable=True),
@@ -117,6 +132,16 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['user_id'], ['app_user.id'], name=op.f('fk_community_reaction_user_id_app_user')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_community_reaction')),
     sa.UniqueConstraint('kind', 'entity_type', 'entity_id', 'user_id', name='uq_community_reaction_once')
+    )
+    op.create_table('community_user_block',
+    sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
+    sa.Column('blocker_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
+    sa.Column('blocked_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
+    sa.Column('create_time', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['blocked_id'], ['app_user.id'], name=op.f('fk_community_user_block_blocked_id_app_user')),
+    sa.ForeignKeyConstraint(['blocker_id'], ['app_user.id'], name=op.f('fk_community_user_block_blocker_id_app_user')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_community_user_block')),
+    sa.UniqueConstraint('blocker_id', 'blocked_id', name='uq_community_user_block_pair')
     )
     op.create_table('community_answer',
     sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
@@ -144,8 +169,13 @@ def downgrade() -> None:
         batch_op.drop_index('ix_community_answer_question')
 
     op.drop_table('community_answer')
+    op.drop_table('community_user_block')
     op.drop_table('community_reaction')
     op.drop_table('community_profile')
+    with op.batch_alter_table('community_private_message', schema=None) as batch_op:
+        batch_op.drop_index('ix_community_private_message_pair')
+
+    op.drop_table('community_private_message')
     with op.batch_alter_table('community_post', schema=None) as batch_op:
         batch_op.drop_index('ix_community_post_listing')
         batch_op.drop_index('ix_community_post_author')

@@ -159,3 +159,31 @@ class Notification(Base):
     entity_id: Mapped[int | None] = mapped_column(BigId)
     read_flag: Mapped[bool] = mapped_column(default=False)
     create_time: Mapped[utc_time] = mapped_column(default=utcnow)
+
+
+class PrivateMessage(Base):
+    """A private message; status DELIVERED, REVIEW (held for manual review) or BLOCKED."""
+
+    __tablename__ = "community_private_message"
+    __table_args__ = (Index("ix_community_private_message_pair", "recipient_id", "sender_id",
+                            "create_time"),)
+
+    id: Mapped[id_pk]
+    sender_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
+    recipient_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
+    content: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="DELIVERED")
+    has_sensitive_words: Mapped[bool] = mapped_column(default=False)
+    create_time: Mapped[utc_time] = mapped_column(default=utcnow)
+
+
+class UserBlock(Base):
+    """blocker_id blocks blocked_id: the blocked user cannot message the blocker."""
+
+    __tablename__ = "community_user_block"
+    __table_args__ = (UniqueConstraint("blocker_id", "blocked_id", name="uq_community_user_block_pair"),)
+
+    id: Mapped[id_pk]
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
+    create_time: Mapped[utc_time] = mapped_column(default=utcnow)

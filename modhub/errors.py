@@ -44,6 +44,7 @@ _CATALOG = [
     ErrorCode(200215, "PROXY_USER_INVALID", 401, "X-Proxy-User-Id is not a known user id"),
     ErrorCode(200230, "COMMENTS_CLOSED", 403, "the record does not accept comments"),
     ErrorCode(200231, "BLOCKED_BY_RECIPIENT", 403, "the recipient has blocked this user"),
+    ErrorCode(200232, "NOT_QUESTION_AUTHOR", 403, "only the question's author may accept an answer"),
     ErrorCode(200301, "PARAMETER_INVALID", 400, "a parameter or body field is invalid"),
     ErrorCode(200302, "BODY_TOO_LARGE", 413, "request body exceeds the size limit"),
     ErrorCode(200303, "UNSUPPORTED_MEDIA_TYPE", 415, "unsupported Content-Type"),

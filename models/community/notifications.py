@@ -12,7 +12,8 @@ from models.identity import User
 from models.types import utcnow
 from modhub.display import display_url, format_time
 
-KINDS = ("COMMENT", "REPLY", "LIKE", "COLLECT", "FOLLOW", "MENTION", "PRIVATE_MESSAGE", "SYSTEM")
+KINDS = ("COMMENT", "REPLY", "LIKE", "COLLECT", "FOLLOW", "MENTION", "PRIVATE_MESSAGE",
+         "ANSWER_ACCEPTED", "SYSTEM")
 
 
 def notify(session: Session, *, user_id: int | None, message_type: str, sender_id: int | None,

@@ -1,16 +1,23 @@
-"""Reads of discussion posts, question posts, answers and moments (public, not deleted)."""
+"""Discussion and question posts, answers and moments: the reads (live records only), publish
+and delete with their post.published / post.deleted events, and answer acceptance."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from sqlalchemy import Select, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from models.catalog_queries import check_page, page_result
 from models.community import records
+from models.community.notifications import notify
 from models.community.tables import DISCUSS, QUESTION, Answer, CommunityPost, Moment
+from models.events import emit
 from models.identity import User
 from models.search_backends import like_pattern
+from models.types import utcnow
 from modhub.errors import ApiError
+from modhub.sanitize import clean_html
 
 LIVE_USER = User.is_delete.is_(False)
 
@@ -124,3 +131,57 @@ def get_moment(session: Session, *, moment_id: int, settings) -> dict:
     if row is None or row.is_delete:
         raise ApiError("RECORD_NOT_FOUND", f"moment {moment_id} does not exist")
     return records.moment(row, _author(session, row.user_id), settings=settings)
+
+
+def _event_data(session: Session, post: CommunityPost, *, settings) -> dict:
+    author = _author(session, post.user_id)
+    vo = (records.post_summary(post, author, settings=settings) if post.post_type == DISCUSS
+          else records.question(post, author, settings=settings))
+    return {**vo, "postType": post.post_type}
+
+
+def publish_post(session: Session, *, post_type: str, user_id: int, section_code: str, title: str,
+                 content_html: str | None, content_md: str | None, settings,
+                 now: dt.datetime | None = None, **question) -> CommunityPost:
+    """Create a live discussion or question post (HTML sanitised, Markdown kept; a question
+    starts OPEN) and emit post.published in the same transaction."""
+    now = now or utcnow()
+    post = CommunityPost(post_type=post_type, user_id=user_id, section_code=section_code,
+                         title=title, content_html=clean_html(content_html), content_md=content_md,
+                         question_status="OPEN" if post_type == QUESTION else None,
+                         tags=list(question.pop("tags", []) or []), publish_time=now,
+                         update_time=now, **question)
+    session.add(post)
+    session.flush()
+    emit(session, kind="post.published", data=_event_data(session, post, settings=settings), now=now)
+    return post
+
+
+def delete_post(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+                ) -> CommunityPost:
+    """Soft-delete a discussion or question post and emit post.deleted with its last summary."""
+    post = session.get(CommunityPost, post_id)
+    if post is None or post.is_delete:
+        raise ApiError("RECORD_NOT_FOUND", f"post {post_id} does not exist")
+    now = now or utcnow()
+    post.is_delete, post.delete_time, post.update_time = True, now, now
+    session.flush()
+    emit(session, kind="post.deleted", data=_event_data(session, post, settings=settings), now=now)
+    return post
+
+
+def accept_answer(session: Session, *, question_id: int, answer_id: int, user_id: int) -> None:
+    """The question's author accepts one of its answers: OPEN -> RESOLVED (final), and the
+    answer's author gets an ANSWER_ACCEPTED notification in the same transaction."""
+    post = get_live_post(session, post_type=QUESTION, post_id=question_id)
+    if post.user_id != user_id:
+        raise ApiError("NOT_QUESTION_AUTHOR")
+    if post.question_status != "OPEN":
+        raise ApiError("CONFLICT", f"question {question_id} is {post.question_status}")
+    answer = session.get(Answer, answer_id)
+    if answer is None or answer.is_delete or answer.question_id != question_id:
+        raise ApiError("RECORD_NOT_FOUND", f"answer {answer_id} is not an answer of {question_id}")
+    post.question_status, post.accepted_answer_id, post.update_time = "RESOLVED", answer_id, utcnow()
+    notify(session, user_id=answer.user_id, message_type="ANSWER_ACCEPTED", sender_id=user_id,
+           entity_type=QUESTION, entity_id=question_id)
+    session.flush()

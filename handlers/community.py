@@ -1,7 +1,7 @@
 """Community content, interactions, notifications, search and user pages."""
 
 from models.community import comments, messages, notifications, posts, social
-from modhub.errors import not_implemented
+from models.community import search as community_search
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
@@ -104,16 +104,6 @@ def list_user_posts(user_id: int, page_num: int = 1, page_size: int = 20, **_):
                                          settings=_settings(), user_id=user_id))
 
 
-def search(**kwargs):
-    """PageResultFullTextSearchResultVo of a full-text search (searchCommunity)."""
-    raise not_implemented("searchCommunity")
-
-
-def suggest(**kwargs):
-    """List of search completion strings (suggestSearch)."""
-    raise not_implemented("suggestSearch")
-
-
 def publish_comment(body: dict, **_):
     """Boolean: comment published (publishComment)."""
     comments.publish(session(), user_id=proxy_user_id(), entity_type=body["entityType"],
@@ -146,3 +136,16 @@ def send_message(body: dict, **_):
     """OpenApiPrivateMessageResultVO of a sent message (sendMessage)."""
     return ok(messages.send(session(), sender_id=proxy_user_id(), to_user_id=body["toUserId"],
                             content=body["content"], words=_settings().sensitive_words))
+
+
+def search(keyword: str, entity_type: str | None = None, section_code: str | None = None,
+           page_num: int = 1, page_size: int = 20, **_):
+    """PageResultFullTextSearchResultVo of a full-text search (searchCommunity)."""
+    return ok_tagged(community_search.search(session(), keyword=keyword, entity_type=entity_type,
+                                             section_code=section_code, page_num=page_num,
+                                             page_size=page_size, settings=_settings()))
+
+
+def suggest(keyword: str, **_):
+    """List of search completion strings (suggestSearch)."""
+    return ok_tagged(community_search.suggest(session(), keyword=keyword))

@@ -163,8 +163,18 @@ def upgrade() -> None:
         batch_op.create_index('ix_community_answer_question', ['question_id', 'is_delete'], unique=False)
 
 
+    if op.get_bind().dialect.name == "postgresql":  # unmodelled: models/search_schema.py
+        op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        op.execute("CREATE INDEX ix_community_post_search_trgm ON community_post USING gin "
+                   "((lower(title || ' ' || coalesce(content_md, ''))) gin_trgm_ops)")
+        op.execute("CREATE INDEX ix_community_post_suggest ON community_post "
+                   "(lower(title) text_pattern_ops)")
+
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP INDEX ix_community_post_suggest")
+        op.execute("DROP INDEX ix_community_post_search_trgm")
     with op.batch_alter_table('community_answer', schema=None) as batch_op:
         batch_op.drop_index('ix_community_answer_question')
 

@@ -56,6 +56,10 @@ def test_community_reads_and_toggles_on_sqlite(embedded):
     assert data(signed.get(f"{V2}/moment/query"))["list"][0]["momentId"] == ids["moment"]
     assert data(signed.get(f"{V2}/moment/{ids['moment']}"))["content"] == "hi"
     assert data(signed.get(f"{V2}/comments?entityType=DISCUSS_POST&entityId={ids['post']}"))["total"] == 1
+    for keyword in ("redstone", "红石"):  # FTS5 and LIKE paths of the resource backend
+        hits = data(signed.get(f"{V2}/search?keyword={keyword}"))["list"]
+        assert [(h["entityType"], h["entityId"]) for h in hits] == [("DISCUSS_POST", ids["post"])]
+    assert data(signed.get(f"{V2}/search/suggest?keyword=红")) == ["红石 Redstone"]
     headers = {"X-Proxy-User-Id": str(ids["fan"]), "X-Proxy-Access-Token": ids["token"]}
     like = {"entityType": "DISCUSS_POST", "entityId": ids["post"]}
     assert data(signed.post(f"{V2}/like", json=like, headers=headers)) is True

@@ -74,3 +74,29 @@ def test_community_reads_and_toggles_on_sqlite(embedded):
     assert data(signed.get(f"{V2}/user/{ids['author']}/posts"))["total"] == 1
     assert error_code(signed.post(f"{V2}/follow", json={"targetUserId": ids["fan"]}, headers=headers),
                       400) == 200330
+
+
+def test_demo_seed_writes_a_consistent_community(embedded_settings, checker):
+    from sqlalchemy import text
+
+    from modhub.seed import seed_cli
+    platform = build_platform(embedded_settings)
+    info = demo.ensure_demo_app(platform)
+    counts = seed_cli(platform, resources=150)
+    assert counts["community_post"] >= 40 and counts["community_notification"] > 0
+    with platform.db.session() as session:
+        off = session.execute(text(
+            "SELECT count(*) FROM community_post p WHERE like_count <> (SELECT count(*) FROM "
+            "community_reaction r WHERE r.entity_id = p.id AND r.entity_type = p.post_type) "
+            "OR comment_count <> (SELECT count(*) FROM comment c WHERE c.entity_id = p.id "
+            "AND c.entity_type = p.post_type) OR answer_count <> (SELECT count(*) FROM "
+            "community_answer a WHERE a.question_id = p.id)")).scalar()
+        resolved = session.execute(text("SELECT count(*) FROM community_post WHERE "
+                                        "question_status = 'RESOLVED'")).scalar()
+    assert off == 0 and resolved > 0
+    app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
+    with app.test_client() as client:
+        signed = SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker)
+        assert data(signed.get(f"{V2}/discuss/query"))["total"] > 0
+        assert data(signed.get(f"{V2}/question/query?isResolved=true"))["total"] == resolved
+        assert data(signed.get(f"{V2}/moment/query"))["total"] == counts["community_moment"]

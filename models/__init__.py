@@ -4,6 +4,17 @@ from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
+from models.community.tables import (
+    Answer,
+    CommunityPost,
+    CommunityProfile,
+    Follow,
+    Moment,
+    Notification,
+    PrivateMessage,
+    Reaction,
+    UserBlock,
+)
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
@@ -28,5 +39,8 @@ __all__ = [
     "ResourceVersion", "Category", "RunPlatform", "Section", "Tag",
     "OutboxEvent", "WebhookAttempt", "WebhookDelivery", "WebhookSubscription",
     "UserBinding", "AuthCode", "PairingCode", "SsoTicket", "CarouselPlacement", "ProviderAccount",
-    "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp", "SiteRole",
+    "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp",
+    "SiteRole",
+    "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
+    "Notification", "PrivateMessage", "UserBlock",
 ]

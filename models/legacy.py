@@ -17,21 +17,35 @@ from models.catalog_queries import (
     page_result,
     summaries,
 )
+from models.community import posts as community_posts
 from models.resource_views import details
 from models.search_backends import backend_for, like_pattern
 from models.taxonomy import Tag
 from modhub.display import format_time
-from modhub.errors import ApiError, not_implemented
+from modhub.errors import ApiError
 
 RESOURCE, SERVER = "RESOURCE_POST", "SERVER_POST"
 COMMUNITY_KINDS = ("DISCUSS_POST", "QUESTION_POST")
 
 
 def _kind(post_type: str | None) -> str:
-    # Discussion and question posts are community records this service does not store yet.
-    if post_type in COMMUNITY_KINDS:
-        raise not_implemented(f"v1 posts of type {post_type}")
     return post_type or RESOURCE
+
+
+def _community_post(session: Session, *, kind: str, post_id: int, settings) -> dict:
+    """Legacy object of a discussion post (CommunityPostDetailVO) or question (CommunityQuestionVO)."""
+    read = community_posts.get_discuss if kind == "DISCUSS_POST" else community_posts.get_question
+    return {**read(session, post_id=post_id, settings=settings), "postType": kind}
+
+
+def _community_page(session: Session, *, kind: str, page_num: int, page_size: int,
+                    section_code: str | None, keyword: str | None, settings) -> dict:
+    """PageResult of legacy discussion or question objects (the v2 list records plus postType)."""
+    common = {"section_code": section_code, "keyword": keyword, "page_num": page_num,
+              "page_size": page_size, "settings": settings}
+    page = (community_posts.query_discuss(session, **common) if kind == "DISCUSS_POST"
+            else community_posts.query_questions(session, is_resolved=None, **common))
+    return {**page, "list": [{**item, "postType": kind} for item in page["list"]]}
 
 
 def server_status(post: ServerPost, *, zone: str) -> dict:
@@ -84,6 +98,8 @@ def get_resource(session: Session, *, post_id: int, settings, today: dt.date) ->
 
 def get_post(session: Session, *, post_id: int, post_type: str | None, settings, today: dt.date) -> dict:
     """Legacy post object of a resource post (default) or a server post, with postType."""
+    if post_type in COMMUNITY_KINDS:
+        return _community_post(session, kind=post_type, post_id=post_id, settings=settings)
     if _kind(post_type) == SERVER:
         return server_object(get_server_or_raise(session, post_id=post_id), zone=settings.time_zone)
     return {**get_resource(session, post_id=post_id, settings=settings, today=today), "postType": RESOURCE}
@@ -102,6 +118,9 @@ def query_posts(session: Session, *, page_num: int, page_size: int, section_code
                 post_type: str | None, keyword: str | None, settings) -> dict:
     """PageResult of legacy post objects of one kind (resource posts by default), newest first."""
     kind = _kind(post_type)
+    if kind in COMMUNITY_KINDS:
+        return _community_page(session, kind=kind, page_num=page_num, page_size=page_size,
+                               section_code=section_code, keyword=keyword, settings=settings)
     model = ServerPost if kind == SERVER else ResourcePost
     query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
     if section_code:

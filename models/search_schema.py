@@ -13,6 +13,7 @@ UNMODELLED_COLUMNS = {("resource_post", name) for name in
 UNMODELLED_INDEXES = {"ix_resource_post_sync_xid", "ix_resource_post_sync_seq"} | {
     f"ix_resource_post_search_{name}" for name in
     ("tsv", "trgm", "categories", "filters", "updated", "downloads", "likes", "published", "rating")}
+UNMODELLED_INDEXES |= {"ix_community_post_search_trgm", "ix_community_post_suggest"}  # 0008
 UNMODELLED_TABLES = {"resource_post_fts"}
 
 

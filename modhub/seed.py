@@ -32,6 +32,7 @@ from models.resource_parts import (
 from models.taxonomy import Category, RunPlatform, Section, Tag
 from modhub import seed_data as V
 from modhub import seed_rows as R
+from modhub.seed_community import seed_community
 
 CHUNK = 1000
 SEED = 20261121
@@ -79,7 +80,7 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
             writer.write_chunk(size)
             bar.update(size)
     _insert(session, ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
-    return writer.counts
+    return {**writer.counts, **seed_community(session, resources=resources, user_ids=user_ids, now=now)}
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:

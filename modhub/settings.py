@@ -56,6 +56,7 @@ class Settings:
     s3_access_key_id: str = ""
     s3_secret_access_key: str = ""
     install_signing_key: str = ""
+    sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
     extra: dict = field(default_factory=dict)
 
     @property
@@ -83,6 +84,17 @@ def _number(name: str, default, kind=int):
         return kind(raw) if raw else default
     except ValueError as exc:
         raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
+
+
+def _word_list(path: str) -> tuple[str, ...]:
+    """The sensitive-word entries of a UTF-8 file, one a line (blank lines and # comments skipped)."""
+    if not path:
+        return ()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SettingsError(f"MODHUB_SENSITIVE_WORDS_FILE cannot be read: {exc}") from exc
+    return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
 def from_env() -> Settings:
@@ -119,6 +131,7 @@ def from_env() -> Settings:
         s3_access_key_id=_env("S3_ACCESS_KEY_ID"),
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
+        sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
     )
     return finalize(settings)
 

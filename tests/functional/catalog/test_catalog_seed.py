@@ -59,6 +59,7 @@ def test_seed_counters_are_consistent_and_a_second_seed_refuses(db):
                                       .group_by(Rating.post_id)).all())
         visible = dict(session.execute(
             select(Comment.entity_id, func.count()).where(Comment.status == "NORMAL",
+                                                          Comment.entity_type == "RESOURCE_POST",
                                                           Comment.is_delete.is_(False))
             .group_by(Comment.entity_id)).all())
         views = dict(session.execute(select(DailyStat.post_id, func.sum(DailyStat.views))

@@ -1,0 +1,1 @@
+"""Community domain: discussion and question posts, answers, moments, follows and reactions."""

@@ -1,0 +1,67 @@
+"""community/search over resource, discussion and question posts, and search/suggest."""
+
+import datetime as dt
+
+import pytest
+
+from tests.functional.catalog.conftest import data, error_code
+from tests.functional.community.conftest import NOW
+
+V2 = "/openapi/v2/community"
+
+
+@pytest.fixture()
+def corpus(com, make_user):
+    author = make_user(username="作者")
+    ids = {
+        "discuss": com.discuss(author, title="红石电路 Redstone guide", content_md="how to <build> redstone"),
+        "question": com.question(author, title="Forge 安装失败", content_md="红石 mod crashes",
+                                 publish_time=NOW + dt.timedelta(hours=1), views_count=50),
+        "other": com.discuss(author, title="Unrelated", content_md="nothing", section_code="terraria"),
+        "gone": com.discuss(author, title="红石 deleted", is_delete=True),
+        "resource": com.post(main_name="红石科技 Redstone Tech", introduction="红石 automation",
+                             section_code="minecraft"),
+    }
+    return author, ids
+
+
+def test_search_ranks_title_hits_first_and_filters(signed, corpus):
+    author, ids = corpus
+    page = data(signed.get(f"{V2}/search?keyword=红石"))
+    found = [(h["entityType"], h["entityId"]) for h in page["list"]]
+    assert set(found) == {("DISCUSS_POST", ids["discuss"]), ("QUESTION_POST", ids["question"]),
+                          ("RESOURCE_POST", ids["resource"])} and page["total"] == 3
+    discuss = next(h for h in page["list"] if h["entityType"] == "DISCUSS_POST")
+    assert discuss["title"] == "红石电路 Redstone guide" and discuss["authorName"] == "作者"
+    assert discuss["snippet"] == "<em>红石</em>电路 Redstone guide"
+    assert discuss["publishTime"] == "2026-05-01 12:00:00" and discuss["authorId"] == author
+    question = next(h for h in page["list"] if h["entityType"] == "QUESTION_POST")
+    assert question["score"] < discuss["score"]  # body-only hit ranks below a title hit
+    assert question["snippet"] == "<em>红石</em> mod crashes"
+    latin = data(signed.get(f"{V2}/search?keyword=REDSTONE&entityType=DISCUSS_POST"))["list"]
+    assert latin[0]["snippet"] == "how to &lt;build&gt; <em>redstone</em>"
+    only = data(signed.get(f"{V2}/search?keyword=红石&entityType=QUESTION_POST"))
+    assert [h["entityId"] for h in only["list"]] == [ids["question"]]
+    assert data(signed.get(f"{V2}/search?keyword=nothing&sectionCode=minecraft"))["total"] == 0
+    assert data(signed.get(f"{V2}/search?keyword=nothing&sectionCode=terraria"))["total"] == 1
+    second = data(signed.get(f"{V2}/search?keyword=红石&pageSize=2&pageNum=2"))
+    assert len(second["list"]) == 1 and second["total"] == 3
+
+
+@pytest.mark.parametrize("query", ["", "keyword=", "keyword=a&entityType=USER", "keyword=a&pageSize=0"])
+def test_search_bad_parameters(signed, query):
+    assert error_code(signed.get(f"{V2}/search?{query}"), 400) == 200301
+
+
+def test_suggest_prefixes_of_titles_and_tags(signed, corpus, com, make_user):
+    _, ids = corpus
+    com.tag("红石矿 ore")
+    com.discuss(make_user(), title="红石 popular", views_count=99)
+    assert data(signed.get(f"{V2}/search/suggest?keyword=红石")) == [
+        "红石 popular", "红石电路 Redstone guide", "红石科技 Redstone Tech", "红石矿 ore"]
+    assert data(signed.get(f"{V2}/search/suggest?keyword=FORGE")) == ["Forge 安装失败"]
+    assert data(signed.get(f"{V2}/search/suggest?keyword=%25")) == []
+    for n in range(12):
+        com.discuss(make_user(), title=f"many {n}")
+    assert len(data(signed.get(f"{V2}/search/suggest?keyword=many"))) == 10
+    assert error_code(signed.get(f"{V2}/search/suggest"), 400) == 200301

@@ -1,0 +1,102 @@
+"""The community reads and toggles on the embedded SQLite mode."""
+
+import pytest
+
+from models import tokens
+from models.community.tables import Answer, CommunityPost, Moment
+from models.identity import User
+from models.resource_parts import Comment
+from models.types import utcnow
+from modhub import demo
+from modhub.app import build_platform, create_app
+from tests.functional.catalog.conftest import data, error_code
+from tests.support import Creds, SignedClient
+
+pytestmark = pytest.mark.sqlite
+V2 = "/openapi/v2/community"
+
+
+@pytest.fixture()
+def embedded(embedded_settings, checker):
+    platform = build_platform(embedded_settings)
+    info = demo.ensure_demo_app(platform)
+    with platform.db.session() as session, session.begin():
+        author, fan = User(username="作者"), User(username="fan")
+        session.add_all([author, fan])
+        session.flush()
+        post = CommunityPost(post_type="DISCUSS_POST", section_code="minecraft", user_id=author.id,
+                             title="红石 Redstone", content_html="<p>x</p>", tags=[])
+        question = CommunityPost(post_type="QUESTION_POST", section_code="minecraft",
+                                 user_id=author.id, title="怎么 how", question_status="OPEN",
+                                 tags=["forge"])
+        moment = Moment(user_id=author.id, content="hi")
+        session.add_all([post, question, moment])
+        session.flush()
+        session.add_all([Answer(question_id=question.id, user_id=fan.id, content_html="<p>a</p>"),
+                         Comment(entity_type="DISCUSS_POST", entity_id=post.id, user_id=fan.id,
+                                 content="好")])
+        token, _ = tokens.issue_token(session, app_id=info["appId"], user_id=fan.id, scopes=[],
+                                      source="OAUTH", now=utcnow())
+        ids = {"post": post.id, "question": question.id, "moment": moment.id,
+               "author": author.id, "fan": fan.id, "token": token}
+    app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
+    creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
+    with app.test_client() as client:
+        yield SignedClient(client, creds, checker), ids
+
+
+def test_community_reads_and_toggles_on_sqlite(embedded):
+    signed, ids = embedded
+    assert [p["postId"] for p in data(signed.get(f"{V2}/discuss/query?keyword=redstone"))["list"]] \
+        == [ids["post"]]
+    assert data(signed.get(f"{V2}/discuss/{ids['post']}"))["content"] == "<p>x</p>"
+    assert data(signed.get(f"{V2}/question/query"))["list"][0]["tags"] == ["forge"]
+    assert data(signed.get(f"{V2}/question/{ids['question']}"))["questionStatus"] == "OPEN"
+    assert data(signed.get(f"{V2}/question/{ids['question']}/answers"))["total"] == 1
+    assert data(signed.get(f"{V2}/moment/query"))["list"][0]["momentId"] == ids["moment"]
+    assert data(signed.get(f"{V2}/moment/{ids['moment']}"))["content"] == "hi"
+    assert data(signed.get(f"{V2}/comments?entityType=DISCUSS_POST&entityId={ids['post']}"))["total"] == 1
+    for keyword in ("redstone", "红石"):  # FTS5 and LIKE paths of the resource backend
+        hits = data(signed.get(f"{V2}/search?keyword={keyword}"))["list"]
+        assert [(h["entityType"], h["entityId"]) for h in hits] == [("DISCUSS_POST", ids["post"])]
+    assert data(signed.get(f"{V2}/search/suggest?keyword=红")) == ["红石 Redstone"]
+    headers = {"X-Proxy-User-Id": str(ids["fan"]), "X-Proxy-Access-Token": ids["token"]}
+    like = {"entityType": "DISCUSS_POST", "entityId": ids["post"]}
+    assert data(signed.post(f"{V2}/like", json=like, headers=headers)) is True
+    assert data(signed.get(f"{V2}/discuss/{ids['post']}"))["likeCount"] == 1
+    assert data(signed.post(f"{V2}/like", json=like, headers=headers)) is False
+    assert data(signed.post(f"{V2}/collect", json=like, headers=headers)) is True
+    assert data(signed.post(f"{V2}/follow", json={"targetUserId": ids["author"]}, headers=headers)) is True
+    profile = data(signed.get(f"{V2}/user/{ids['author']}"))
+    assert (profile["nickname"], profile["followerCount"]) == ("作者", 1)
+    assert data(signed.get(f"{V2}/user/{ids['author']}/followers"))["list"][0]["userId"] == ids["fan"]
+    assert data(signed.get(f"{V2}/user/{ids['fan']}/following"))["total"] == 1
+    assert data(signed.get(f"{V2}/user/{ids['author']}/posts"))["total"] == 1
+    assert error_code(signed.post(f"{V2}/follow", json={"targetUserId": ids["fan"]}, headers=headers),
+                      400) == 200330
+
+
+def test_demo_seed_writes_a_consistent_community(embedded_settings, checker):
+    from sqlalchemy import text
+
+    from modhub.seed import seed_cli
+    platform = build_platform(embedded_settings)
+    info = demo.ensure_demo_app(platform)
+    counts = seed_cli(platform, resources=150)
+    assert counts["community_post"] >= 40 and counts["community_notification"] > 0
+    with platform.db.session() as session:
+        off = session.execute(text(
+            "SELECT count(*) FROM community_post p WHERE like_count <> (SELECT count(*) FROM "
+            "community_reaction r WHERE r.entity_id = p.id AND r.entity_type = p.post_type) "
+            "OR comment_count <> (SELECT count(*) FROM comment c WHERE c.entity_id = p.id "
+            "AND c.entity_type = p.post_type) OR answer_count <> (SELECT count(*) FROM "
+            "community_answer a WHERE a.question_id = p.id)")).scalar()
+        resolved = session.execute(text("SELECT count(*) FROM community_post WHERE "
+                                        "question_status = 'RESOLVED'")).scalar()
+    assert off == 0 and resolved > 0
+    app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
+    with app.test_client() as client:
+        signed = SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker)
+        assert data(signed.get(f"{V2}/discuss/query"))["total"] > 0
+        assert data(signed.get(f"{V2}/question/query?isResolved=true"))["total"] == resolved
+        assert data(signed.get(f"{V2}/moment/query"))["total"] == counts["community_moment"]

@@ -3,7 +3,6 @@
 from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
-from models.console.tables import AdminAudit, ConsoleApp, SiteRole
 from models.community.tables import (
     Answer,
     CommunityPost,
@@ -15,6 +14,7 @@ from models.community.tables import (
     Reaction,
     UserBlock,
 )
+from models.console.tables import AdminAudit, ConsoleApp, SiteRole
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket

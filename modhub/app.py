@@ -33,10 +33,10 @@ from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.errors import not_implemented
 from modhub.gateway import Gatekeeper, GatewayMiddleware
+from modhub.guessing import CodeGuard
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
-from modhub.guessing import CodeGuard
 from modhub.validation import JSONIFIER, VALIDATORS
 from modhub.web import install_session_lifecycle
 

@@ -88,6 +88,11 @@ def test_error_catalog_is_documented_in_the_contract():
     assert documented == {(e.code, e.name, e.status) for e in CATALOG.values()}
 
 
+def test_envelope_code_enum_is_the_catalog():
+    enum = DOC["components"]["schemas"]["ResponseEnvelope"]["properties"]["code"]["enum"]
+    assert enum == [0, *sorted(e.code for e in CATALOG.values())]
+
+
 def test_error_catalog_is_in_the_readme():
     readme = (SPEC_PATH.parents[1] / "README.md").read_text()
     for e in CATALOG.values():

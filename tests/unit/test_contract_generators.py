@@ -18,7 +18,10 @@ GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 # post_hooks: formatting the output with ruff is not what this gate checks.
 # application/yaml: the generator knows no YAML media type; the YAML twin of openapi.json is
 # text for a client, which is what it maps to.
-CONFIG = {"post_hooks": [], "content_type_overrides": {"application/yaml": "text/plain"}}
+# application/x-pem-file: the install-signing public key is PEM text; the generator knows no such
+# media type either, and text is what a client reads.
+CONFIG = {"post_hooks": [], "content_type_overrides": {"application/yaml": "text/plain",
+                                                       "application/x-pem-file": "text/plain"}}
 METHODS = ("get", "post", "put", "patch", "delete")
 
 

@@ -118,10 +118,9 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
         if b"\\u0000" in raw and _has_nul(body):
             # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
             raise ApiError("PARAMETER_INVALID", "request body must not contain NUL characters")
-        if (b"\\u" in raw or b"\\U" in raw) and _bad_value(body):
+        if (b"\\u" in raw or b"\\U" in raw) and _bad_value(body, ints=False):
             # a lone UTF-16 surrogate cannot be stored (the driver cannot encode it)
-            raise ApiError("PARAMETER_INVALID", "request body holds a lone UTF-16 surrogate "
-                           "or an integer beyond int64")
+            raise ApiError("PARAMETER_INVALID", "request body holds a lone UTF-16 surrogate")
         return body
 
     @property
@@ -169,8 +168,12 @@ class ClosingMultiPartValidator(MultiPartFormDataValidator):
         return getattr(self, "_parser_cls", MultiPartParser)
 
 
-def _bad_value(value, depth: int = 0) -> bool:
-    """True for a string that is not valid UTF-8 (a lone surrogate) or an integer beyond int64."""
+def _bad_value(value, ints: bool = True) -> bool:
+    """True for a string that is not valid UTF-8 (a lone surrogate) or (ints) an integer beyond int64.
+
+    Bodies pass ints=False: their declared integers are bounded by the schema (BodySchemaValidator),
+    and a big number in a free-form field the server ignores is schema-valid.
+    """
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -180,11 +183,11 @@ def _bad_value(value, depth: int = 0) -> bool:
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
-        return not INT64[0] <= value <= INT64[1]
+        return ints and not INT64[0] <= value <= INT64[1]
     if isinstance(value, dict):
-        return any(_bad_value(k) or _bad_value(v) for k, v in value.items())
+        return any(_bad_value(k, ints) or _bad_value(v, ints) for k, v in value.items())
     if isinstance(value, list):
-        return any(_bad_value(v) for v in value)
+        return any(_bad_value(v, ints) for v in value)
     return False
 
 

@@ -15,7 +15,7 @@ from models.identity import User
 from models.types import utcnow
 from modhub.app import build_platform
 from tests.functional.identity.live import scratch_database, serve_processes, signed_post
-from tests.support import Creds
+from tests.support import Creds, use_timestamp_lane
 
 PROCESSES, THREADS, SERVERS, USERS = 4, 10, 2, 8
 
@@ -38,8 +38,9 @@ def _seed(db, box):
             list(zip([u.id for u in users[:-1]], issued, strict=True)), post.id, star.id)
 
 
-def burst(base: str, creds: tuple, jobs: list[tuple]) -> list[int]:
+def burst(base: str, creds: tuple, jobs: list[tuple], lane: int) -> list[int]:
     """Run in a child process: send its share of toggles from several threads at once."""
+    use_timestamp_lane(lane, PROCESSES)  # a signed write is accepted once: distinct timestamps
     signer = Creds(*creds)
 
     def send(job):
@@ -63,7 +64,7 @@ def test_200_simultaneous_toggles_keep_counters_equal_to_rows(settings):
         with serve_processes(SERVERS, env) as bases, \
                 multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
             args = [(bases[i % SERVERS], (creds.app_id, creds.api_key, creds.secret_key),
-                     jobs[i::PROCESSES]) for i in range(PROCESSES)]
+                     jobs[i::PROCESSES], i) for i in range(PROCESSES)]
             statuses = [s for chunk in pool.starmap(burst, args) for s in chunk]
         with platform.db.session() as session:
             post = session.get(CommunityPost, post_id)

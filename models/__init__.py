@@ -15,6 +15,7 @@ from models.community.tables import (
     UserBlock,
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
+from models.delivery.tables import Entitlement, FailureReporter, Feedback, StartupCommandReport
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
@@ -43,4 +44,5 @@ __all__ = [
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
     "Notification", "PrivateMessage", "UserBlock",
+    "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport",
 ]

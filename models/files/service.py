@@ -48,6 +48,7 @@ class Download:
 
     file_id: int
     file_name: str | None
+    post_id: int | None = None
     key: str | None = None
     size: int = 0
     sha256: str | None = None
@@ -63,14 +64,15 @@ def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -
     if f.storage_type == "DIRECT_LINK":
         if not f.external_url:
             raise ApiError("FILE_CONTENT_MISSING")
-        return Download(file_id=f.id, file_name=f.file_name, redirect=f.external_url)
+        return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id,
+                        redirect=f.external_url)
     if not f.object_key:
         raise ApiError("FILE_CONTENT_MISSING")
     try:
         size = storage.size(f.object_key)
     except ObjectMissing as exc:
         raise ApiError("FILE_CONTENT_MISSING") from exc
-    return Download(file_id=f.id, file_name=f.file_name, key=f.object_key, size=size,
+    return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, key=f.object_key, size=size,
                     sha256=f.sha256 or f.object_key)
 
 

@@ -8,7 +8,11 @@ import uuid
 import pytest
 
 from models.resource_parts import ResourceFile
-from tests.functional.files.conftest import cat, moto_endpoint, s3_client  # noqa: F401
+from tests.functional.files import conftest as files_fixtures
+from tests.functional.files.conftest import s3_client
+
+cat = files_fixtures.cat  # the catalogue factories
+moto_endpoint = files_fixtures.moto_endpoint  # one moto server for the run
 
 
 @pytest.fixture(params=["disk", "s3"])

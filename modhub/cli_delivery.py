@@ -1,0 +1,68 @@
+"""Delivery commands: `modhub admin resource restore`, `modhub admin entitlement grant|revoke`,
+`modhub downloads flush` and `modhub keys rotate-install-key|retire-install-key`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from modhub.cli_admin import _platform, _run, admin, resource
+
+
+@resource.command("restore")
+@click.argument("post_id", type=int)
+@click.option("--note", default="restored by an operator", show_default=True,
+              help="Resolution written to the resource's reports (seen through resolved-since).")
+def resource_restore(post_id: int, note: str) -> None:
+    """Publish again a resource hidden by download-failure reports; resolves its reports."""
+    from models.delivery.reports import restore
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        resolved = _run(lambda: restore(session, post_id=post_id, settings=platform.settings,
+                                        resolution=note))
+    click.echo(json.dumps({"postId": post_id, "status": "PUBLISHED", "resolvedReports": resolved}))
+
+
+@admin.group()
+def entitlement() -> None:
+    """Entitlements: who may download a paid or members-only resource."""
+
+
+@entitlement.command("grant")
+@click.argument("user_id", type=int)
+@click.argument("post_id", type=int)
+def entitlement_grant(user_id: int, post_id: int) -> None:
+    """Let a user download a paid (or MEMBERS) resource."""
+    from models.delivery.access import grant
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        new = _run(lambda: grant(session, user_id=user_id, post_id=post_id))
+    click.echo(json.dumps({"userId": user_id, "postId": post_id, "granted": new}))
+
+
+@entitlement.command("revoke")
+@click.argument("user_id", type=int)
+@click.argument("post_id", type=int)
+def entitlement_revoke(user_id: int, post_id: int) -> None:
+    """Take an entitlement back (its temporary links stop working at once)."""
+    from models.delivery.access import revoke
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        gone = _run(lambda: revoke(session, user_id=user_id, post_id=post_id))
+    click.echo(json.dumps({"userId": user_id, "postId": post_id, "revoked": gone}))
+
+
+@click.group("downloads")
+def downloads() -> None:
+    """Download counters."""
+
+
+@downloads.command("flush")
+def downloads_flush() -> None:
+    """Write the pending download counts (Redis) into the counters and daily statistics."""
+    from models.delivery.counting import counter_for, flush
+    platform = _platform()
+    written = _run(lambda: flush(platform.db, counter_for(platform.quota),
+                                 log=lambda line: click.echo(line, err=True)))
+    click.echo(f"{written} downloads flushed")

@@ -2,16 +2,18 @@
 
 import flask
 
-from models.delivery import reports
+from models.delivery import downloads, reports
 from modhub.signature import client_address
 from modhub.web import caller, ok, platform, session
 
 
 def _reporter() -> str:
-    """A distinct reporter: the application and its proxy user, else its caller's address."""
+    """A distinct reporter: the application and its (checked) proxy user, else its caller's
+    address."""
     state, settings = caller(), platform().settings
-    user = state.proxy_user_id or flask.request.headers.get("X-Proxy-User-Id", "")
-    if user.__class__ is int or str(user).isdigit():
+    user = downloads.request_user(session(), app_id=state.app_id, headers=flask.request.headers,
+                                  clock=platform().clock)
+    if user is not None:
         return f"{state.app_id}:u{user}"
     address = client_address(flask.request.remote_addr or "-",
                              flask.request.headers.get("X-Forwarded-For"), settings.trusted_networks)

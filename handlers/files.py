@@ -3,7 +3,7 @@
 import flask
 
 from models import file_views
-from models.delivery import downloads, install
+from models.delivery import downloads, install, lookup
 from models.files import service as files
 from modhub import blobs
 from modhub.web import caller, ok, ok_tagged, platform, session
@@ -88,3 +88,16 @@ def report_game_startup_command(post_id: int, body: dict, **_):
     install.report_startup_command(session(), post_id=post_id, app_id=caller().app_id,
                                    user_id=_user(), body=body)
     return ok(None)
+
+
+def lookup_files(body: dict, **_):
+    """FileHashMatchVO (or null) per hash in request order (lookupFilesByHash, an extension)."""
+    return ok(lookup.lookup(session(), algorithm=body["algorithm"], hashes=body["hashes"],
+                            settings=platform().settings))
+
+
+def find_updates(body: dict, **_):
+    """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
+    return ok(lookup.updates(session(), algorithm=body["algorithm"], hashes=body["hashes"],
+                             game_version=body["gameVersion"], run_platform=body["runPlatform"],
+                             settings=platform().settings))

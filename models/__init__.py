@@ -15,7 +15,13 @@ from models.community.tables import (
     UserBlock,
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
-from models.delivery.tables import Entitlement, FailureReporter, Feedback, StartupCommandReport
+from models.delivery.tables import (
+    Entitlement,
+    FailureReporter,
+    Feedback,
+    InstallSigningKey,
+    StartupCommandReport,
+)
 from models.idempotency import IdempotencyKey
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
@@ -44,5 +50,5 @@ __all__ = [
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
     "Notification", "PrivateMessage", "UserBlock",
-    "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport",
+    "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport", "InstallSigningKey",
 ]

@@ -232,7 +232,7 @@ def worker(queues, worker_class, burst, log_level) -> None:
 
 
 from modhub.cli_admin import admin  # noqa: E402  (command groups of their own modules)
-from modhub.cli_delivery import downloads  # noqa: E402  (also adds admin resource restore, entitlement)
+from modhub.cli_delivery import downloads, keys  # noqa: E402  (also adds admin resource restore, entitlement)
 from modhub.cli_identity import identity  # noqa: E402
 from modhub.cli_storage import storage  # noqa: E402
 from modhub.cli_webhooks import webhook  # noqa: E402
@@ -242,6 +242,7 @@ main.add_command(identity)
 main.add_command(admin)
 main.add_command(storage)
 main.add_command(downloads)
+main.add_command(keys)
 
 if __name__ == "__main__":
     sys.exit(main())

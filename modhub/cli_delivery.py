@@ -66,3 +66,30 @@ def downloads_flush() -> None:
     written = _run(lambda: flush(platform.db, counter_for(platform.quota),
                                  log=lambda line: click.echo(line, err=True)))
     click.echo(f"{written} downloads flushed")
+
+
+@click.group("keys")
+def keys() -> None:
+    """Signing keys."""
+
+
+@keys.command("rotate-install-key")
+def keys_rotate() -> None:
+    """Make a new install-script signing key; the old one stays published until retired."""
+    from models.delivery.keys import rotate
+    platform = _platform()
+    click.echo("generating a 3072-bit RSA key ...", err=True)
+    with platform.db.session() as session, session.begin():
+        kid = rotate(session, settings=platform.settings, secrets=platform.secrets)
+    click.echo(json.dumps({"currentKeyId": kid}))
+
+
+@keys.command("retire-install-key")
+@click.argument("kid")
+def keys_retire(kid: str) -> None:
+    """Stop publishing a previous install-script signing key."""
+    from models.delivery.keys import retire
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        _run(lambda: retire(session, kid=kid))
+    click.echo(json.dumps({"retiredKeyId": kid}))

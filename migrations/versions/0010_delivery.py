@@ -1,4 +1,5 @@
-"""delivery: entitlements, consumer reports, startup command reports, file hash indexes
+"""delivery: entitlements, consumer reports, startup command reports, install signing keys,
+file hash indexes
 
 Revision ID: 0010_delivery
 Revises: 0009
@@ -86,6 +87,17 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(['post_id'], ['resource_post.id'], name=op.f('fk_startup_command_report_post_id_resource_post')),
         sa.PrimaryKeyConstraint('id', name=op.f('pk_startup_command_report')))
     op.create_index(op.f('ix_startup_command_report_post_id'), 'startup_command_report', ['post_id'], unique=False)
+    op.create_table(
+        'install_signing_key',
+        sa.Column('id', BIG, autoincrement=True, nullable=False),
+        sa.Column('kid', sa.String(length=32), nullable=False),
+        sa.Column('status', sa.String(length=32), nullable=False),
+        sa.Column('public_pem', sa.Text(), nullable=False),
+        sa.Column('private_sealed', sa.Text(), nullable=True),
+        sa.Column('created_at', UTC, nullable=False),
+        sa.Column('retired_at', UTC, nullable=True),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_install_signing_key')),
+        sa.UniqueConstraint('kid', name=op.f('uq_install_signing_key_kid')))
     for column in ('sha1', 'sha256', 'sha512'):
         op.create_index(f'ix_resource_file_{column}', 'resource_file', [column], unique=False)
 
@@ -93,6 +105,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     for column in ('sha512', 'sha256', 'sha1'):
         op.drop_index(f'ix_resource_file_{column}', table_name='resource_file')
+    op.drop_table('install_signing_key')
     op.drop_index(op.f('ix_startup_command_report_post_id'), table_name='startup_command_report')
     op.drop_table('startup_command_report')
     op.drop_table('delivery_failure_reporter')

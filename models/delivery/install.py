@@ -18,12 +18,11 @@ from sqlalchemy.orm import Session
 
 from models.catalog import detail_url
 from models.catalog_queries import get_listed_or_raise
-from models.delivery import access
+from models.delivery import access, keys
 from models.delivery.downloads import chosen_file, signed_infos
 from models.delivery.tables import StartupCommandReport
 from models.file_views import visible_files
 from models.resource_parts import ResourceFile
-from modhub.core.signing import install_signer
 from modhub.errors import ApiError
 
 REF = re.compile(r"@(\d{1,4})\b")
@@ -162,10 +161,12 @@ def install_info(session: Session, *, settings, post_id: int, app_id: int, user_
             first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
             url, expires = (first["url"], first["expiresAt"]) if first else (None, None)
         files.append(install_file(index, f, url, expires))
+    key_ring = keys.ring(session, settings) if script else None
     source = doc.get("source") if doc.get("source") in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
     return {"postId": post.id, "name": post.main_name, "version": post.resource_version,
             "game": post.section_code, "script": script,
-            "scriptSignature": install_signer(settings).sign(script.encode("utf-8")) if script else None,
+            "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
+            "scriptKeyId": key_ring.kid if script else None,
             "scriptSource": source, "scriptSummary": _text(doc.get("summary")),
             "postUrl": detail_url(post.id, settings.site_url) or None, "sourceType": None,
             "externalId": None, "externalGameId": None, "externalUrl": None, "files": files,

@@ -74,6 +74,23 @@ class FailureReporter(Base):
     create_time: Mapped[utc_time] = mapped_column(default=utcnow)
 
 
+class InstallSigningKey(Base):
+    """An install-script signing key made by `modhub keys rotate-install-key`: CURRENT signs,
+    PREVIOUS keys stay published until retired (RETIRED). The private key is sealed with the
+    encryption key; the key that signed before the first rotation (setting or data folder) is
+    kept here as PREVIOUS with its public half only."""
+
+    __tablename__ = "install_signing_key"
+
+    id: Mapped[id_pk]
+    kid: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str32]
+    public_pem: Mapped[str] = mapped_column(Text)
+    private_sealed: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
+    retired_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
 class StartupCommandReport(Base):
     """A startup command a consumer finally used (POST game-startup-command)."""
 

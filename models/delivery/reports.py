@@ -5,6 +5,7 @@ feedback an operator resolved, read back by the reporting application."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import delete, func, select, update
@@ -88,7 +89,7 @@ def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: d
     now = utcnow()
     session.add(Feedback(
         app_id=app_id, post_id=post_id, kind="USER_FEEDBACK",
-        fingerprint=f"uf-{now.timestamp():.6f}-{post_id}-{body.get('fileInfoId') or 0}",
+        fingerprint=f"uf-{uuid.uuid4().hex}",  # snapshots are never merged
         file_id=body.get("fileInfoId"), count=1, useful_count=body["usefulCount"],
         not_useful_count=body["notUsefulCount"], threshold=body.get("threshold"),
         message=body.get("comment"), client_version=body.get("clientVersion"),

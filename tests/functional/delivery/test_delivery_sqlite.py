@@ -20,6 +20,7 @@ from modhub.cli import main
 from modhub.seed import seed_cli
 from tests.functional.catalog.conftest import data, error_code
 from tests.functional.delivery.conftest import fetch
+from tests.functional.files.test_signing import _openssl_verify
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite
@@ -37,6 +38,7 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
             .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
             .where(listed_clause(), ResourcePost.is_paid.is_(False),
                    ResourcePost.download_permission == "PUBLIC",
+                   ResourcePost.install_script.is_not(None),
                    ResourceFile.storage_type == "DIRECT_UPLOAD", ResourceFile.file_status == "NORMAL",
                    ResourceFile.is_delete.is_(False))
             .order_by(ResourceFile.id)).first()
@@ -59,6 +61,9 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         assert hashlib.sha256(body).hexdigest() == auth["downloadInfos"][0]["sha256"]
         got = data(signed.get(f"/openapi/v2/mods/{pid}/install-info"))
         assert got["files"] and got["files"][0]["downloadUrl"]
+        pem = client.get("/openapi/v2/meta/install-signing-key").content
+        verified = _openssl_verify(tmp_path, pem, got["scriptSignature"], got["script"].encode())
+        assert verified.returncode == 0, verified.stderr  # the demo's script, checked offline
         assert counting.flush(platform.db, counting.counter_for(platform.quota)) == 1
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1

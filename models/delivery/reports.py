@@ -105,7 +105,10 @@ def parse_since(since: str, zone: str) -> dt.datetime:
         raise ApiError("PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss") from exc
     if local.tzinfo is not None:
         raise ApiError("PARAMETER_INVALID", "since is a local time without offset")
-    return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
+    try:
+        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
+    except (OverflowError, ValueError) as exc:  # 0001-01-01T00:00 east of UTC, for one
+        raise ApiError("PARAMETER_INVALID", "since is out of range") from exc
 
 
 def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:

@@ -108,7 +108,7 @@ def test_resolved_since_is_per_application_and_validated(signed, db, post, make_
     stranger = SignedClient(client, make_app(name="other"))
     assert data(stranger.get(f"{RESOLVED[1]}?since=2000-01-01T00:00:00")) == []
     assert len(data(signed.get(f"{RESOLVED[1]}?since=2000-01-01T00:00:00"))) == 1
-    for bad in ("yesterday", "2024-05-01T00:00:00%2B08:00"):
+    for bad in ("yesterday", "2024-05-01T00:00:00%2B08:00", "0001-01-01T00:00:00"):
         assert error_code(signed.get(f"{RESOLVED[2]}?since={bad}"), 400) == 200301
     assert error_code(signed.get(f"{RESOLVED[2]}?since=2000-01-01T00:00:00&limit=500"), 400) == 200301
 

@@ -13,7 +13,7 @@ from models.catalog_queries import get_listed_or_raise
 from models.delivery import access, counting, links
 from models.file_views import visible_files
 from models.files import records
-from models.files.service import Download, get_owned_or_raise, resolve_download
+from models.files.service import Download, get_with_post_or_raise, resolve_download
 from models.identity import Application, AppStatus, get_token, get_user
 from models.resource_parts import ResourceFile
 from models.tokens import proxy_app_or_raise
@@ -31,12 +31,14 @@ def default_file(session: Session, *, post_id: int) -> ResourceFile:
     return f
 
 
-def chosen_file(session: Session, *, post_id: int, file_id: int | None) -> ResourceFile:
-    """The requested file of the resource (owner checked), or its default file."""
+def chosen_file(session: Session, *, post_id: int, file_id: int | None
+                ) -> tuple[ResourceFile, ResourcePost]:
+    """The requested file of the resource (owner checked), or its default file; and the
+    resource."""
     if file_id is None:
-        get_listed_or_raise(session, post_id=post_id)
-        return default_file(session, post_id=post_id)
-    return get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+        post = get_listed_or_raise(session, post_id=post_id)
+        return default_file(session, post_id=post_id), post
+    return get_with_post_or_raise(session, file_id=file_id, post_id=post_id)
 
 
 def request_user(session: Session, *, app_id: int, headers, clock) -> int | None:
@@ -93,8 +95,7 @@ def download_auth(session: Session, *, settings, post_id: int, file_id: int | No
                   app_id: int, user_id: int | None, now: float) -> dict:
     """DownloadAuthVo: temporary links of one file, empty (with deniedReason) when the user may
     not download the resource."""
-    f = chosen_file(session, post_id=post_id, file_id=file_id)
-    post = session.get(ResourcePost, f.post_id)
+    f, post = chosen_file(session, post_id=post_id, file_id=file_id)
     reason = access.denial(session, post, user_id)
     infos = [] if reason else signed_infos(session, f, settings=settings, app_id=app_id,
                                            user_id=user_id, now=now)
@@ -119,7 +120,7 @@ def file_download(session: Session, storage, *, post_id: int, file_id: int,
                   user_id: int | None) -> Download:
     """download-file: the file's download once the user may download the resource."""
     d = resolve_download(session, storage, post_id=post_id, file_id=file_id)
-    access.require(session, get_listed_or_raise(session, post_id=post_id), user_id)
+    access.require(session, d.post, user_id)
     return d
 
 
@@ -132,8 +133,8 @@ def link_download(session: Session, storage, *, settings, file_id: int, args, ap
         raise ApiError("DOWNLOAD_LINK_INVALID", "the application of this link is not approved")
     if api_key is not None and api_key != app.api_key:
         raise ApiError("DOWNLOAD_LINK_OTHER_APP")
-    f = get_owned_or_raise(session, file_id=file_id, post_id=None)
-    access.require(session, session.get(ResourcePost, f.post_id), link.user_id)
-    return resolve_download(session, storage, post_id=f.post_id, file_id=f.id), link
+    d = resolve_download(session, storage, post_id=None, file_id=file_id)
+    access.require(session, d.post, link.user_id)
+    return d, link
 
 

@@ -114,7 +114,7 @@ def install_config(session: Session, *, post_id: int, file_id: int | None = None
     """InstallConfigVo of a listed resource for one file (default: its newest)."""
     post = get_listed_or_raise(session, post_id=post_id)
     try:
-        chosen = chosen_file(session, post_id=post_id, file_id=file_id).id
+        chosen = chosen_file(session, post_id=post_id, file_id=file_id)[0].id
     except ApiError:
         if file_id is not None:
             raise

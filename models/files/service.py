@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from models.catalog import ResourcePost
 from models.catalog_queries import get_listed_or_raise
 from models.file_views import platform_names
 from models.files import records
@@ -18,13 +19,19 @@ from modhub.errors import ApiError
 
 def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:
     """A visible file of a listed resource; postId (when given) must be its owner, else 200404."""
+    return get_with_post_or_raise(session, file_id=file_id, post_id=post_id)[0]
+
+
+def get_with_post_or_raise(session: Session, *, file_id: int, post_id: int | None
+                           ) -> tuple[ResourceFile, ResourcePost]:
+    """The file and its listed resource (kept referenced: the identity map holds objects only
+    while someone does), with the checks of get_owned_or_raise."""
     f = session.get(ResourceFile, file_id)
     if (f is None or f.is_delete or f.file_status != "NORMAL"
             or (post_id is not None and f.post_id != post_id)):
         raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist"
                        + (f" in resource {post_id}" if post_id is not None else ""))
-    get_listed_or_raise(session, post_id=f.post_id)
-    return f
+    return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
 def get_detail(session: Session, *, post_id: int, file_id: int, zone: str) -> dict:
@@ -49,22 +56,24 @@ class Download:
     file_id: int
     file_name: str | None
     post_id: int | None = None
+    post: ResourcePost | None = None
     key: str | None = None
     size: int = 0
     sha256: str | None = None
     redirect: str | None = None
 
 
-def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -> Download:
-    """The download of a file owned by postId: DIRECT_UPLOAD streams the stored bytes,
-    DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are 200420."""
-    f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+def resolve_download(session: Session, storage, *, post_id: int | None, file_id: int) -> Download:
+    """The download of a file owned by postId (any listed one when None): DIRECT_UPLOAD streams
+    the stored bytes, DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are
+    200420."""
+    f, post = get_with_post_or_raise(session, file_id=file_id, post_id=post_id)
     if f.storage_type == "CLOUD_DISK":
         raise ApiError("CLOUD_DISK_NOT_DOWNLOADABLE")
     if f.storage_type == "DIRECT_LINK":
         if not f.external_url:
             raise ApiError("FILE_CONTENT_MISSING")
-        return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id,
+        return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
                         redirect=f.external_url)
     if not f.object_key:
         raise ApiError("FILE_CONTENT_MISSING")
@@ -72,7 +81,8 @@ def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -
         size = storage.size(f.object_key)
     except ObjectMissing as exc:
         raise ApiError("FILE_CONTENT_MISSING") from exc
-    return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, key=f.object_key, size=size,
+    return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
+                    key=f.object_key, size=size,
                     sha256=f.sha256 or f.object_key)
 
 

@@ -201,3 +201,40 @@ def test_counter_rules(redis_client, counter_kind):
     assert counter.take() == {"1:2:2026-11-23": 2}
     counter.give_back({"1:2:2026-11-23": 5})
     assert counter.take() == {"1:2:2026-11-23": 5} and counter.take() == {}
+
+
+def test_download_path_round_trips(signed, client, post, stored, pg_engine, monkeypatch):
+    """A warmed download-file costs two Redis round trips (the quota, the download count) and
+    three SELECTs (file, resource, and the session's application snapshot); a link costs one
+    Redis round trip (no quota) and three SELECTs (application, file, resource)."""
+    import redis as redis_module
+    from sqlalchemy import event
+
+    fid = stored(post, CONTENT)
+    path = f"/openapi/v2/mods/{post}/files/{fid}/download-file"
+    url = _auth(signed, post, {"fileInfoId": fid})["downloadInfos"][0]["url"]
+    signed.get(path)
+    fetch(client, url)
+    calls = {"redis": 0, "sql": 0}
+    original = redis_module.Redis.execute_command
+
+    def counted(self, *args, **kwargs):
+        calls["redis"] += 1
+        return original(self, *args, **kwargs)
+
+    def on_sql(conn, cursor, statement, *_):
+        if statement.lstrip().upper().startswith("SELECT"):
+            calls["sql"] += 1
+
+    monkeypatch.setattr(redis_module.Redis, "execute_command", counted)
+    event.listen(pg_engine, "before_cursor_execute", on_sql)
+    try:
+        assert signed.get(path, headers={"X-Proxy-User-Id": ""}).status_code == 200
+        download_file = dict(calls)
+        calls.update(redis=0, sql=0)
+        assert fetch(client, url).status_code == 200
+        link = dict(calls)
+    finally:
+        event.remove(pg_engine, "before_cursor_execute", on_sql)
+    assert download_file["redis"] == 2 and link["redis"] == 1
+    assert download_file["sql"] == 3 and link["sql"] == 3, (download_file, link)

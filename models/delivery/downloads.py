@@ -4,7 +4,6 @@ serve; every served download is counted once per client per 10 minutes (counting
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
@@ -104,8 +103,9 @@ def download_auth(session: Session, *, settings, post_id: int, file_id: int | No
             "downloadInfos": infos, "deniedReason": reason}
 
 
-def _day(settings, now: float) -> dt.date:
-    return dt.datetime.fromtimestamp(now, ZoneInfo(settings.time_zone)).date()
+def _day(now: float) -> dt.date:
+    """The statistics day of a moment (daily statistics are kept per UTC day)."""
+    return dt.datetime.fromtimestamp(now, dt.UTC).date()
 
 
 def count(platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None,
@@ -113,7 +113,7 @@ def count(platform, *, post_id: int, file_id: int, user_id: int | None, address:
     """Count one download of the file by this client (one Redis round trip)."""
     return counting.counter_for(platform.quota).hit(
         post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address),
-        day=_day(platform.settings, now))
+        day=_day(now))
 
 
 def file_download(session: Session, storage, *, post_id: int, file_id: int,

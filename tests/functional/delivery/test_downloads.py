@@ -181,11 +181,13 @@ def test_downloads_are_counted_once_per_client_per_window_and_flushed(
     assert counting.flush(platform.db, counter) == 2
     assert counting.flush(platform.db, counter) == 0
     detail = data(signed.get(f"/openapi/v2/mods/{post}"))
-    assert detail["downloadCount"] == 2
+    assert detail["downloadCount"] == 2 and detail["stats"]["downloadsLast24h"] == 2
     files = data(signed.get(f"/openapi/v2/mods/{post}/files"))
     assert files[0]["downloadCount"] == 2
     with db.session() as s:
         assert sum(s.scalars(select(DailyStat.downloads).where(DailyStat.post_id == post))) == 2
+    stats = data(signed.get(f"/openapi/v2/stats/mods/{post}"))
+    assert stats["totalDownloads"] == 2
 
 
 @pytest.mark.parametrize("counter_kind", ["redis", "local"])

@@ -147,7 +147,9 @@ def main() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", PORT)
         conn.request("POST", auth, body=json.dumps({"fileInfoId": file_id}),
                      headers=creds.headers("POST", auth, **{"Content-Type": "application/json"}))
-        link = json.loads(conn.getresponse().read())["data"]["downloadInfos"][0]["url"]
+        answer = json.loads(conn.getresponse().read())
+        assert answer["code"] == 0, answer
+        link = answer["data"]["downloadInfos"][0]["url"]
         conn.close()
         link = urlsplit(link)
         link_target = link.path + "?" + link.query

@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.webhook_receiver import SECRET_ENV  # noqa: E402
-from models import applications, webhooks  # noqa: E402
-from models.events import emit  # noqa: E402
+from models.identity import applications  # noqa: E402
+from models.webhooks import service as webhooks  # noqa: E402
+from models.webhooks.events import emit  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import from_env  # noqa: E402

@@ -1,6 +1,9 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
-from models import file_views, identity, legacy, stats
+from models.catalog import legacy, stats
+from models.files import listing
+from models.identity import service as identity
+from models.identity.records import user_profile
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
@@ -39,7 +42,7 @@ def get_resource(post_id: int, **_):
 
 def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
-    return ok_tagged(file_views.list_files(session(), post_id=post_id, zone=_settings().time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=_settings().time_zone))
 
 
 def query_servers(page_num: int, page_size: int, server_status: str | None = None,
@@ -69,4 +72,4 @@ def get_user_profile(**_):
     """OpenApiUserProfileVo of the proxy user (legacyGetUserProfile)."""
     settings = platform().settings
     user = identity.get_user_or_raise(session(), user_id=proxy_user_id())
-    return ok(identity.user_profile(user, zone=settings.time_zone, cdn_base=settings.cdn_base_url))
+    return ok(user_profile(user, zone=settings.time_zone, cdn_base=settings.cdn_base_url))

@@ -1,7 +1,7 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
-from models import search as search_domain
-from models import sync as sync_domain
+from models.search import service as search_domain
+from models.search import sync as sync_domain
 from modhub.web import ok, platform, session
 
 FILTERS = ("keyword", "section_code", "resource_type", "main_category", "run_platform",

@@ -84,7 +84,7 @@ def app() -> None:
 @click.option("--approve", is_flag=True, help="Approve at once.")
 def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
     """Register an application and print its credentials once, as JSON."""
-    from models import applications
+    from models.identity import applications
     platform = _platform()
     with platform.db.session() as session, session.begin():
         creds = applications.create(
@@ -95,8 +95,8 @@ def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, p
 
 
 def _set_status(app_id: int, status_name: str) -> None:
-    from models import applications
-    from models.identity import AppStatus
+    from models.identity import applications
+    from models.identity.tables import AppStatus
     platform = _platform()
     with platform.db.session() as session, session.begin():
         _run(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
@@ -128,7 +128,7 @@ def app_disable(app_id: int) -> None:
 @app.command("list")
 def app_list() -> None:
     """List applications as JSON lines (never their secrets)."""
-    from models import applications
+    from models.identity import applications
     platform = _platform()
     with platform.db.session() as session:
         for a in applications.list_(session):
@@ -142,7 +142,7 @@ def app_list() -> None:
 @click.argument("app_id", type=int)
 def app_rotate_secret(app_id: int) -> None:
     """Replace an application's secret key and print the new credentials once."""
-    from models import applications
+    from models.identity import applications
     platform = _platform()
     with platform.db.session() as session, session.begin():
         creds = _run(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))

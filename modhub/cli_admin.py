@@ -30,7 +30,7 @@ def resource() -> None:
 
 
 def _apply(action, **kwargs) -> None:
-    from models.lifecycle import resource_snapshot
+    from models.catalog.lifecycle import resource_snapshot
     platform = _platform()
     with platform.db.session() as session, session.begin():
         post = _run(lambda: action(session, settings=platform.settings, **kwargs))
@@ -42,7 +42,7 @@ def _apply(action, **kwargs) -> None:
 @click.argument("post_id", type=int)
 def resource_publish(post_id: int) -> None:
     """Publish a resource post; emits resource.published."""
-    from models.lifecycle import publish_resource
+    from models.catalog.lifecycle import publish_resource
     _apply(publish_resource, post_id=post_id)
 
 
@@ -53,7 +53,7 @@ def resource_publish(post_id: int) -> None:
                    "(lists and booleans as JSON: --set main_categories='[\"MAP\"]').")
 def resource_update(post_id: int, pairs) -> None:
     """Change fields of a resource post; a published one emits resource.updated."""
-    from models.lifecycle import update_resource
+    from models.catalog.lifecycle import update_resource
     _apply(update_resource, post_id=post_id, **_parse_pairs(pairs))
 
 
@@ -86,7 +86,7 @@ def _value(name: str, raw: str):
 @click.argument("post_id", type=int)
 def resource_delete(post_id: int) -> None:
     """Soft-delete a resource post; emits resource.deleted with its last snapshot."""
-    from models.lifecycle import delete_resource
+    from models.catalog.lifecycle import delete_resource
     _apply(delete_resource, post_id=post_id)
 
 
@@ -100,12 +100,12 @@ def server() -> None:
 @click.argument("state", type=click.Choice(["online", "offline"]))
 def server_status(post_id: int, state: str) -> None:
     """Mark a server online or offline; emits server.status.online/offline when it changed."""
-    from models.lifecycle import server_snapshot, set_server_status
+    from models.catalog.lifecycle import server_snapshot, set_server_status
     platform = _platform()
     with platform.db.session() as session, session.begin():
         changed = _run(lambda: set_server_status(session, post_id=post_id, online=state == "online",
                                                  settings=platform.settings))
-        from models.catalog import ServerPost
+        from models.catalog.tables import ServerPost
         out = {**server_snapshot(session.get(ServerPost, post_id), settings=platform.settings),
                "changed": changed}
     click.echo(json.dumps(out, ensure_ascii=False))
@@ -122,7 +122,7 @@ def user() -> None:
 def user_role(user_id: int, role: str) -> None:
     """Grant a site role to a user (admin: may use the admin pages), or remove it with `none`."""
     from models.console.service import set_role
-    from models.identity import get_user
+    from models.identity.service import get_user
     platform = _platform()
     with platform.db.session() as session, session.begin():
         if get_user(session, user_id=user_id) is None:

@@ -18,7 +18,7 @@ def identity() -> None:
               help="Keep expired rows this long (for support look-ups) before deleting them.")
 def purge(grace_hours: int) -> None:
     """Delete expired codes and tickets; prints how many of each were removed, as JSON."""
-    from models import oauth
+    from models.identity import oauth
     from modhub.cli import _platform
     platform = _platform()
     with platform.db.session() as session, session.begin():

@@ -34,13 +34,14 @@ def webhook() -> None:
               help="Event kind to receive (repeat; default: all seven).")
 def add(app_id: int, url: str, events) -> None:
     """Subscribe an application; prints the subscription and its secret once, as JSON."""
-    from models import webhooks
+    from models.webhooks import service as webhooks
+    from models.webhooks.records import describe
     platform = _platform()
     with platform.db.session() as session, session.begin():
         sub, secret = _run(lambda: webhooks.create(
             session, platform.secrets, app_id=app_id, url=url, events=events,
             allow_private=platform.settings.webhook_allow_private))
-        out = {**webhooks.describe(sub), "secret": secret}
+        out = {**describe(sub), "secret": secret}
     click.echo(json.dumps(out))
 
 
@@ -48,20 +49,23 @@ def add(app_id: int, url: str, events) -> None:
 @click.option("--app", "app_id", type=int, help="Only this application's subscriptions.")
 def list_(app_id: int | None) -> None:
     """List subscriptions as JSON lines (never their secrets)."""
-    from models import webhooks
+    from models.webhooks import service as webhooks
+    from models.webhooks.records import describe
     platform = _platform()
     with platform.db.session() as session:
         for sub in webhooks.list_(session, app_id=app_id):
-            click.echo(json.dumps(webhooks.describe(sub)))
+            click.echo(json.dumps(describe(sub)))
 
 
 def _set_status(subscription_id: int, status_name: str) -> None:
-    from models import webhooks
+    from models.webhooks import service as webhooks
+    from models.webhooks.records import describe
+    from models.webhooks.tables import SubscriptionStatus
     platform = _platform()
     with platform.db.session() as session, session.begin():
         sub = _run(lambda: webhooks.set_status(session, subscription_id=subscription_id,
-                                               status=webhooks.SubscriptionStatus[status_name]))
-        out = webhooks.describe(sub)
+                                               status=SubscriptionStatus[status_name]))
+        out = describe(sub)
     click.echo(json.dumps(out))
 
 
@@ -83,12 +87,13 @@ def resume(subscription_id: int) -> None:
 @click.argument("subscription_id", type=int)
 def rotate_secret(subscription_id: int) -> None:
     """Replace the secret; prints the new one once. The old one still signs for 24 h."""
-    from models import webhooks
+    from models.webhooks import service as webhooks
+    from models.webhooks.records import describe
     platform = _platform()
     with platform.db.session() as session, session.begin():
         sub, secret = _run(lambda: webhooks.rotate_secret(session, platform.secrets,
                                                           subscription_id=subscription_id))
-        out = {**webhooks.describe(sub), "secret": secret}
+        out = {**describe(sub), "secret": secret}
     click.echo(json.dumps(out))
 
 
@@ -96,7 +101,7 @@ def rotate_secret(subscription_id: int) -> None:
 @click.argument("subscription_id", type=int)
 def remove(subscription_id: int) -> None:
     """Delete a subscription and its delivery log."""
-    from models import webhooks
+    from models.webhooks import service as webhooks
     platform = _platform()
     with platform.db.session() as session, session.begin():
         _run(lambda: webhooks.remove(session, subscription_id=subscription_id))
@@ -110,10 +115,10 @@ def remove(subscription_id: int) -> None:
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 def deliveries(subscription_id, event_id, status, limit) -> None:
     """Print deliveries, newest first, each with every attempt, as JSON lines."""
-    from models import webhook_log
+    from models.webhooks import service as webhooks
     platform = _platform()
     with platform.db.session() as session:
-        for row in webhook_log.list_deliveries(session, subscription_id=subscription_id,
+        for row in webhooks.list_deliveries(session, subscription_id=subscription_id,
                                                event_id=event_id, status=status, limit=limit):
             click.echo(json.dumps(row, ensure_ascii=False))
 
@@ -123,10 +128,10 @@ def deliveries(subscription_id, event_id, status, limit) -> None:
 @click.option("--subscription", "subscription_id", type=int, help="Only to this subscription.")
 def redeliver(event_id: str, subscription_id: int | None) -> None:
     """Send an event again (same X-Webhook-Id) to the subscriptions it was delivered to."""
-    from models import webhook_log
+    from models.webhooks import service as webhooks
     platform = _platform()
     with platform.db.session() as session, session.begin():
-        ids = _run(lambda: webhook_log.redeliver(session, event_id=event_id,
+        ids = _run(lambda: webhooks.redeliver(session, event_id=event_id,
                                                  subscription_id=subscription_id))
     click.echo(json.dumps({"eventId": event_id, "requeued": len(ids)}))
 
@@ -137,11 +142,11 @@ def redeliver(event_id: str, subscription_id: int | None) -> None:
 @click.option("--subscription", "subscription_id", type=int, help="Only this subscription.")
 def replay(since: str, subscription_id: int | None) -> None:
     """Re-queue every FAILED delivery of an event raised since TIME."""
-    from models import webhook_log
+    from models.webhooks import service as webhooks
     platform = _platform()
     start = _parse_time(since, platform.settings.time_zone)
     with platform.db.session() as session, session.begin():
-        ids = webhook_log.replay(session, since=start, subscription_id=subscription_id)
+        ids = webhooks.replay(session, since=start, subscription_id=subscription_id)
     click.echo(json.dumps({"since": start.isoformat(), "requeued": len(ids)}))
 
 

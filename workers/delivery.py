@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
-from models.webhooks import (
+from models.webhooks.tables import (
     DeliveryStatus,
     OutboxEvent,
     SubscriptionStatus,

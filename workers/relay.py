@@ -15,9 +15,9 @@ import redis
 from rq import Queue
 from sqlalchemy import insert, select, update
 
-from models.events import NOTIFIER
-from models.identity import Application, AppStatus
-from models.webhooks import (
+from models.identity.tables import Application, AppStatus
+from models.webhooks.events import NOTIFIER
+from models.webhooks.tables import (
     DeliveryStatus,
     OutboxEvent,
     SubscriptionStatus,

@@ -6,14 +6,13 @@ import nh3
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, page_result
+from models.catalog.queries import check_page, page_result
+from models.catalog.records import comment_vo
+from models.catalog.tables import Comment, ResourcePost
 from models.community.notifications import notify
 from models.community.social import entity_owner, require_entity
 from models.community.tables import DISCUSS, MOMENT, QUESTION, RESOURCE, CommunityPost, Moment
-from models.identity import User
-from models.resource_lists import comment_vo
-from models.resource_parts import Comment
+from models.identity.tables import User
 from models.types import utcnow
 from modhub.errors import ApiError
 from modhub.sanitize import clean_html

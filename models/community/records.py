@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models.community.tables import Answer, CommunityPost, CommunityProfile, Moment
-from models.identity import User
+from models.identity.tables import User
 from modhub.display import display_url, format_time
 from modhub.sanitize import clean_html
 

@@ -9,9 +9,10 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import applications, webhooks
 from models.console.tables import ConsoleApp, SiteRole
-from models.identity import PROXY_PERMISSION, Application, AppStatus
+from models.identity import applications
+from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
+from models.webhooks import service as webhooks
 from modhub.crypto import SecretBox
 from modhub.errors import ApiError
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.resource_parts import ResourceFile
+from models.catalog.tables import ResourceFile
 from modhub.display import format_time
 
 

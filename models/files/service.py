@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.catalog_queries import get_listed_or_raise
-from models.file_views import platform_names
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourceFile
 from models.files import records
-from models.resource_parts import ResourceFile
+from models.files.listing import platform_names
 from modhub.core.storage import ObjectMissing
 from modhub.errors import ApiError
 

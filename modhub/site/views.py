@@ -8,8 +8,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import flask
 
-from models import accounts, oauth
-from models.identity import User, get_user
+from models.identity import accounts, oauth
+from models.identity.service import get_user
+from models.identity.tables import User
 from modhub.display import format_time
 from modhub.errors import ApiError
 from modhub.signature import client_address

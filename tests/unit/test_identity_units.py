@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from models.tokens import random_code
-from models.wallets import parse_amount
+from models.identity.tokens import random_code
+from models.identity.wallets import parse_amount
 from modhub.errors import ApiError
 from modhub.site import session_secret
 from modhub.site.throttle import PER_ADDRESS, PER_LOGIN, LoginThrottle

@@ -10,9 +10,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from models import applications, wallets
-from models.identity import User
-from models.wallets import WalletLedger
+from models.identity import applications, wallets
+from models.identity.tables import User, WalletLedger
 from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.errors import ApiError

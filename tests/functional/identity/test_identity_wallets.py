@@ -7,10 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from models import wallets
-from models.catalog import ServerPost
-from models.providers import CarouselPlacement, ProviderAccount
-from models.wallets import WalletLedger
+from models.catalog.tables import ServerPost
+from models.identity import wallets
+from models.identity.tables import CarouselPlacement, ProviderAccount, WalletLedger
 from modhub.display import format_time
 from tests.functional.identity.conftest import code_of
 

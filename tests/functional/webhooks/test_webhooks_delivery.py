@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 import modhub.webhooks
-from models import webhooks
-from models.events import emit
-from models.webhooks import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
+from models.webhooks import service as webhooks
+from models.webhooks.events import emit
+from models.webhooks.tables import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
 from modhub.webhooks import verify_signature
 from tests.functional.webhooks.receiver import Reply, spec_signature
 from workers.delivery import deliver_many

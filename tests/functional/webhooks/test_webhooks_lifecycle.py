@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from models import lifecycle
-from models.catalog import ResourcePost, ServerPost
-from models.webhooks import OutboxEvent
+from models.catalog import lifecycle
+from models.catalog.tables import ResourcePost, ServerPost
+from models.webhooks.tables import OutboxEvent
 from modhub.errors import ApiError
 
 

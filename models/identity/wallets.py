@@ -1,62 +1,27 @@
-"""User wallets per currency, changed only by conditional updates, with a ledger row per change.
-
-A balance change is one `UPDATE ... WHERE balance - frozen + delta >= 0 RETURNING balance`: the
-database applies concurrent changes one after another and refuses any that would go below zero,
-so no adjustment is lost and no balance is ever negative, on PostgreSQL and SQLite alike.
+"""User wallets per currency, changed only by conditional updates, with a ledger row per change, and
+the idempotency keys of wallet adjustments (a retried request with the same key applies once).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import CheckConstraint, ForeignKey, Numeric, String, UniqueConstraint, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from models import idempotency
-from models.base import Base
-from models.identity import get_user_or_raise
-from models.types import big_id, id_pk, money, utc_time, utcnow
+from models.identity.records import balance_vo
+from models.identity.service import get_user_or_raise
+from models.identity.tables import ZERO, IdempotencyKey, Wallet, WalletLedger
 from modhub.errors import ApiError
 
 CURRENCIES = ("GOLD_COIN", "POINTS", "CASH")
 MAX_AMOUNT = Decimal("1000000000000")        # one adjustment
 MAX_BALANCE = Decimal("1000000000000000")    # fits NUMERIC(20, 4) with room to spare
 QUANTUM = Decimal("0.0001")
-ZERO = Decimal("0")
-
-
-class Wallet(Base):
-    """One user's balance in one currency; frozen is the part set aside and not spendable."""
-
-    __tablename__ = "wallet"
-    __table_args__ = (UniqueConstraint("user_id", "currency", name="uq_wallet_user_currency"),
-                      CheckConstraint("balance >= 0", name="balance_not_negative"),
-                      CheckConstraint("frozen >= 0 AND frozen <= balance", name="frozen_within_balance"))
-
-    id: Mapped[id_pk]
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"))
-    currency: Mapped[str] = mapped_column(String(16))
-    balance: Mapped[money] = mapped_column(default=ZERO)
-    frozen: Mapped[money] = mapped_column(default=ZERO)
-    updated_at: Mapped[utc_time] = mapped_column(default=utcnow)
-
-
-class WalletLedger(Base):
-    """One balance change: signed amount, balance after it, why, and which application made it."""
-
-    __tablename__ = "wallet_ledger"
-
-    id: Mapped[id_pk]
-    wallet_id: Mapped[big_id] = mapped_column(ForeignKey("wallet.id"), index=True)
-    user_id: Mapped[big_id]
-    currency: Mapped[str] = mapped_column(String(16))
-    amount: Mapped[Decimal] = mapped_column(Numeric(20, 4))
-    balance_after: Mapped[money]
-    reason: Mapped[str] = mapped_column(String(200))
-    app_id: Mapped[int | None] = mapped_column(ForeignKey("application.id"))
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
 
 
 def parse_amount(raw) -> Decimal:
@@ -76,14 +41,6 @@ def require_self(*, acting_user_id: int, user_id: int) -> None:
     """The path userId must be the user acted for (the token's user)."""
     if user_id != acting_user_id:
         raise ApiError("SCOPE_DENIED", "the path userId is not the user this token acts for")
-
-
-def balance_vo(wallet: Wallet | None, currency: str) -> dict:
-    """OpenApiProxyUserPointsVO (a wallet never used has a zero balance)."""
-    balance = wallet.balance if wallet else ZERO
-    frozen = wallet.frozen if wallet else ZERO
-    return {"balance": balance, "frozenBalance": frozen, "availableBalance": balance - frozen,
-            "currencyCode": currency}
 
 
 def get_balance(session: Session, *, acting_user_id: int, user_id: int, currency: str) -> dict:
@@ -138,16 +95,16 @@ def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, 
     """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for.
 
     With an idempotency key, a repeat of the same request answers like the first without a
-    second change (models/idempotency.py).
+    second change (models/py).
     """
     require_self(acting_user_id=acting_user_id, user_id=user_id)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
     claimed = None
     if idempotency_key:
-        digest = idempotency.fingerprint(user_id=user_id, currency=currency, amount=str(value),
+        digest = fingerprint(user_id=user_id, currency=currency, amount=str(value),
                                          direction=direction, reason=reason)
-        claimed = idempotency.claim(session, app_id=app_id, key=idempotency_key, digest=digest,
+        claimed = claim(session, app_id=app_id, key=idempotency_key, digest=digest,
                                     currency=currency, now=now)
         if isinstance(claimed, dict):
             return claimed
@@ -155,5 +112,43 @@ def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, 
                       delta=value if direction == "ADD" else -value, reason=reason, app_id=app_id, now=now)
     result = {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
     if claimed is not None:
-        idempotency.remember(session, claimed, result=result)
+        remember(session, claimed, result=result)
     return result
+
+KEEP = dt.timedelta(hours=24)
+
+
+def fingerprint(**request) -> str:
+    """A stable digest of the request's parameters."""
+    return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def claim(session: Session, *, app_id: int, key: str, digest: str, currency: str,
+          now: dt.datetime) -> IdempotencyKey | dict:
+    """Claim the key (a new row to fill in) or return the remembered answer of an earlier use."""
+    for _ in range(2):
+        try:
+            with session.begin_nested():
+                row = IdempotencyKey(app_id=app_id, key=key, fingerprint=digest, currency=currency,
+                                     created_at=now, expires_at=now + KEEP)
+                session.add(row)
+            return row
+        except IntegrityError:
+            earlier = session.scalar(select(IdempotencyKey).where(
+                IdempotencyKey.app_id == app_id, IdempotencyKey.key == key))
+            if earlier is None:
+                continue
+            if earlier.expires_at <= now:  # an old key may be used again
+                session.execute(delete(IdempotencyKey).where(IdempotencyKey.id == earlier.id))
+                continue
+            if earlier.fingerprint != digest:
+                raise ApiError("CONFLICT", "this Idempotency-Key was used with other parameters") from None
+            return {"newBalance": earlier.new_balance, "recordId": earlier.record_id,
+                    "currencyCode": earlier.currency}
+    raise ApiError("CONFLICT", "this Idempotency-Key is being used by another request")
+
+
+def remember(session: Session, row: IdempotencyKey, *, result: dict) -> None:
+    """Store the answer of the request that claimed the key."""
+    row.record_id, row.new_balance = result["recordId"], result["newBalance"]
+    session.flush()

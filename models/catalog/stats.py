@@ -8,12 +8,10 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Date, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
-from models.aggregates import cached
-from models.catalog import ResourcePost, ServerPost
-from models.catalog_queries import get_listed_or_raise, listed_clause
-from models.identity import User
-from models.resource_parts import DailyStat
-from models.taxonomy_views import get_section_or_raise
+from models.catalog.queries import cached, get_listed_or_raise, listed_clause
+from models.catalog.tables import DailyStat, ResourcePost, ServerPost
+from models.catalog.taxonomy import get_section_or_raise
+from models.identity.tables import User
 from modhub.display import format_time
 
 WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.identity import Application, AppStatus
+from models.identity.tables import Application, AppStatus
 from modhub.crypto import SecretBox, new_api_key, new_secret_key
 from modhub.errors import ApiError
 

@@ -1,6 +1,6 @@
 """Resource search: keyword full-text plus filters over listed posts, sorted and paged.
 
-The keyword part goes through the database's search backend (models/search_backends.py:
+The keyword part goes through the database's search backend (models/search/backends.py:
 PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are shared SQL.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, listed_clause, page_result, summaries
-from models.search_backends import backend_for
+from models.catalog.queries import check_page, listed_clause, page_result, summaries
+from models.catalog.tables import ResourcePost
+from models.search.backends import backend_for
 
 P = ResourcePost
 

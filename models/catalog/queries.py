@@ -1,19 +1,26 @@
-"""Shared catalogue reads: the "listed" rule, listed posts by id, authors of a page, paging.
+"""Shared catalogue reads: the "listed" rule, listed posts by id, authors of a page, paging, and a
+short-lived per-process cache of catalogue aggregates (counts over every public post).
 
 One implementation for the catalogue reads and the search: ModSummaryVO lists are built by
-summaries() (authors of a whole page in one query) and pages by page_result().
+`summaries`. Counting over the whole catalogue costs a scan of resource_post, so aggregates are
+cached per process for AGGREGATE_TTL seconds (`cached`; `forget` drops them).
 """
 
 from __future__ import annotations
 
 import math
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost, mod_summary
-from models.identity import User
-from models.resource_parts import AUTHOR_ROLES, ResourceAuthor
+from models.catalog.records import mod_summary
+from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
+from models.identity.tables import User
 from modhub.display import display_url
 from modhub.errors import ApiError
 
@@ -100,3 +107,30 @@ def page_result(items: list, *, total: int, page_num: int, page_size: int) -> di
     pages = math.ceil(total / page_size) if total else 0
     return {"pageNum": page_num, "pageSize": page_size, "total": total, "pages": pages,
             "list": items, "emptyFlag": not items, "hasMore": page_num < pages, "extData": None}
+
+AGGREGATE_TTL = 60.0
+T = TypeVar("T")
+
+_lock = threading.Lock()
+# Keyed by the session's bind (the engine; a test's own connection), so databases never mix.
+_entries: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def cached(session: Session, key: Hashable, compute: Callable[[], T], *, ttl: float = AGGREGATE_TTL) -> T:
+    """compute() once per ttl seconds for this database and key; concurrent misses may both compute."""
+    bind = session.get_bind()
+    now = time.monotonic()
+    with _lock:
+        hit = _entries.get(bind, {}).get(key)
+    if hit is not None and now - hit[0] < ttl:
+        return hit[1]
+    value = compute()
+    with _lock:
+        _entries.setdefault(bind, {})[key] = (now, value)
+    return value
+
+
+def forget(session: Session) -> None:
+    """Drop every cached aggregate of the session's database (after a bulk change such as a seed)."""
+    with _lock:
+        _entries.pop(session.get_bind(), None)

@@ -1,4 +1,6 @@
-"""Read views of resource posts: batch, featured, detail, description, authors, links."""
+"""Reads of resource posts: batch, featured, detail, description, authors, links, and the
+per-resource lists (comments paged, rating aggregate, relations, approved versions).
+"""
 
 from __future__ import annotations
 
@@ -7,23 +9,31 @@ import datetime as dt
 from sqlalchemy import Float, bindparam, cast, func, select
 from sqlalchemy.orm import Session
 
-from models.aggregates import cached
-from models.catalog import ResourcePost, mod_summary
-from models.catalog_queries import (
+from models.catalog.queries import (
     authors_of,
+    cached,
+    check_page,
     get_listed_or_raise,
     listed_by_ids,
     listed_clause,
+    page_result,
     summaries,
 )
-from models.resource_parts import ResourceLink
-from models.stats import stats_briefs
+from models.catalog.records import comment_vo, link_vo, mod_summary, relation_vo
+from models.catalog.stats import stats_briefs
+from models.catalog.tables import (
+    Comment,
+    Rating,
+    ResourceLink,
+    ResourcePost,
+    ResourceRelation,
+    ResourceVersion,
+)
+from models.identity.tables import User
 from modhub.display import display_url, format_time
 from modhub.sanitize import clean_html
 
 FEATURED = 20
-LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
-               "DISCORD": "Discord", "ISSUE_TRACKER": "问题反馈 Issues"}
 
 
 def get_batch(session: Session, *, post_ids: list[int], settings) -> list[dict | None]:
@@ -63,12 +73,6 @@ def list_featured(session: Session, *, settings) -> list[dict]:
         .order_by(featured_score(session).desc(), ResourcePost.id.desc()).limit(FEATURED))))
     found = listed_by_ids(session, post_ids=ids)
     return summaries(session, [found[i] for i in ids if i in found], settings=settings)
-
-
-def link_vo(link: ResourceLink) -> dict:
-    """ModLinkVO of a link (the label defaults to the translated link type)."""
-    return {"linkType": link.link_type, "url": link.url,
-            "label": link.label or LINK_LABELS.get(link.link_type, link.link_type)}
 
 
 def detail_fields(post: ResourcePost, *, settings, links: list[dict], stats: dict | None) -> dict:
@@ -121,3 +125,55 @@ def get_description(session: Session, *, post_id: int, zone: str) -> dict:
     post = get_listed_or_raise(session, post_id=post_id)
     return {"postId": post.id, "content": clean_html(post.description_html), "mdContent": post.description_md,
             "updateTime": format_time(post.update_time, zone)}
+
+RESOURCE_ENTITY = "RESOURCE_POST"
+
+
+def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, settings) -> dict:
+    """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
+    get_listed_or_raise(session, post_id=post_id)
+    offset = check_page(page_num=page_num, page_size=page_size)
+    visible = (Comment.entity_type == RESOURCE_ENTITY, Comment.entity_id == post_id,
+               Comment.status == "NORMAL", Comment.is_delete.is_(False))
+    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
+    rows = session.execute(
+        select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
+        .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
+        .offset(offset).limit(page_size)).all() if total > offset else []
+    items = [comment_vo(c, u, settings=settings) for c, u in rows]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def get_rating(session: Session, *, post_id: int) -> dict:
+    """RatingAggregateVO: average (two decimals), rater count, all five stars present."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.execute(select(Rating.score, func.count()).where(Rating.post_id == post_id)
+                           .group_by(Rating.score)).all()
+    stars = {str(s): 0 for s in range(1, 6)}
+    for score, count in rows:
+        if 1 <= score <= 5:
+            stars[str(score)] = count
+    total = sum(stars.values())
+    points = sum(int(k) * v for k, v in stars.items())
+    return {"averageScore": round(points / total, 2) if total else 0.0, "totalCount": total,
+            "starDistribution": stars}
+
+
+def list_relations(session: Session, *, post_id: int) -> list[dict]:
+    """RelationVO of a listed resource, grouped by relation type, then by sort order."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.scalars(select(ResourceRelation).where(ResourceRelation.post_id == post_id)
+                           .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order,
+                                     ResourceRelation.id))
+    return [relation_vo(r) for r in rows]
+
+
+def list_versions(session: Session, *, post_id: int, zone: str) -> list[dict]:
+    """VersionVO of the approved versions of a listed resource, versionNumber descending."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.scalars(select(ResourceVersion)
+                           .where(ResourceVersion.post_id == post_id, ResourceVersion.approved.is_(True))
+                           .order_by(ResourceVersion.version_number.desc(), ResourceVersion.id.desc()))
+    return [{"postId": v.version_post_id, "versionNumber": v.version_number,
+             "resourceVersion": v.resource_version, "updateCommit": v.update_commit,
+             "publishTime": format_time(v.publish_time, zone)} for v in rows]

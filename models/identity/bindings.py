@@ -4,42 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from models.base import Base
-from models.types import UTCDateTime, big_id, id_pk, utc_time, utcnow
-from modhub.display import format_time
+from models.identity.tables import ACTIVE, UNBOUND, UserBinding
 from modhub.errors import ApiError
-
-ACTIVE, UNBOUND = "ACTIVE", "UNBOUND"
-
-
-class UserBinding(Base):
-    """One application user (externalUserId) bound to one platform user."""
-
-    __tablename__ = "user_binding"
-    __table_args__ = (UniqueConstraint("app_id", "external_user_id", name="uq_user_binding_app_external"),)
-
-    id: Mapped[id_pk]
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"))
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    external_user_id: Mapped[str] = mapped_column(String(128))
-    external_username: Mapped[str | None] = mapped_column(String(128))
-    external_display_name: Mapped[str | None] = mapped_column(String(128))
-    bind_source: Mapped[str] = mapped_column(String(16))
-    status: Mapped[str] = mapped_column(String(16), default=ACTIVE)
-    bind_time: Mapped[utc_time] = mapped_column(default=utcnow)
-    unbound_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
-
-
-def binding_vo(row: UserBinding, *, zone: str) -> dict:
-    """OpenApiUserBindingVO."""
-    return {"bindingId": row.id, "userId": row.user_id, "appId": row.app_id,
-            "externalUserId": row.external_user_id, "externalUsername": row.external_username,
-            "bindSource": row.bind_source, "status": row.status,
-            "bindTime": format_time(row.bind_time, zone)}
 
 
 def _find(session: Session, app_id: int, external_user_id: str) -> UserBinding | None:

@@ -9,8 +9,8 @@ import string
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from models.identity import Application, AppStatus, ProxyToken, token_hash
-from modhub.display import format_time
+from models.identity.service import token_hash
+from models.identity.tables import Application, AppStatus, ProxyToken
 from modhub.errors import ApiError
 
 TOKEN_TTL = dt.timedelta(hours=24)
@@ -59,14 +59,6 @@ def issue_token(session: Session, *, app_id: int, user_id: int, scopes: list[str
     session.add(row)
     session.flush()
     return text, row
-
-
-def access_token_vo(text: str, row: ProxyToken, *, zone: str) -> dict:
-    """OpenApiAccessTokenVO of a token just issued."""
-    return {"accessToken": text, "userId": str(row.user_id), "scopes": list(row.scopes),
-            "issuedAt": format_time(row.issued_at, zone), "expiresAt": format_time(row.expires_at, zone),
-            "tokenType": "Bearer",
-            "expiresInSeconds": int((row.expires_at - row.issued_at).total_seconds())}
 
 
 def revoke(session: Session, *, app_id: int, token: str, now: dt.datetime) -> bool:

@@ -7,9 +7,8 @@ import datetime as dt
 from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
-from models.aggregates import cached
-from models.catalog import ResourcePost, ServerPost
-from models.catalog_queries import (
+from models.catalog.queries import (
+    cached,
     get_listed_or_raise,
     listed_by_ids,
     listed_posts,
@@ -17,10 +16,10 @@ from models.catalog_queries import (
     page_result,
     summaries,
 )
+from models.catalog.service import details
+from models.catalog.tables import ResourcePost, ServerPost, Tag
 from models.community import posts as community_posts
-from models.resource_views import details
-from models.search_backends import backend_for, like_pattern
-from models.taxonomy import Tag
+from models.search.backends import backend_for, like_pattern
 from modhub.display import format_time
 from modhub.errors import ApiError
 

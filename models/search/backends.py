@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from models.catalog import ResourcePost
+from models.catalog.tables import ResourcePost
 
 P = ResourcePost
 # kana, CJK ideographs and hangul: the scripts written without spaces (same ranges as 0005)

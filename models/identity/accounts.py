@@ -12,9 +12,9 @@ from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from models import bindings
-from models.identity import User
-from models.tokens import TOKEN_TTL, granted_scopes, issue_token, proxy_app_or_raise
+from models.identity import bindings
+from models.identity.tables import User
+from models.identity.tokens import TOKEN_TTL, granted_scopes, issue_token, proxy_app_or_raise
 from modhub.errors import ApiError
 
 _HASHER = PasswordHasher()

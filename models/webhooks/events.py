@@ -14,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from models.types import utcnow
-from models.webhooks import OutboxEvent
+from models.webhooks.tables import OutboxEvent
 from modhub.webhooks import EVENT_KINDS
 
 log = logging.getLogger(__name__)

@@ -1,16 +1,109 @@
-"""The delivery log: list deliveries with their attempts, redeliver an event, replay failures."""
+"""Webhook subscriptions' life cycle (create, pause, rotate, remove) and the delivery log (list
+deliveries with their attempts, redeliver an event, replay failures, send a test event).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.events import after_commit_deliver
+from models.identity.tables import Application
 from models.types import utcnow
-from models.webhooks import DeliveryStatus, OutboxEvent, WebhookAttempt, WebhookDelivery
+from models.webhooks.events import after_commit_deliver
+from models.webhooks.tables import (
+    DeliveryStatus,
+    OutboxEvent,
+    SubscriptionStatus,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookSubscription,
+)
+from modhub.crypto import SecretBox
 from modhub.errors import ApiError
+from modhub.webhooks import EVENT_KINDS, CallbackRefused, check_callback
+
+ROTATION_GRACE = dt.timedelta(hours=24)
+
+
+def new_secret() -> str:
+    """A webhook secret: `whsec_` and 32 random bytes, URL-safe Base64."""
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+def _check_events(events) -> list[str]:
+    chosen = sorted(set(events or EVENT_KINDS))
+    unknown = [e for e in chosen if e not in EVENT_KINDS]
+    if unknown:
+        raise ApiError("PARAMETER_INVALID", f"unknown event kind(s): {', '.join(unknown)}; "
+                                            f"choose among {', '.join(EVENT_KINDS)}")
+    return chosen
+
+
+def create(session: Session, box: SecretBox, *, app_id: int, url: str, events=(),
+           allow_private: bool = False) -> tuple[WebhookSubscription, str]:
+    """Subscribe an application; returns the subscription and its secret (shown once)."""
+    if session.get(Application, app_id) is None:
+        raise ApiError("RECORD_NOT_FOUND", f"application {app_id} does not exist")
+    try:
+        check_callback(url, allow_private=allow_private)
+    except CallbackRefused as exc:
+        raise ApiError("PARAMETER_INVALID", str(exc)) from exc
+    secret = new_secret()
+    sub = WebhookSubscription(app_id=app_id, url=url, events=_check_events(events),
+                              status=SubscriptionStatus.ACTIVE, secret_encrypted=box.seal(secret))
+    session.add(sub)
+    session.flush()
+    return sub, secret
+
+
+def get_or_raise(session: Session, *, subscription_id: int) -> WebhookSubscription:
+    """The subscription with this id, or RECORD_NOT_FOUND."""
+    sub = session.get(WebhookSubscription, subscription_id)
+    if sub is None:
+        raise ApiError("RECORD_NOT_FOUND", f"webhook subscription {subscription_id} does not exist")
+    return sub
+
+
+def list_(session: Session, *, app_id: int | None = None) -> list[WebhookSubscription]:
+    """Subscriptions, oldest first, optionally of one application."""
+    query = select(WebhookSubscription).order_by(WebhookSubscription.id)
+    if app_id is not None:
+        query = query.where(WebhookSubscription.app_id == app_id)
+    return list(session.scalars(query))
+
+
+def set_status(session: Session, *, subscription_id: int, status: SubscriptionStatus,
+               reason: str | None = None) -> WebhookSubscription:
+    """Pause, resume (ACTIVE, which also forgets past failures) or disable a subscription."""
+    sub = get_or_raise(session, subscription_id=subscription_id)
+    sub.status = status
+    sub.disabled_reason = reason if status is SubscriptionStatus.DISABLED else None
+    if status is SubscriptionStatus.ACTIVE:
+        sub.failing_since = None
+    session.flush()
+    return sub
+
+
+def rotate_secret(session: Session, box: SecretBox, *, subscription_id: int,
+                  now: dt.datetime | None = None) -> tuple[WebhookSubscription, str]:
+    """Replace the secret; the old one still signs (second value) for 24 h. Returns the new one."""
+    sub = get_or_raise(session, subscription_id=subscription_id)
+    now = now or utcnow()
+    secret = new_secret()
+    sub.previous_secret_encrypted = sub.secret_encrypted
+    sub.previous_secret_expires_at = now + ROTATION_GRACE
+    sub.secret_encrypted = box.seal(secret)
+    session.flush()
+    return sub, secret
+
+
+def remove(session: Session, *, subscription_id: int) -> None:
+    """Delete a subscription with its delivery log."""
+    session.delete(get_or_raise(session, subscription_id=subscription_id))
+    session.flush()
 
 
 def list_deliveries(session: Session, *, subscription_id: int | None = None,
@@ -95,7 +188,6 @@ def send_test(session: Session, *, subscription_id: int, now: dt.datetime | None
     """Queue a `webhook.test` event to this one subscription (not fanned out); returns its id."""
     import uuid
 
-    from models.webhooks import get_or_raise
     sub = get_or_raise(session, subscription_id=subscription_id)
     now = now or utcnow()
     event = OutboxEvent(event_id=str(uuid.uuid4()), kind=TEST_KIND, created_at=now, relayed_at=now,

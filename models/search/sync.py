@@ -5,7 +5,7 @@ a database trigger (migration 0005), so no domain function has to remember a hoo
 edit, hide, soft-delete, raw SQL and bulk inserts are all seen. Counter-only updates (views,
 downloads, likes, collections, comments, ratings) are not content changes and move nothing.
 On PostgreSQL the position is the id of the writing transaction (xid8); the feed only hands out
-positions below the lowest xid still running in this database (search_backends.HORIZON), i.e.
+positions below the lowest xid still running in this database (search/backends.py HORIZON), i.e.
 of transactions that have all ended, so a transaction that commits after a reader passed can
 never land behind that reader's cursor (the price: an open writing transaction - read-only
 ones have no xid - holds back changes committed after it began writing, until it ends).
@@ -27,9 +27,9 @@ import re
 from sqlalchemy import or_, select, tuple_
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause, summaries
-from models.search_backends import backend_for
+from models.catalog.queries import listed_clause, summaries
+from models.catalog.tables import ResourcePost
+from models.search.backends import backend_for
 from modhub.errors import ApiError
 
 P = ResourcePost

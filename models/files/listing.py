@@ -5,11 +5,9 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import get_listed_or_raise, listed_clause
+from models.catalog.queries import get_listed_or_raise, listed_clause
+from models.catalog.tables import ResourceFile, ResourcePost, RunPlatform
 from models.files.records import file_summary
-from models.resource_parts import ResourceFile
-from models.taxonomy import RunPlatform
 
 
 def visible_files():

@@ -9,63 +9,17 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from sqlalchemy import JSON, ForeignKey, String, delete, select, update
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
 
-from models.base import Base
-from models.idempotency import IdempotencyKey
-from models.identity import Application, User, get_user, token_hash
-from models.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
-from models.types import UTCDateTime, big_id, id_pk, utc_time, utcnow
+from models.identity.service import get_user, token_hash
+from models.identity.tables import Application, AuthCode, IdempotencyKey, PairingCode, SsoTicket, User
+from models.identity.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
 from modhub.errors import ApiError
 
 AUTH_CODE_TTL = dt.timedelta(minutes=5)
 PAIRING_CODE_TTL = dt.timedelta(days=1)
 SSO_TICKET_TTL = dt.timedelta(seconds=300)
-
-
-class AuthCode(Base):
-    """An authorization code issued on the consent page, for one app, user and redirect URI."""
-
-    __tablename__ = "oauth_auth_code"
-
-    id: Mapped[id_pk]
-    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    redirect_uri: Mapped[str] = mapped_column(String(2048))
-    scopes: Mapped[list] = mapped_column(JSON, default=list)
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
-    expires_at: Mapped[utc_time]
-    used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
-
-
-class PairingCode(Base):
-    """A pairing code a user generated in the community, redeemable once by any proxy app."""
-
-    __tablename__ = "pairing_code"
-
-    id: Mapped[id_pk]
-    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
-    expires_at: Mapped[utc_time]
-    used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
-    redeemed_by_app_id: Mapped[int | None] = mapped_column(ForeignKey("application.id"))
-
-
-class SsoTicket(Base):
-    """A one-time single sign-on ticket that logs its user in on the site."""
-
-    __tablename__ = "sso_ticket"
-
-    id: Mapped[id_pk]
-    ticket_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
-    expires_at: Mapped[utc_time]
-    used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
 
 def _consume(session: Session, model, row_id: int, now: dt.datetime) -> bool:

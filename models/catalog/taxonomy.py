@@ -8,21 +8,10 @@ from collections import Counter
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
 
-from models.aggregates import cached
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
-from models.taxonomy import Category, RunPlatform, Section
-from modhub.display import display_url
+from models.catalog.queries import cached, listed_clause
+from models.catalog.records import category_node, run_platform_vo, section_vo
+from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
 from modhub.errors import ApiError
-
-
-def section_vo(section: Section, *, post_count: int, cdn_base: str) -> dict:
-    """SectionVO of a section."""
-    return {"sectionId": section.id, "sectionCode": section.code, "description": section.description,
-            "englishName": section.english_name, "parentCode": section.parent_code,
-            "iconUrl": display_url(section.icon, cdn_base), "sortOrder": section.sort_order,
-            "enable": section.enable, "serverPostEnabled": section.server_post_enabled,
-            "resourcePostEnabled": section.resource_post_enabled, "resourcePostCount": post_count}
 
 
 def _posts_per_section(session: Session) -> dict[str, int]:
@@ -55,13 +44,6 @@ def get_section(session: Session, *, code: str, cdn_base: str) -> dict:
     section = get_section_or_raise(session, code=code)
     count = _posts_per_section(session).get(code, 0)
     return section_vo(section, post_count=count, cdn_base=cdn_base)
-
-
-def run_platform_vo(platform: RunPlatform, *, cdn_base: str) -> dict:
-    """RunPlatformVO of a run platform."""
-    return {"infoId": platform.id, "code": platform.code, "name": platform.name,
-            "description": platform.description, "iconUrl": display_url(platform.icon, cdn_base),
-            "enable": platform.enable}
 
 
 def list_run_platforms(session: Session, *, cdn_base: str) -> list[dict]:
@@ -122,13 +104,6 @@ def _category_counts(combos, lineage: dict[str, set[str]]) -> Counter:
         for node in nodes:
             counts[node] += rest[-1]
     return counts
-
-
-def category_node(category: Category, *, count: int, cdn_base: str) -> dict:
-    """CategoryNodeVO of a category (children filled by the tree builder)."""
-    return {"categoryCode": category.code, "name": category.name, "description": category.description,
-            "iconUrl": display_url(category.icon, cdn_base), "parentCode": category.parent_code,
-            "children": [], "postCount": count}
 
 
 def category_tree(session: Session, *, cdn_base: str) -> list[dict]:

@@ -7,68 +7,16 @@ from decimal import Decimal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import ForeignKey, Numeric, String, UniqueConstraint, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from models import wallets
-from models.base import Base
-from models.catalog import ServerPost
-from models.types import BigId, big_id, id_pk, money, utc_time, utcnow
-from modhub.display import TIME_FORMAT, format_time
+from models.catalog.tables import ServerPost
+from models.identity import wallets
+from models.identity.records import carousel_vo
+from models.identity.tables import ZERO, CarouselPlacement, ProviderAccount, ProviderCollect
+from modhub.display import TIME_FORMAT
 from modhub.errors import ApiError
-
-
-class ProviderAccount(Base):
-    """A provider application's activity points account in one currency."""
-
-    __tablename__ = "provider_account"
-    __table_args__ = (UniqueConstraint("app_id", "currency", name="uq_provider_account_app_currency"),)
-
-    id: Mapped[id_pk]
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"))
-    currency: Mapped[str] = mapped_column(String(16))
-    balance: Mapped[money] = mapped_column(default=wallets.ZERO)
-    updated_at: Mapped[utc_time] = mapped_column(default=utcnow)
-
-
-class ProviderCollect(Base):
-    """One collection: the provider-side ledger row and the idempotency record of its requestId."""
-
-    __tablename__ = "provider_collect"
-    __table_args__ = (UniqueConstraint("app_id", "request_id", name="uq_provider_collect_app_request"),)
-
-    id: Mapped[id_pk]
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"))
-    request_id: Mapped[str] = mapped_column(String(64))
-    account_id: Mapped[big_id] = mapped_column(ForeignKey("provider_account.id"), index=True)
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    activity_code: Mapped[str] = mapped_column(String(64))
-    currency: Mapped[str] = mapped_column(String(16))
-    amount: Mapped[Decimal] = mapped_column(Numeric(20, 4))
-    reason: Mapped[str | None] = mapped_column(String(200))
-    user_ledger_id: Mapped[big_id] = mapped_column(ForeignKey("wallet_ledger.id"))
-    user_balance_after: Mapped[money]
-    provider_balance_after: Mapped[money]
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
-
-
-class CarouselPlacement(Base):
-    """A self-service carousel slide of a provider (no review), shown between two times."""
-
-    __tablename__ = "carousel_placement"
-
-    id: Mapped[id_pk]
-    app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
-    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"))
-    image_url: Mapped[str] = mapped_column(String(2048))
-    target_url: Mapped[str] = mapped_column(String(2048))
-    title: Mapped[str] = mapped_column(String(60))
-    description: Mapped[str | None] = mapped_column(String(200))
-    server_post_id: Mapped[int | None] = mapped_column(BigId)
-    start_time: Mapped[utc_time]
-    end_time: Mapped[utc_time]
-    created_at: Mapped[utc_time] = mapped_column(default=utcnow)
 
 
 def _collect_vo(row: ProviderCollect, *, duplicate: bool) -> dict:
@@ -85,7 +33,7 @@ def _account_id(session: Session, app_id: int, currency: str) -> int:
         return found
     try:
         with session.begin_nested():
-            account = ProviderAccount(app_id=app_id, currency=currency, balance=wallets.ZERO)
+            account = ProviderAccount(app_id=app_id, currency=currency, balance=ZERO)
             session.add(account)
         return account.id
     except IntegrityError:
@@ -156,13 +104,6 @@ def _own_server_post(session: Session, *, post_id: int, user_id: int) -> None:
         raise ApiError("RECORD_NOT_FOUND", f"server post {post_id} does not exist")
     if post.user_id != user_id:
         raise ApiError("SCOPE_DENIED", "the server post belongs to another user")
-
-
-def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, zone: str) -> dict:
-    """ServerProviderCarouselResultVo."""
-    return {"carouselId": row.id, "status": "SCHEDULED" if row.start_time > now else "ACTIVE",
-            "imageUrl": row.image_url, "targetUrl": row.target_url,
-            "startTime": format_time(row.start_time, zone), "endTime": format_time(row.end_time, zone)}
 
 
 def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: str, title: str,

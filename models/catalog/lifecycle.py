@@ -1,6 +1,7 @@
 """Domain changes that raise webhook events: publish, update and delete a resource, and a server
 going online or offline. Each emits its event in the caller's transaction (flush, never commit);
-the authoring and moderation handlers call these same functions."""
+the authoring and moderation handlers call these same functions.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import datetime as dt
 from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost, ServerPost, mod_summary
-from models.events import emit
-from models.identity import User
-from models.resource_parts import ResourceAuthor
+from models.catalog.records import mod_summary
+from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
+from models.identity.tables import User
 from models.types import utcnow
+from models.webhooks.events import emit
 from modhub.display import display_url, format_time
 from modhub.errors import ApiError
 

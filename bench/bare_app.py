@@ -18,8 +18,8 @@ from models.catalog import service as catalog
 from models.identity.records import user_profile
 from models.identity.service import get_user
 from modhub.app import build_platform
+from modhub.core.errors import ApiError
 from modhub.envelope import RequestState
-from modhub.errors import ApiError
 from modhub.gateway import Access, Gatekeeper
 from modhub.settings import from_env
 

@@ -131,7 +131,7 @@ def baseline(port: int, secret: str, n: int) -> float:
     """2 processes POSTing n signed bodies straight to the receiver: the upper bound."""
     reset(port)
     code = ("import sys, time, uuid, httpx\n"
-            "from modhub.webhooks import encode_body, sign\n"
+            "from modhub.core.webhook_signing import encode_body, sign\n"
             "port, secret, n = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
             "with httpx.Client() as c:\n"
             "    started = time.perf_counter()\n"

@@ -26,18 +26,19 @@ from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
 from modhub import blobs, errors_http, site
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import not_implemented
 from modhub.core.storage import from_settings as storage_from_settings
-from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
-from modhub.errors import not_implemented
+from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
-from modhub.validation import JSONIFIER, VALIDATORS
+from modhub.validation import VALIDATORS
 from modhub.web import install_session_lifecycle
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ class Platform:
         """
         saved = (self.settings, self.db, self.quota, self.secrets, self.clock, self.login_throttle,
                  self.code_guard)
-        from workers.relay import RQDispatcher, attach
+        from workers.dispatch import RQDispatcher, attach
         attach(db, RQDispatcher.from_settings(settings))
         self.settings, self.db, self.quota = settings, db, quota
         self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
@@ -153,7 +154,7 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
                         contract=contract or Contract.load(),
                         storage=storage or storage_from_settings(settings),
                         code_guard=CodeGuard.for_quota(quota))
-    from workers.relay import RQDispatcher, attach  # webhooks: hand committed events to RQ
+    from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
     attach(platform.db, RQDispatcher.from_settings(settings))
     return platform
 

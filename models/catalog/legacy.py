@@ -20,8 +20,8 @@ from models.catalog.service import details
 from models.catalog.tables import ResourcePost, ServerPost, Tag
 from models.community import posts as community_posts
 from models.search.backends import backend_for, like_pattern
-from modhub.display import format_time
-from modhub.errors import ApiError
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
 
 RESOURCE, SERVER = "RESOURCE_POST", "SERVER_POST"
 COMMUNITY_KINDS = ("DISCUSS_POST", "QUESTION_POST")

@@ -15,8 +15,8 @@ from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
 from models.identity.tables import User
 from models.types import utcnow
 from models.webhooks.events import emit
-from modhub.display import display_url, format_time
-from modhub.errors import ApiError
+from modhub.core.display import display_url, format_time
+from modhub.core.errors import ApiError
 
 # Columns an update may change (the ModSummaryVO fields a publisher edits).
 UPDATABLE = frozenset({

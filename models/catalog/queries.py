@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 from models.catalog.records import mod_summary
 from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
 from models.identity.tables import User
-from modhub.display import display_url
-from modhub.errors import ApiError
+from modhub.core.display import display_url
+from modhub.core.errors import ApiError
 
 MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
 ROLE_ORDER = case({role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role,

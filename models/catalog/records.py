@@ -14,8 +14,8 @@ from models.catalog.tables import (
     Section,
 )
 from models.identity.tables import User
-from modhub.display import display_url, format_time
-from modhub.sanitize import clean_html
+from modhub.core.display import display_url, format_time
+from modhub.core.sanitize import clean_html
 
 LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
                "DISCORD": "Discord", "ISSUE_TRACKER": "问题反馈 Issues"}

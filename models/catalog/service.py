@@ -30,8 +30,8 @@ from models.catalog.tables import (
     ResourceVersion,
 )
 from models.identity.tables import User
-from modhub.display import display_url, format_time
-from modhub.sanitize import clean_html
+from modhub.core.display import display_url, format_time
+from modhub.core.sanitize import clean_html
 
 FEATURED = 20
 

@@ -12,7 +12,7 @@ from models.catalog.queries import cached, get_listed_or_raise, listed_clause
 from models.catalog.tables import DailyStat, ResourcePost, ServerPost
 from models.catalog.taxonomy import get_section_or_raise
 from models.identity.tables import User
-from modhub.display import format_time
+from modhub.core.display import format_time
 
 WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window
 

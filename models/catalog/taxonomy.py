@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import cached, listed_clause
 from models.catalog.records import category_node, run_platform_vo, section_vo
 from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 
 def _posts_per_section(session: Session) -> dict[str, int]:

@@ -14,8 +14,8 @@ from models.community.social import entity_owner, require_entity
 from models.community.tables import DISCUSS, MOMENT, QUESTION, RESOURCE, CommunityPost, Moment
 from models.identity.tables import User
 from models.types import utcnow
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 
 def list_comments(session: Session, *, entity_type: str, entity_id: int, page_num: int,

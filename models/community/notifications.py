@@ -11,7 +11,7 @@ from models.catalog.queries import check_page, page_result
 from models.community.tables import Notification
 from models.identity.tables import User
 from models.types import utcnow
-from modhub.display import display_url, format_time
+from modhub.core.display import display_url, format_time
 
 KINDS = ("COMMENT", "REPLY", "LIKE", "COLLECT", "FOLLOW", "MENTION", "PRIVATE_MESSAGE",
          "ANSWER_ACCEPTED", "SYSTEM")

@@ -17,8 +17,8 @@ from models.identity.tables import User
 from models.search.backends import like_pattern
 from models.types import utcnow
 from models.webhooks.events import emit
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 LIVE_USER = User.is_delete.is_(False)
 

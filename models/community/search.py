@@ -20,7 +20,7 @@ from models.community.records import user_name
 from models.community.tables import POST_TYPES, RESOURCE, CommunityPost
 from models.identity.tables import User
 from models.search.backends import backend_for, like_pattern
-from modhub.display import display_url, format_time
+from modhub.core.display import display_url, format_time
 
 SUGGESTIONS = 10
 SNIPPET_SPAN = 40

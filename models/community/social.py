@@ -30,7 +30,7 @@ from models.community.tables import (
 )
 from models.identity.tables import User
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 # entity type -> (model, like counter, collect counter)
 COUNTERS = {

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from models.console.tables import AdminAudit, ConsoleApp
 from models.identity import applications
 from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 MAX_QUOTA = 10_000_000
 

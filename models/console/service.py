@@ -13,8 +13,8 @@ from models.console.tables import ConsoleApp, SiteRole
 from models.identity import applications
 from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
 from models.webhooks import service as webhooks
-from modhub.crypto import SecretBox
-from modhub.errors import ApiError
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import ApiError
 
 ADMIN = "admin"
 ROLES = (ADMIN,)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models.catalog.tables import ResourceFile
-from modhub.display import format_time
+from modhub.core.display import format_time
 
 
 def hashes(f: ResourceFile) -> dict | None:

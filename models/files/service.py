@@ -12,8 +12,8 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile
 from models.files import records
 from models.files.listing import platform_names
+from modhub.core.errors import ApiError
 from modhub.core.storage import ObjectMissing
-from modhub.errors import ApiError
 
 
 def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:

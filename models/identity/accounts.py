@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from models.identity import bindings
 from models.identity.tables import User
 from models.identity.tokens import TOKEN_TTL, granted_scopes, issue_token, proxy_app_or_raise
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 _HASHER = PasswordHasher()
 # A fixed hash to verify against when the login is unknown, so both failures cost the same time.

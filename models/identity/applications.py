@@ -8,8 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.identity.tables import Application, AppStatus
-from modhub.crypto import SecretBox, new_api_key, new_secret_key
-from modhub.errors import ApiError
+from modhub.core.crypto import SecretBox, new_api_key, new_secret_key
+from modhub.core.errors import ApiError
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from models.identity.tables import ACTIVE, UNBOUND, UserBinding
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 
 def _find(session: Session, app_id: int, external_user_id: str) -> UserBinding | None:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from models.identity.service import get_user, token_hash
 from models.identity.tables import Application, AuthCode, IdempotencyKey, PairingCode, SsoTicket, User
 from models.identity.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 AUTH_CODE_TTL = dt.timedelta(minutes=5)
 PAIRING_CODE_TTL = dt.timedelta(days=1)

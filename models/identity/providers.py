@@ -15,8 +15,8 @@ from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.records import carousel_vo
 from models.identity.tables import ZERO, CarouselPlacement, ProviderAccount, ProviderCollect
-from modhub.display import TIME_FORMAT
-from modhub.errors import ApiError
+from modhub.core.display import TIME_FORMAT
+from modhub.core.errors import ApiError
 
 
 def _collect_vo(row: ProviderCollect, *, duplicate: bool) -> dict:

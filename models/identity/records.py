@@ -12,7 +12,7 @@ from models.identity.tables import (
     UserBinding,
     Wallet,
 )
-from modhub.display import display_url, format_time
+from modhub.core.display import display_url, format_time
 
 
 def user_profile(user: User, *, zone: str, cdn_base: str = "") -> dict:

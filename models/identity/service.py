@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.identity.tables import Application, ProxyToken, User
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 
 def token_hash(token: str) -> str:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from models.identity.service import token_hash
 from models.identity.tables import Application, AppStatus, ProxyToken
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 TOKEN_TTL = dt.timedelta(hours=24)
 CODE_ALPHABET = string.ascii_uppercase + string.digits

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from models.identity.records import balance_vo
 from models.identity.service import get_user_or_raise
 from models.identity.tables import ZERO, IdempotencyKey, Wallet, WalletLedger
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 CURRENCIES = ("GOLD_COIN", "POINTS", "CASH")
 MAX_AMOUNT = Decimal("1000000000000")        # one adjustment

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import listed_clause, summaries
 from models.catalog.tables import ResourcePost
 from models.search.backends import backend_for
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 P = ResourcePost
 _CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})")

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from models.types import utcnow
 from models.webhooks.tables import OutboxEvent
-from modhub.webhooks import EVENT_KINDS
+from modhub.core.webhook_signing import EVENT_KINDS
 
 log = logging.getLogger(__name__)
 NOTIFIER = "outbox_notifier"

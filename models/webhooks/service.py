@@ -21,9 +21,9 @@ from models.webhooks.tables import (
     WebhookDelivery,
     WebhookSubscription,
 )
-from modhub.crypto import SecretBox
-from modhub.errors import ApiError
-from modhub.webhooks import EVENT_KINDS, CallbackRefused, check_callback
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import ApiError
+from modhub.core.webhook_signing import EVENT_KINDS, CallbackRefused, check_callback
 
 ROTATION_GRACE = dt.timedelta(hours=24)
 

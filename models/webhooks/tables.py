@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base
 from models.types import UTCDateTime, big_id, id_pk, utc_time, utcnow
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 
 
 class SubscriptionStatus(enum.StrEnum):

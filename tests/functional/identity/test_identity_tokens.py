@@ -10,7 +10,7 @@ import pytest
 from models.identity import oauth
 from models.identity.service import token_hash
 from models.identity.tables import AuthCode, PairingCode, ProxyToken, SsoTicket
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 from tests.functional.identity.conftest import code_of
 from tests.support import SignedClient
 

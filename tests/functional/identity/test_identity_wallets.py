@@ -10,7 +10,7 @@ import pytest
 from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.tables import CarouselPlacement, ProviderAccount, WalletLedger
-from modhub.display import format_time
+from modhub.core.display import format_time
 from tests.functional.identity.conftest import code_of
 
 COLLECT = "/openapi/v2/provider/activity/collect"

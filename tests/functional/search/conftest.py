@@ -15,7 +15,7 @@ from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceAuthor, ResourcePost
 from models.identity import applications
 from modhub.app import create_app
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from tests.conftest import PG_URL

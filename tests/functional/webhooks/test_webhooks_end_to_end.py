@@ -15,7 +15,7 @@ from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
 from models.identity.tables import User
 from models.webhooks.events import emit
 from modhub.cli import main
-from modhub.webhooks import EVENT_KINDS
+from modhub.core.webhook_signing import EVENT_KINDS
 from tests.functional.webhooks.processes import wait_until
 from tests.functional.webhooks.receiver import Reply
 

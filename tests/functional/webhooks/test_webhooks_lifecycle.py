@@ -8,7 +8,7 @@ from sqlalchemy import select
 from models.catalog import lifecycle
 from models.catalog.tables import ResourcePost, ServerPost
 from models.webhooks.tables import OutboxEvent
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 
 @pytest.fixture()

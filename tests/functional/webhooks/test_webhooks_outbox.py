@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from models.webhooks import service as webhooks
 from models.webhooks.events import emit
 from models.webhooks.tables import DeliveryStatus, OutboxEvent, WebhookDelivery
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 from tests.functional.webhooks.receiver import Reply
 from workers.delivery import deliver_many
 from workers.relay import overdue_deliveries, relay_pending

@@ -7,6 +7,8 @@ import json
 
 import click
 
+from modhub.cli.common import load_platform
+
 
 @click.group()
 def identity() -> None:
@@ -19,8 +21,7 @@ def identity() -> None:
 def purge(grace_hours: int) -> None:
     """Delete expired codes and tickets; prints how many of each were removed, as JSON."""
     from models.identity import oauth
-    from modhub.cli import _platform
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
         removed = oauth.purge_expired(session, now=platform.clock(),
                                       grace=dt.timedelta(hours=grace_hours))

@@ -4,35 +4,18 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
-from pathlib import Path
 
 import click
 from cryptography.fernet import Fernet
 
 from modhub import __version__
-from modhub.settings import SettingsError, from_env
+from modhub.cli.admin import admin
+from modhub.cli.common import load_platform, load_settings, run_or_fail
+from modhub.cli.identity import identity
+from modhub.cli.storage import storage
+from modhub.cli.webhooks import webhook
 
 log = logging.getLogger("modhub")
-
-
-def _settings():
-    try:
-        return from_env()
-    except SettingsError as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
-def _platform():
-    from modhub.app import build_platform
-    settings = _settings()
-    from sqlalchemy.engine import make_url
-    path = make_url(settings.database_url).database if settings.embedded else None
-    if path and path != ":memory:" and not Path(path).exists():
-        raise click.ClickException(
-            f"{Path(path).parent} is not a modhub data folder (no {Path(path).name} there). Start "
-            "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR.")
-    return build_platform(settings)
 
 
 @click.group()
@@ -57,7 +40,7 @@ def db() -> None:
 def db_upgrade() -> None:
     """Migrate the database to the newest schema."""
     from modhub.migrate import upgrade
-    settings = _settings()
+    settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
     click.echo("database is at the newest revision", err=True)
@@ -85,7 +68,7 @@ def app() -> None:
 def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
     """Register an application and print its credentials once, as JSON."""
     from models.identity import applications
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
         creds = applications.create(
             session, platform.secrets, name=name, permissions=permissions, scopes=scopes,
@@ -97,18 +80,10 @@ def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, p
 def _set_status(app_id: int, status_name: str) -> None:
     from models.identity import applications
     from models.identity.tables import AppStatus
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        _run(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
+        run_or_fail(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
     click.echo(f"application {app_id} is {status_name}", err=True)
-
-
-def _run(fn):
-    from modhub.errors import ApiError
-    try:
-        return fn()
-    except ApiError as exc:
-        raise click.ClickException(exc.message) from exc
 
 
 @app.command("approve")
@@ -129,7 +104,7 @@ def app_disable(app_id: int) -> None:
 def app_list() -> None:
     """List applications as JSON lines (never their secrets)."""
     from models.identity import applications
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session:
         for a in applications.list_(session):
             click.echo(json.dumps({
@@ -143,9 +118,9 @@ def app_list() -> None:
 def app_rotate_secret(app_id: int) -> None:
     """Replace an application's secret key and print the new credentials once."""
     from models.identity import applications
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        creds = _run(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
+        creds = run_or_fail(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
     click.echo(json.dumps(creds.as_json()))
 
 
@@ -156,7 +131,7 @@ def app_rotate_secret(app_id: int) -> None:
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the API with uvicorn (production server; several worker processes)."""
     import uvicorn
-    _settings()  # fail fast on a missing production secret, before forking workers
+    load_settings()  # fail fast on a missing production secret, before forking workers
     uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, workers=workers,
                 proxy_headers=False, access_log=False, log_level="info")
 
@@ -168,11 +143,11 @@ def run(host: str, port: int) -> None:
     """Create the database, print a demo API key and secret, and serve (embedded quick start)."""
     from modhub import demo
     from modhub.migrate import upgrade
-    settings = _settings()
+    settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
     base = f"http://{host}:{port}"
-    platform = _platform()
+    platform = load_platform()
     creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
     password = demo.new_demo_password(platform, creds["demoUserId"])
     from modhub.seed import seed_cli
@@ -209,7 +184,7 @@ def demo_seed(resources: int) -> None:
     """
     from modhub.seed import SeedRefused, seed_cli
     try:
-        counts = seed_cli(_platform(), resources=resources)
+        counts = seed_cli(load_platform(), resources=resources)
     except SeedRefused as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(json.dumps(counts))
@@ -226,20 +201,15 @@ def demo_seed(resources: int) -> None:
 def worker(queues, worker_class, burst, log_level) -> None:
     """Run an RQ worker (with the scheduler and the webhook sweep) over the configured Redis."""
     from workers.runner import run_worker
-    if not _settings().redis_url:
+    settings = load_settings()
+    if not settings.redis_url:
         raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
-    run_worker(list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
+    run_worker(settings, list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
 
 
-from modhub.cli_admin import admin  # noqa: E402  (command groups of their own modules)
-from modhub.cli_identity import identity  # noqa: E402
-from modhub.cli_storage import storage  # noqa: E402
-from modhub.cli_webhooks import webhook  # noqa: E402
 
 main.add_command(webhook)
 main.add_command(identity)
 main.add_command(admin)
 main.add_command(storage)
 
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,15 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 import click
 
-
-def _platform():
-    from modhub.cli import _platform
-    return _platform()
-
-
-def _run(fn):
-    from modhub.cli import _run
-    return _run(fn)
+from modhub.cli.common import load_platform, run_or_fail
 
 
 @click.group()
@@ -31,9 +23,9 @@ def resource() -> None:
 
 def _apply(action, **kwargs) -> None:
     from models.catalog.lifecycle import resource_snapshot
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        post = _run(lambda: action(session, settings=platform.settings, **kwargs))
+        post = run_or_fail(lambda: action(session, settings=platform.settings, **kwargs))
         out = resource_snapshot(session, post, settings=platform.settings)
     click.echo(json.dumps(out, ensure_ascii=False))
 
@@ -101,9 +93,9 @@ def server() -> None:
 def server_status(post_id: int, state: str) -> None:
     """Mark a server online or offline; emits server.status.online/offline when it changed."""
     from models.catalog.lifecycle import server_snapshot, set_server_status
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        changed = _run(lambda: set_server_status(session, post_id=post_id, online=state == "online",
+        changed = run_or_fail(lambda: set_server_status(session, post_id=post_id, online=state == "online",
                                                  settings=platform.settings))
         from models.catalog.tables import ServerPost
         out = {**server_snapshot(session.get(ServerPost, post_id), settings=platform.settings),
@@ -123,9 +115,9 @@ def user_role(user_id: int, role: str) -> None:
     """Grant a site role to a user (admin: may use the admin pages), or remove it with `none`."""
     from models.console.service import set_role
     from models.identity.service import get_user
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
         if get_user(session, user_id=user_id) is None:
             raise click.ClickException(f"user {user_id} does not exist")
-        _run(lambda: set_role(session, user_id=user_id, role=None if role == "none" else role))
+        run_or_fail(lambda: set_role(session, user_id=user_id, role=None if role == "none" else role))
     click.echo(json.dumps({"userId": user_id, "role": None if role == "none" else role}))

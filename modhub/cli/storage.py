@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from modhub.cli.common import load_platform
+
 
 @click.group("storage")
 def storage() -> None:
@@ -14,9 +16,8 @@ def storage() -> None:
 def storage_check() -> None:
     """Verify that every stored file's size and sha256 match its record (exit 1 on a mismatch)."""
     from models.files.service import check_storage
-    from modhub.cli import _platform
 
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session:
         checked, problems = check_storage(session, platform.storage)
     for problem in problems:

@@ -8,17 +8,8 @@ from zoneinfo import ZoneInfo
 
 import click
 
-from modhub.webhooks import EVENT_KINDS
-
-
-def _platform():
-    from modhub.cli import _platform
-    return _platform()
-
-
-def _run(fn):
-    from modhub.cli import _run
-    return _run(fn)
+from modhub.cli.common import load_platform, run_or_fail
+from modhub.core.webhook_signing import EVENT_KINDS
 
 
 @click.group()
@@ -36,9 +27,9 @@ def add(app_id: int, url: str, events) -> None:
     """Subscribe an application; prints the subscription and its secret once, as JSON."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub, secret = _run(lambda: webhooks.create(
+        sub, secret = run_or_fail(lambda: webhooks.create(
             session, platform.secrets, app_id=app_id, url=url, events=events,
             allow_private=platform.settings.webhook_allow_private))
         out = {**describe(sub), "secret": secret}
@@ -51,7 +42,7 @@ def list_(app_id: int | None) -> None:
     """List subscriptions as JSON lines (never their secrets)."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session:
         for sub in webhooks.list_(session, app_id=app_id):
             click.echo(json.dumps(describe(sub)))
@@ -61,9 +52,9 @@ def _set_status(subscription_id: int, status_name: str) -> None:
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
     from models.webhooks.tables import SubscriptionStatus
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub = _run(lambda: webhooks.set_status(session, subscription_id=subscription_id,
+        sub = run_or_fail(lambda: webhooks.set_status(session, subscription_id=subscription_id,
                                                status=SubscriptionStatus[status_name]))
         out = describe(sub)
     click.echo(json.dumps(out))
@@ -89,9 +80,9 @@ def rotate_secret(subscription_id: int) -> None:
     """Replace the secret; prints the new one once. The old one still signs for 24 h."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub, secret = _run(lambda: webhooks.rotate_secret(session, platform.secrets,
+        sub, secret = run_or_fail(lambda: webhooks.rotate_secret(session, platform.secrets,
                                                           subscription_id=subscription_id))
         out = {**describe(sub), "secret": secret}
     click.echo(json.dumps(out))
@@ -102,9 +93,9 @@ def rotate_secret(subscription_id: int) -> None:
 def remove(subscription_id: int) -> None:
     """Delete a subscription and its delivery log."""
     from models.webhooks import service as webhooks
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        _run(lambda: webhooks.remove(session, subscription_id=subscription_id))
+        run_or_fail(lambda: webhooks.remove(session, subscription_id=subscription_id))
     click.echo(f"webhook subscription {subscription_id} removed", err=True)
 
 
@@ -116,7 +107,7 @@ def remove(subscription_id: int) -> None:
 def deliveries(subscription_id, event_id, status, limit) -> None:
     """Print deliveries, newest first, each with every attempt, as JSON lines."""
     from models.webhooks import service as webhooks
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session:
         for row in webhooks.list_deliveries(session, subscription_id=subscription_id,
                                                event_id=event_id, status=status, limit=limit):
@@ -129,9 +120,9 @@ def deliveries(subscription_id, event_id, status, limit) -> None:
 def redeliver(event_id: str, subscription_id: int | None) -> None:
     """Send an event again (same X-Webhook-Id) to the subscriptions it was delivered to."""
     from models.webhooks import service as webhooks
-    platform = _platform()
+    platform = load_platform()
     with platform.db.session() as session, session.begin():
-        ids = _run(lambda: webhooks.redeliver(session, event_id=event_id,
+        ids = run_or_fail(lambda: webhooks.redeliver(session, event_id=event_id,
                                                  subscription_id=subscription_id))
     click.echo(json.dumps({"eventId": event_id, "requeued": len(ids)}))
 
@@ -143,7 +134,7 @@ def redeliver(event_id: str, subscription_id: int | None) -> None:
 def replay(since: str, subscription_id: int | None) -> None:
     """Re-queue every FAILED delivery of an event raised since TIME."""
     from models.webhooks import service as webhooks
-    platform = _platform()
+    platform = load_platform()
     start = _parse_time(since, platform.settings.time_zone)
     with platform.db.session() as session, session.begin():
         ids = webhooks.replay(session, since=start, subscription_id=subscription_id)

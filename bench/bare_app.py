@@ -53,10 +53,10 @@ def answer(access: Access, read) -> flask.Response:
 @app.get("/openapi/v1/user/profile")
 def profile():
     return answer(Access.PROXY_USER, lambda session, state: user_profile(
-        get_user(session, user_id=state.proxy_user_id), zone=platform.settings.time_zone))
+        get_user(session, user_id=state.proxy_user_id), display=platform.display))
 
 
 @app.get("/openapi/v2/mods/<int:post_id>")
 def detail(post_id: int):
     return answer(Access.KEY, lambda session, _: catalog.get_detail(
-        session, post_id=post_id, settings=platform.settings, today=dt.datetime.now(dt.UTC).date()))
+        session, post_id=post_id, display=platform.display, today=dt.datetime.now(dt.UTC).date()))

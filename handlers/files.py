@@ -11,13 +11,13 @@ from modhub.web import ok_tagged, platform, session
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
     return ok_tagged(listing.list_files(session(), post_id=post_id,
-                                           zone=platform().settings.time_zone))
+                                           zone=platform().display.time_zone))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
     return ok_tagged(files.get_detail(session(), post_id=post_id, file_id=file_id,
-                                      zone=platform().settings.time_zone))
+                                      zone=platform().display.time_zone))
 
 
 def download_file(post_id: int, file_id: int, **_):
@@ -38,4 +38,4 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
     return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"],
-                                          zone=platform().settings.time_zone))
+                                          zone=platform().display.time_zone))

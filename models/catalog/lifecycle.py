@@ -15,7 +15,7 @@ from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
 from models.identity.tables import User
 from models.types import utcnow
 from models.webhooks.events import emit
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 # Columns an update may change (the ModSummaryVO fields a publisher edits).
@@ -36,19 +36,19 @@ def _resource(session: Session, post_id: int) -> ResourcePost:
     return post
 
 
-def _authors(session: Session, post_id: int, settings) -> list[dict]:
+def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
     rank = case(ROLE_ORDER, value=ResourceAuthor.role, else_=9)
     rows = session.execute(
         select(ResourceAuthor.role, User).join(User, User.id == ResourceAuthor.user_id)
         .where(ResourceAuthor.post_id == post_id)
         .order_by(rank, ResourceAuthor.sort_order, ResourceAuthor.id)).all()
     return [{"userId": u.id, "userName": u.username, "role": role,
-             "avatarUrl": display_url(u.avatar, settings.cdn_base_url)} for role, u in rows]
+             "avatarUrl": display.url(u.avatar)} for role, u in rows]
 
 
-def resource_snapshot(session: Session, post: ResourcePost, *, settings) -> dict:
+def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> dict:
     """The payload of resource events: the ModSummaryVO plus `title` (the main name)."""
-    summary = mod_summary(post, settings=settings, authors=_authors(session, post.id, settings))
+    summary = mod_summary(post, display=display, authors=_authors(session, post.id, display))
     return {**summary, "title": post.main_name}
 
 
@@ -62,7 +62,8 @@ def publish_resource(session: Session, *, post_id: int, settings, now: dt.dateti
     post.status, post.update_time = "PUBLISHED", now
     post.publish_time = post.publish_time or now
     session.flush()
-    emit(session, kind="resource.published", data=resource_snapshot(session, post, settings=settings))
+    emit(session, kind="resource.published",
+         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
     return post
 
 
@@ -79,7 +80,8 @@ def update_resource(session: Session, *, post_id: int, settings, now: dt.datetim
     post.update_time = now or utcnow()
     session.flush()
     if post.status == "PUBLISHED":
-        emit(session, kind="resource.updated", data=resource_snapshot(session, post, settings=settings))
+        emit(session, kind="resource.updated",
+             data=resource_snapshot(session, post, display=Display.from_settings(settings)))
     return post
 
 
@@ -90,19 +92,19 @@ def delete_resource(session: Session, *, post_id: int, settings, now: dt.datetim
     now = now or utcnow()
     post.is_delete, post.delete_time, post.update_time = True, now, now
     session.flush()
-    emit(session, kind="resource.deleted", data=resource_snapshot(session, post, settings=settings))
+    emit(session, kind="resource.deleted",
+         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
     return post
 
 
-def server_snapshot(post: ServerPost, *, settings) -> dict:
+def server_snapshot(post: ServerPost, *, display: Display) -> dict:
     """The payload of server.status events."""
-    zone = settings.time_zone
     return {"postId": post.id, "title": post.main_name, "mainName": post.main_name,
             "sectionCode": post.section_code, "serverIp": post.server_ip,
             "serverPort": post.server_port, "serverStatus": post.server_status,
             "currentPlayers": post.current_players, "maxPlayers": post.max_players,
-            "lastHeartbeatTime": format_time(post.last_heartbeat_time, zone),
-            "updateTime": format_time(post.update_time, zone)}
+            "lastHeartbeatTime": display.time(post.last_heartbeat_time),
+            "updateTime": display.time(post.update_time)}
 
 
 def set_server_status(session: Session, *, post_id: int, online: bool, settings,
@@ -119,5 +121,6 @@ def set_server_status(session: Session, *, post_id: int, online: bool, settings,
     if online:
         post.last_heartbeat_time = now
     session.flush()
-    emit(session, kind=f"server.status.{status.lower()}", data=server_snapshot(post, settings=settings))
+    emit(session, kind=f"server.status.{status.lower()}",
+         data=server_snapshot(post, display=Display.from_settings(settings)))
     return True

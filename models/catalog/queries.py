@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from models.catalog.records import mod_summary
 from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
 from models.identity.tables import User
-from modhub.core.display import display_url
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
@@ -56,10 +56,10 @@ def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, Resourc
     return {p.id: p for p in rows}
 
 
-def author_brief(user: User, role: str | None, cdn_base: str) -> dict:
+def author_brief(user: User, role: str | None, display: Display) -> dict:
     """AuthorBriefVO of a user in a role."""
     return {"userId": user.id, "userName": user.username,
-            "avatarUrl": display_url(user.avatar, cdn_base), "role": role}
+            "avatarUrl": display.url(user.avatar), "role": role}
 
 
 AUTHORS_OF = (select(ResourceAuthor.post_id, ResourceAuthor.role, User)
@@ -69,20 +69,20 @@ AUTHORS_OF = (select(ResourceAuthor.post_id, ResourceAuthor.role, User)
               .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
 
 
-def authors_of(session: Session, *, post_ids: list[int], cdn_base: str) -> dict[int, list[dict]]:
+def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[dict]]:
     """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
     if not post_ids:
         return {}
     found: dict[int, list[dict]] = {}
     for post_id, role, user in session.execute(AUTHORS_OF, {"post_ids": list(set(post_ids))}):
-        found.setdefault(post_id, []).append(author_brief(user, role, cdn_base))
+        found.setdefault(post_id, []).append(author_brief(user, role, display))
     return found
 
 
-def summaries(session: Session, posts: list[ResourcePost], *, settings) -> list[dict]:
+def summaries(session: Session, posts: list[ResourcePost], *, display: Display) -> list[dict]:
     """ModSummaryVO of each post, in order, with authors loaded in one query."""
-    authors = authors_of(session, post_ids=[p.id for p in posts], cdn_base=settings.cdn_base_url)
-    return [mod_summary(p, settings=settings, authors=authors.get(p.id, [])) for p in posts]
+    authors = authors_of(session, post_ids=[p.id for p in posts], display=display)
+    return [mod_summary(p, display=display, authors=authors.get(p.id, [])) for p in posts]
 
 
 def check_page(*, page_num: int, page_size: int) -> int:

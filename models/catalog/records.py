@@ -14,7 +14,7 @@ from models.catalog.tables import (
     Section,
 )
 from models.identity.tables import User
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url, format_time
 from modhub.core.sanitize import clean_html
 
 LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
@@ -26,14 +26,14 @@ def detail_url(post_id: int, site_url: str) -> str:
     return f"{site_url}/resource/{post_id}" if site_url else ""
 
 
-def mod_summary(post: ResourcePost, *, settings, authors: list[dict] | None = None) -> dict:
+def mod_summary(post: ResourcePost, *, display: Display, authors: list[dict] | None = None) -> dict:
     """ModSummaryVO of a resource post (authors are AuthorBriefVO dicts, loaded by the caller)."""
-    zone, cdn = settings.time_zone, settings.cdn_base_url
+    zone, cdn = display.time_zone, display.cdn_base_url
     return {
         "postId": post.id, "mainName": post.main_name, "subName": post.sub_name,
         "introduction": post.introduction, "abbrName": post.abbr_name,
         "coverImageUrl": display_url(post.cover_image, cdn),
-        "detailUrl": detail_url(post.id, settings.site_url), "sectionCode": post.section_code,
+        "detailUrl": detail_url(post.id, display.site_url), "sectionCode": post.section_code,
         "mainCategories": list(post.main_categories or [])[:5],
         "presetCategory": post.preset_category, "resourceType": post.resource_type,
         "runPlatform": post.run_platform, "clientEnvironment": post.client_environment,
@@ -58,14 +58,14 @@ def link_vo(link: ResourceLink) -> dict:
             "label": link.label or LINK_LABELS.get(link.link_type, link.link_type)}
 
 
-def comment_vo(comment: Comment, user: User | None, *, settings) -> dict:
+def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
     """CommentVO of a comment and its author."""
     return {"commentId": comment.id, "userId": comment.user_id,
             "userName": (user.login_name or user.username) if user else None,
-            "avatarUrl": display_url(user.avatar, settings.cdn_base_url) if user else None,
+            "avatarUrl": display.url(user.avatar) if user else None,
             "content": clean_html(comment.content), "parentId": comment.parent_id,
             "replyCount": comment.reply_count, "likeCount": comment.like_count,
-            "createTime": format_time(comment.create_time, settings.time_zone)}
+            "createTime": display.time(comment.create_time)}
 
 
 def relation_vo(rel: ResourceRelation) -> dict:
@@ -74,24 +74,24 @@ def relation_vo(rel: ResourceRelation) -> dict:
             "isRequired": rel.is_required, "sortOrder": rel.sort_order, "dataSource": rel.data_source}
 
 
-def section_vo(section: Section, *, post_count: int, cdn_base: str) -> dict:
+def section_vo(section: Section, *, post_count: int, display: Display) -> dict:
     """SectionVO of a section."""
     return {"sectionId": section.id, "sectionCode": section.code, "description": section.description,
             "englishName": section.english_name, "parentCode": section.parent_code,
-            "iconUrl": display_url(section.icon, cdn_base), "sortOrder": section.sort_order,
+            "iconUrl": display.url(section.icon), "sortOrder": section.sort_order,
             "enable": section.enable, "serverPostEnabled": section.server_post_enabled,
             "resourcePostEnabled": section.resource_post_enabled, "resourcePostCount": post_count}
 
 
-def run_platform_vo(platform: RunPlatform, *, cdn_base: str) -> dict:
+def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
     """RunPlatformVO of a run platform."""
     return {"infoId": platform.id, "code": platform.code, "name": platform.name,
-            "description": platform.description, "iconUrl": display_url(platform.icon, cdn_base),
+            "description": platform.description, "iconUrl": display.url(platform.icon),
             "enable": platform.enable}
 
 
-def category_node(category: Category, *, count: int, cdn_base: str) -> dict:
+def category_node(category: Category, *, count: int, display: Display) -> dict:
     """CategoryNodeVO of a category (children filled by the tree builder)."""
     return {"categoryCode": category.code, "name": category.name, "description": category.description,
-            "iconUrl": display_url(category.icon, cdn_base), "parentCode": category.parent_code,
+            "iconUrl": display.url(category.icon), "parentCode": category.parent_code,
             "children": [], "postCount": count}

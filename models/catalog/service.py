@@ -30,17 +30,17 @@ from models.catalog.tables import (
     ResourceVersion,
 )
 from models.identity.tables import User
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url
 from modhub.core.sanitize import clean_html
 
 FEATURED = 20
 
 
-def get_batch(session: Session, *, post_ids: list[int], settings) -> list[dict | None]:
+def get_batch(session: Session, *, post_ids: list[int], display: Display) -> list[dict | None]:
     """ModSummaryVO per requested id in request order; null where the id is not listed."""
     found = listed_by_ids(session, post_ids=post_ids)
     present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
-    by_id = {s["postId"]: s for s in summaries(session, present, settings=settings)}
+    by_id = {s["postId"]: s for s in summaries(session, present, display=display)}
     return [by_id.get(i) for i in post_ids]
 
 
@@ -62,7 +62,7 @@ def featured_score(session: Session):
             + _epoch_days(session, ResourcePost.update_time) / 30.0)
 
 
-def list_featured(session: Session, *, settings) -> list[dict]:
+def list_featured(session: Session, *, display: Display) -> list[dict]:
     """The top 20 listed resources by the featured score (ties: newest id first).
 
     The ranking scans every public post, so the ranked ids are a cached aggregate; the posts
@@ -72,12 +72,12 @@ def list_featured(session: Session, *, settings) -> list[dict]:
         select(ResourcePost.id).where(listed_clause())
         .order_by(featured_score(session).desc(), ResourcePost.id.desc()).limit(FEATURED))))
     found = listed_by_ids(session, post_ids=ids)
-    return summaries(session, [found[i] for i in ids if i in found], settings=settings)
+    return summaries(session, [found[i] for i in ids if i in found], display=display)
 
 
-def detail_fields(post: ResourcePost, *, settings, links: list[dict], stats: dict | None) -> dict:
+def detail_fields(post: ResourcePost, *, display: Display, links: list[dict], stats: dict | None) -> dict:
     """The fields ModDetailVO adds to ModSummaryVO."""
-    cdn = settings.cdn_base_url
+    cdn = display.cdn_base_url
     return {
         "contentCopyright": post.content_copyright, "resourceCopyright": post.resource_copyright,
         "creationType": post.creation_type, "sourceState": post.source_state, "refLink": post.ref_link,
@@ -93,43 +93,43 @@ LINKS_OF = (select(ResourceLink).where(ResourceLink.post_id.in_(bindparam("post_
             .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id))
 
 
-def details(session: Session, posts: list[ResourcePost], *, settings, today: dt.date) -> list[dict]:
+def details(session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date) -> list[dict]:
     """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
     ids = [p.id for p in posts]
     if not ids:
         return []
-    authors = authors_of(session, post_ids=ids, cdn_base=settings.cdn_base_url)
+    authors = authors_of(session, post_ids=ids, display=display)
     links: dict[int, list[dict]] = {}
     for link in session.scalars(LINKS_OF, {"post_ids": ids}):
         links.setdefault(link.post_id, []).append(link_vo(link))
     stats = stats_briefs(session, post_ids=ids, today=today)
-    return [{**mod_summary(p, settings=settings, authors=authors.get(p.id, [])),
-             **detail_fields(p, settings=settings, links=links.get(p.id, []), stats=stats[p.id])}
+    return [{**mod_summary(p, display=display, authors=authors.get(p.id, [])),
+             **detail_fields(p, display=display, links=links.get(p.id, []), stats=stats[p.id])}
             for p in posts]
 
 
-def get_detail(session: Session, *, post_id: int, settings, today: dt.date) -> dict:
+def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
     """ModDetailVO of a listed resource, with its last 24h/7d/30d statistics."""
     post = get_listed_or_raise(session, post_id=post_id)
-    return details(session, [post], settings=settings, today=today)[0]
+    return details(session, [post], display=display, today=today)[0]
 
 
-def list_authors(session: Session, *, post_id: int, cdn_base: str) -> list[dict]:
+def list_authors(session: Session, *, post_id: int, display: Display) -> list[dict]:
     """AuthorBriefVO of a listed resource's authors, OWNER first."""
     post = get_listed_or_raise(session, post_id=post_id)
-    return authors_of(session, post_ids=[post.id], cdn_base=cdn_base).get(post.id, [])
+    return authors_of(session, post_ids=[post.id], display=display).get(post.id, [])
 
 
-def get_description(session: Session, *, post_id: int, zone: str) -> dict:
+def get_description(session: Session, *, post_id: int, display: Display) -> dict:
     """ModDescriptionVO of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
     return {"postId": post.id, "content": clean_html(post.description_html), "mdContent": post.description_md,
-            "updateTime": format_time(post.update_time, zone)}
+            "updateTime": display.time(post.update_time)}
 
 RESOURCE_ENTITY = "RESOURCE_POST"
 
 
-def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, settings) -> dict:
+def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
     """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     offset = check_page(page_num=page_num, page_size=page_size)
@@ -140,7 +140,7 @@ def list_comments(session: Session, *, post_id: int, page_num: int, page_size: i
         select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
         .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
         .offset(offset).limit(page_size)).all() if total > offset else []
-    items = [comment_vo(c, u, settings=settings) for c, u in rows]
+    items = [comment_vo(c, u, display=display) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
@@ -168,7 +168,7 @@ def list_relations(session: Session, *, post_id: int) -> list[dict]:
     return [relation_vo(r) for r in rows]
 
 
-def list_versions(session: Session, *, post_id: int, zone: str) -> list[dict]:
+def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:
     """VersionVO of the approved versions of a listed resource, versionNumber descending."""
     get_listed_or_raise(session, post_id=post_id)
     rows = session.scalars(select(ResourceVersion)
@@ -176,4 +176,4 @@ def list_versions(session: Session, *, post_id: int, zone: str) -> list[dict]:
                            .order_by(ResourceVersion.version_number.desc(), ResourceVersion.id.desc()))
     return [{"postId": v.version_post_id, "versionNumber": v.version_number,
              "resourceVersion": v.resource_version, "updateCommit": v.update_commit,
-             "publishTime": format_time(v.publish_time, zone)} for v in rows]
+             "publishTime": display.time(v.publish_time)} for v in rows]

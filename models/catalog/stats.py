@@ -12,7 +12,7 @@ from models.catalog.queries import cached, get_listed_or_raise, listed_clause
 from models.catalog.tables import DailyStat, ResourcePost, ServerPost
 from models.catalog.taxonomy import get_section_or_raise
 from models.identity.tables import User
-from modhub.core.display import format_time
+from modhub.core.display import Display
 
 WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window
 
@@ -70,18 +70,19 @@ def section_stats(session: Session, *, section_code: str) -> dict:
             "totalDownloads": int(row[2]), "totalLikes": int(row[3]), "totalCollects": int(row[4])}
 
 
-def forum_stats(session: Session, *, now: dt.datetime, zone: str) -> dict:
+def forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
     """OpenApiForumStatsVo, a cached aggregate: statsTime says when the figures were computed."""
-    return cached(session, ("forum_stats", zone), lambda: _forum_stats(session, now=now, zone=zone))
+    return cached(session, ("forum_stats", display.time_zone),
+                  lambda: _forum_stats(session, now=now, display=display))
 
 
-def _forum_stats(session: Session, *, now: dt.datetime, zone: str) -> dict:
+def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
     """OpenApiForumStatsVo: listed resource posts, live server posts, users, today's new posts.
 
     "Today" is the calendar day of the platform time zone. totalDiscussPosts stays null (not
     counted) until discussion posts are stored by this service.
     """
-    local = now.astimezone(ZoneInfo(zone))
+    local = now.astimezone(ZoneInfo(display.time_zone))
     day_start = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
     resources = session.scalar(select(func.count()).where(listed_clause()).select_from(ResourcePost))
     new_today = session.scalar(select(func.count()).select_from(ResourcePost)
@@ -90,4 +91,4 @@ def _forum_stats(session: Session, *, now: dt.datetime, zone: str) -> dict:
                              .where(ServerPost.is_delete.is_(False)))
     users = session.scalar(select(func.count()).select_from(User).where(User.is_delete.is_(False)))
     return {"totalResourcePosts": resources, "totalDiscussPosts": None, "totalServerPosts": servers,
-            "totalUsers": users, "todayNewPosts": new_today, "statsTime": format_time(now, zone)}
+            "totalUsers": users, "todayNewPosts": new_today, "statsTime": display.time(now)}

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import cached, listed_clause
 from models.catalog.records import category_node, run_platform_vo, section_vo
 from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 
@@ -22,13 +23,13 @@ def _posts_per_section(session: Session) -> dict[str, int]:
     return cached(session, "posts_per_section", count)
 
 
-def list_sections(session: Session, *, cdn_base: str) -> list[dict]:
+def list_sections(session: Session, *, display: Display) -> list[dict]:
     """SectionVO of every enabled section, by sort order."""
     sections = list(session.scalars(select(Section).where(Section.enable.is_(True),
                                                           Section.is_delete.is_(False))
                                     .order_by(Section.sort_order, Section.id)))
     counts = _posts_per_section(session) if sections else {}
-    return [section_vo(s, post_count=counts.get(s.code, 0), cdn_base=cdn_base) for s in sections]
+    return [section_vo(s, post_count=counts.get(s.code, 0), display=display) for s in sections]
 
 
 def get_section_or_raise(session: Session, *, code: str) -> Section:
@@ -39,28 +40,28 @@ def get_section_or_raise(session: Session, *, code: str) -> Section:
     return section
 
 
-def get_section(session: Session, *, code: str, cdn_base: str) -> dict:
+def get_section(session: Session, *, code: str, display: Display) -> dict:
     """SectionVO of one section."""
     section = get_section_or_raise(session, code=code)
     count = _posts_per_section(session).get(code, 0)
-    return section_vo(section, post_count=count, cdn_base=cdn_base)
+    return section_vo(section, post_count=count, display=display)
 
 
-def list_run_platforms(session: Session, *, cdn_base: str) -> list[dict]:
+def list_run_platforms(session: Session, *, display: Display) -> list[dict]:
     """RunPlatformVO of every enabled run platform, by sort order."""
     rows = session.scalars(select(RunPlatform).where(RunPlatform.enable.is_(True),
                                                      RunPlatform.is_delete.is_(False))
                            .order_by(RunPlatform.sort_order, RunPlatform.id))
-    return [run_platform_vo(p, cdn_base=cdn_base) for p in rows]
+    return [run_platform_vo(p, display=display) for p in rows]
 
 
-def get_run_platform(session: Session, *, code: str, cdn_base: str) -> dict:
+def get_run_platform(session: Session, *, code: str, display: Display) -> dict:
     """RunPlatformVO of one run platform (not deleted), or RECORD_NOT_FOUND."""
     platform = session.scalar(select(RunPlatform).where(RunPlatform.code == code,
                                                         RunPlatform.is_delete.is_(False)))
     if platform is None:
         raise ApiError("RECORD_NOT_FOUND", f"run platform {code!r} does not exist")
-    return run_platform_vo(platform, cdn_base=cdn_base)
+    return run_platform_vo(platform, display=display)
 
 
 def _categories(session: Session, section_code: str | None = None) -> list[Category]:
@@ -106,11 +107,11 @@ def _category_counts(combos, lineage: dict[str, set[str]]) -> Counter:
     return counts
 
 
-def category_tree(session: Session, *, cdn_base: str) -> list[dict]:
+def category_tree(session: Session, *, display: Display) -> list[dict]:
     """The category tree: top-level nodes with children nested, postCount over sub-categories."""
     categories = _categories(session)
     counts = _category_counts(_combo_counts(session), _ancestors(categories))
-    nodes = {c.code: category_node(c, count=counts[c.code], cdn_base=cdn_base) for c in categories}
+    nodes = {c.code: category_node(c, count=counts[c.code], display=display) for c in categories}
     roots = []
     for c in categories:
         parent = nodes.get(c.parent_code) if c.parent_code != c.code else None

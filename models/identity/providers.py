@@ -15,7 +15,7 @@ from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.records import carousel_vo
 from models.identity.tables import ZERO, CarouselPlacement, ProviderAccount, ProviderCollect
-from modhub.core.display import TIME_FORMAT
+from modhub.core.display import TIME_FORMAT, Display
 from modhub.core.errors import ApiError
 
 
@@ -109,7 +109,7 @@ def _own_server_post(session: Session, *, post_id: int, user_id: int) -> None:
 def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: str, title: str,
                    end_time: str, image_url: str | None = None, image_file_id: int | None = None,
                    description: str | None = None, server_post_id: int | None = None,
-                   start_time: str | None = None, now: dt.datetime, zone: str) -> dict:
+                   start_time: str | None = None, now: dt.datetime, display: Display) -> dict:
     """Place a carousel slide at once (no review); ServerProviderCarouselResultVo."""
     if (image_url is None) == (image_file_id is None):
         raise ApiError("PARAMETER_INVALID", "give exactly one of imageFileId and imageUrl")
@@ -118,8 +118,8 @@ def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: s
         raise ApiError("RECORD_NOT_FOUND", f"no uploaded image {image_file_id}: give imageUrl")
     if server_post_id is not None:
         _own_server_post(session, post_id=server_post_id, user_id=user_id)
-    start = _parse_time(start_time, "startTime", zone) if start_time else now
-    end = _parse_time(end_time, "endTime", zone)
+    start = _parse_time(start_time, "startTime", display.time_zone) if start_time else now
+    end = _parse_time(end_time, "endTime", display.time_zone)
     if end <= start or end <= now:
         raise ApiError("PARAMETER_INVALID", "endTime must be after startTime and in the future")
     row = CarouselPlacement(app_id=app_id, user_id=user_id, image_url=_web_url(image_url, "imageUrl"),
@@ -128,4 +128,4 @@ def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: s
                             start_time=start, end_time=end, created_at=now)
     session.add(row)
     session.flush()
-    return carousel_vo(row, now=now, zone=zone)
+    return carousel_vo(row, now=now, display=display)

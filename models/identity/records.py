@@ -12,30 +12,30 @@ from models.identity.tables import (
     UserBinding,
     Wallet,
 )
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display
 
 
-def user_profile(user: User, *, zone: str, cdn_base: str = "") -> dict:
+def user_profile(user: User, *, display: Display) -> dict:
     """OpenApiUserProfileVo of a user."""
     return {"userId": user.id, "loginName": user.login_name or user.username,
-            "avatar": display_url(user.avatar, cdn_base), "gender": user.gender, "bio": user.bio,
+            "avatar": display.url(user.avatar), "gender": user.gender, "bio": user.bio,
             "location": user.location, "status": user.status,
-            "registerTime": format_time(user.created_at, zone)}
+            "registerTime": display.time(user.created_at)}
 
 
-def binding_vo(row: UserBinding, *, zone: str) -> dict:
+def binding_vo(row: UserBinding, *, display: Display) -> dict:
     """OpenApiUserBindingVO."""
     return {"bindingId": row.id, "userId": row.user_id, "appId": row.app_id,
             "externalUserId": row.external_user_id, "externalUsername": row.external_username,
             "bindSource": row.bind_source, "status": row.status,
-            "bindTime": format_time(row.bind_time, zone)}
+            "bindTime": display.time(row.bind_time)}
 
 
-def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, zone: str) -> dict:
+def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, display: Display) -> dict:
     """ServerProviderCarouselResultVo."""
     return {"carouselId": row.id, "status": "SCHEDULED" if row.start_time > now else "ACTIVE",
             "imageUrl": row.image_url, "targetUrl": row.target_url,
-            "startTime": format_time(row.start_time, zone), "endTime": format_time(row.end_time, zone)}
+            "startTime": display.time(row.start_time), "endTime": display.time(row.end_time)}
 
 
 def balance_vo(wallet: Wallet | None, currency: str) -> dict:
@@ -46,9 +46,9 @@ def balance_vo(wallet: Wallet | None, currency: str) -> dict:
             "currencyCode": currency}
 
 
-def access_token_vo(text: str, row: ProxyToken, *, zone: str) -> dict:
+def access_token_vo(text: str, row: ProxyToken, *, display: Display) -> dict:
     """OpenApiAccessTokenVO of a token just issued."""
     return {"accessToken": text, "userId": str(row.user_id), "scopes": list(row.scopes),
-            "issuedAt": format_time(row.issued_at, zone), "expiresAt": format_time(row.expires_at, zone),
+            "issuedAt": display.time(row.issued_at), "expiresAt": display.time(row.expires_at),
             "tokenType": "Bearer",
             "expiresInSeconds": int((row.expires_at - row.issued_at).total_seconds())}

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import check_page, listed_clause, page_result, summaries
 from models.catalog.tables import ResourcePost
 from models.search.backends import backend_for
+from modhub.core.display import Display
 
 P = ResourcePost
 
@@ -66,7 +67,7 @@ def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int
     return rows[0][1], [found[r[0]] for r in rows]
 
 
-def search(session: Session, *, settings, keyword: str | None = None, section_code: str | None = None,
+def search(session: Session, *, display: Display, keyword: str | None = None, section_code: str | None = None,
            resource_type: str | None = None, main_category: str | None = None,
            run_platform: str | None = None, client_environment: str | None = None,
            server_environment: str | None = None, is_paid: bool | None = None,
@@ -86,12 +87,12 @@ def search(session: Session, *, settings, keyword: str | None = None, section_co
     read = _ranked_page if keyword else _page
     total, posts = read(session, stmt, _sort_key(sort, score, backend), order or "desc", offset=offset,
                         page_size=page_size)
-    return page_result(summaries(session, posts, settings=settings), total=total, page_num=page_num,
+    return page_result(summaries(session, posts, display=display), total=total, page_num=page_num,
                        page_size=page_size)
 
 
-def legacy_query(session: Session, *, settings, page_num: int, page_size: int,
+def legacy_query(session: Session, *, display: Display, page_num: int, page_size: int,
                  section_code: str | None = None, keyword: str | None = None) -> dict:
     """PageResult of v1 resource objects (ModSummaryVO fields), newest updateTime first."""
-    return search(session, settings=settings, keyword=keyword, section_code=section_code,
+    return search(session, display=display, keyword=keyword, section_code=section_code,
                   sort="updateTime", order="desc", page_num=page_num, page_size=page_size)

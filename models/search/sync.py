@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import listed_clause, summaries
 from models.catalog.tables import ResourcePost
 from models.search.backends import backend_for
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 P = ResourcePost
@@ -56,7 +57,7 @@ def decode_cursor(cursor: str | None) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-def sync(session: Session, *, settings, cursor: str | None = None, size: int = 100) -> dict:
+def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> dict:
     """ResourceSyncVO: the next `size` changes after the cursor (live items and removed ids)."""
     position, last_id = decode_cursor(cursor)
     backend = backend_for(session)
@@ -72,5 +73,5 @@ def sync(session: Session, *, settings, cursor: str | None = None, size: int = 1
     live = [post for post, _ in rows if post.listed]
     next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id) if rows else encode_cursor(position, last_id)
     return {"nextCursor": next_cursor, "hasMore": has_more,
-            "items": summaries(session, live, settings=settings),
+            "items": summaries(session, live, display=display),
             "deletedPostIds": [post.id for post, _ in rows if not post.listed]}

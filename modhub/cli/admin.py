@@ -26,7 +26,7 @@ def _apply(action, **kwargs) -> None:
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         post = run_or_fail(lambda: action(session, settings=platform.settings, **kwargs))
-        out = resource_snapshot(session, post, settings=platform.settings)
+        out = resource_snapshot(session, post, display=platform.display)
     click.echo(json.dumps(out, ensure_ascii=False))
 
 
@@ -98,7 +98,7 @@ def server_status(post_id: int, state: str) -> None:
         changed = run_or_fail(lambda: set_server_status(session, post_id=post_id, online=state == "online",
                                                  settings=platform.settings))
         from models.catalog.tables import ServerPost
-        out = {**server_snapshot(session.get(ServerPost, post_id), settings=platform.settings),
+        out = {**server_snapshot(session.get(ServerPost, post_id), display=platform.display),
                "changed": changed}
     click.echo(json.dumps(out, ensure_ascii=False))
 

@@ -1,5 +1,5 @@
 """Domain events: `emit` writes an outbox row in the caller's transaction; after the commit the
-session's notifier (set by workers.relay.attach) hands the new work to the relay.
+session's notifier (set by workers.dispatch.attach) hands the new work to the relay.
 
 Nothing is handed over before the commit, and a notifier that fails (Redis down) loses nothing:
 the outbox and delivery rows stay, and the relay's periodic sweep picks them up.

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from models.webhooks.tables import (
-    WebhookSubscription,
-)
+from models.webhooks.tables import WebhookSubscription
 
 
 def describe(sub: WebhookSubscription) -> dict:

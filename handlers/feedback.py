@@ -3,7 +3,7 @@
 import flask
 
 from models.delivery import downloads, reports
-from modhub.signature import client_address
+from modhub.addresses import client_address
 from modhub.web import caller, ok, platform, session
 
 

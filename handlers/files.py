@@ -2,8 +2,8 @@
 
 import flask
 
-from models import file_views
 from models.delivery import downloads, install, lookup
+from models.files import listing
 from models.files import service as files
 from modhub import blobs
 from modhub.web import caller, ok, ok_tagged, platform, session
@@ -24,14 +24,14 @@ def _user() -> int | None:
 
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    return ok_tagged(file_views.list_files(session(), post_id=post_id,
-                                           zone=platform().settings.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id,
+                                           zone=platform().display.time_zone))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
     return ok_tagged(files.get_detail(session(), post_id=post_id, file_id=file_id,
-                                      zone=platform().settings.time_zone))
+                                      zone=platform().display.time_zone))
 
 
 def download_file(post_id: int, file_id: int, **_):
@@ -48,8 +48,8 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    return ok_tagged(file_views.get_batch(session(), file_ids=body["fileInfoIds"],
-                                          zone=platform().settings.time_zone))
+    return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"],
+                                          zone=platform().display.time_zone))
 
 
 def download_auth(post_id: int, body: dict | None = None, **_):
@@ -93,11 +93,11 @@ def report_game_startup_command(post_id: int, body: dict, **_):
 def lookup_files(body: dict, **_):
     """FileHashMatchVO (or null) per hash in request order (lookupFilesByHash, an extension)."""
     return ok(lookup.lookup(session(), algorithm=body["algorithm"], hashes=body["hashes"],
-                            settings=platform().settings))
+                            display=platform().display))
 
 
 def find_updates(body: dict, **_):
     """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
     return ok(lookup.updates(session(), algorithm=body["algorithm"], hashes=body["hashes"],
                              game_version=body["gameVersion"], run_platform=body["runPlatform"],
-                             settings=platform().settings))
+                             display=platform().display))

@@ -10,10 +10,10 @@ import re
 import flask
 
 from models.delivery import downloads, links
+from modhub.addresses import client_address
+from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
 from modhub.envelope import error_bytes
-from modhub.errors import ApiError
-from modhub.signature import client_address
 from modhub.web import session
 
 bp = flask.Blueprint("blobs", __name__)

@@ -10,12 +10,11 @@ from __future__ import annotations
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
+from models.catalog.tables import ResourceAuthor, ResourcePost
 from models.delivery.tables import Entitlement
-from models.identity import User
-from models.resource_parts import ResourceAuthor
+from models.identity.tables import User
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 
 def needs_user(post: ResourcePost) -> bool:

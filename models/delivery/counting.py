@@ -20,8 +20,7 @@ import redis
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.resource_parts import DailyStat, ResourceFile
+from models.catalog.tables import DailyStat, ResourceFile, ResourcePost
 
 DEDUP_SECONDS = 600
 BATCH = 500

@@ -7,17 +7,17 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import get_listed_or_raise
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.delivery import access, counting, links
-from models.file_views import visible_files
 from models.files import records
+from models.files.listing import visible_files
 from models.files.service import Download, get_with_post_or_raise, resolve_download
-from models.identity import Application, AppStatus, get_token, get_user
-from models.resource_parts import ResourceFile
-from models.tokens import proxy_app_or_raise
-from modhub.display import format_time
-from modhub.errors import ApiError
+from models.identity.service import get_token, get_user
+from models.identity.tables import Application, AppStatus
+from models.identity.tokens import proxy_app_or_raise
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
 
 
 def default_file(session: Session, *, post_id: int) -> ResourceFile:

@@ -16,14 +16,14 @@ import re
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models.catalog import detail_url
-from models.catalog_queries import get_listed_or_raise
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.records import detail_url
+from models.catalog.tables import ResourceFile
 from models.delivery import access, keys
 from models.delivery.downloads import chosen_file, signed_infos
 from models.delivery.tables import StartupCommandReport
-from models.file_views import visible_files
-from models.resource_parts import ResourceFile
-from modhub.errors import ApiError
+from models.files.listing import visible_files
+from modhub.core.errors import ApiError
 
 REF = re.compile(r"@(\d{1,4})\b")
 LAYOUT_KEYS = ("version", "status", "rootPath", "stripComponents", "fileCount", "uncompressedSize",

@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 
 from models.delivery.tables import InstallSigningKey
 from models.types import utcnow
+from modhub.core.errors import ApiError
 from modhub.core.signing import InstallSigner, install_signer
-from modhub.errors import ApiError
 
 CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
 
@@ -45,7 +45,7 @@ class KeyRing:
 
 @functools.lru_cache(maxsize=8)
 def _unsealed(sealed: str, encryption_key: str) -> InstallSigner:
-    from modhub.crypto import SecretBox
+    from modhub.core.crypto import SecretBox
     return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode())
 
 

@@ -15,7 +15,7 @@ import hmac
 import urllib.parse
 from dataclasses import dataclass
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 PATH = "/dl/"
 TTL_SECONDS = 3600

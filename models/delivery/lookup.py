@@ -6,13 +6,12 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
-from models.catalog_queries import summaries as mod_summaries
-from models.file_views import summaries as file_summaries
-from models.file_views import visible_files
-from models.resource_parts import ResourceFile
-from modhub.errors import ApiError
+from models.catalog.queries import listed_clause
+from models.catalog.queries import summaries as mod_summaries
+from models.catalog.tables import ResourceFile, ResourcePost
+from models.files.listing import summaries as file_summaries
+from models.files.listing import visible_files
+from modhub.core.errors import ApiError
 
 LENGTHS = {"sha1": 40, "sha256": 64, "sha512": 128}
 
@@ -39,21 +38,21 @@ def _public_files(session: Session, algorithm: str, hashes: list[str]) -> dict[s
     return found
 
 
-def lookup(session: Session, *, algorithm: str, hashes: list[str], settings) -> list[dict | None]:
+def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> list[dict | None]:
     """FileHashMatchVO (file and resource) per hash, or null, in request order."""
     hashes = _normalized(algorithm, hashes)
     found = _public_files(session, algorithm, hashes)
     files = list({f.id: f for f in found.values()}.values())
     posts = list({p.id: p for p in session.scalars(
         select(ResourcePost).where(ResourcePost.id.in_({f.post_id for f in files})))}.values())
-    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, zone=settings.time_zone)}
-    by_post = {s["postId"]: s for s in mod_summaries(session, posts, settings=settings)}
+    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, zone=display.time_zone)}
+    by_post = {s["postId"]: s for s in mod_summaries(session, posts, display=display)}
     return [{"hash": h, "file": by_file[found[h].id], "mod": by_post[found[h].post_id]}
             if h in found else None for h in hashes]
 
 
 def updates(session: Session, *, algorithm: str, hashes: list[str], game_version: str,
-            run_platform: str, settings) -> list[dict | None]:
+            run_platform: str, display) -> list[dict | None]:
     """FileUpdateVO per hash (the newest visible file of the same resource for this game version
     and run platform), or null, in request order."""
     hashes = _normalized(algorithm, hashes)
@@ -67,7 +66,7 @@ def updates(session: Session, *, algorithm: str, hashes: list[str], game_version
         if game_version in (f.resource_versions or []):
             newest.setdefault(f.post_id, f)
     by_file = {s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()),
-                                                          zone=settings.time_zone)}
+                                                          zone=display.time_zone)}
     out = []
     for h in hashes:
         installed = found.get(h)

@@ -12,14 +12,13 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from models import lifecycle
-from models.catalog import ResourcePost
-from models.catalog_queries import get_listed_or_raise
+from models.catalog import lifecycle
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.delivery.tables import FailureReporter, Feedback
-from models.resource_parts import ResourceFile
 from models.types import utcnow
-from modhub.display import format_time
-from modhub.errors import ApiError
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
 
 
 def _check_file(session: Session, post_id: int, file_id: int | None) -> None:

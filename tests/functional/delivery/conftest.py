@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from models.resource_parts import ResourceFile
+from models.catalog.tables import ResourceFile
 from tests.functional.files import conftest as files_fixtures
 from tests.functional.files.conftest import s3_client
 

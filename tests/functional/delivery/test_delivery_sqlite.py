@@ -9,11 +9,10 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.delivery import counting
-from models.identity import User
-from models.resource_parts import ResourceFile
+from models.identity.tables import User
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.cli import main

@@ -11,8 +11,8 @@ import urllib.parse
 import pytest
 from sqlalchemy import select
 
+from models.catalog.tables import DailyStat
 from models.delivery import access, counting, links
-from models.resource_parts import DailyStat
 from tests.functional.catalog.conftest import data, error_code
 from tests.functional.delivery.conftest import fetch
 

@@ -39,7 +39,7 @@ def _script(file_ids: list[int]) -> str:
 def test_install_config_on_every_alias(signed, cat, post, stored, db):
     jar, cfg = stored(post, b"jar"), stored(post, b"cfg", file_name="config.zip")
     with db.session() as s:
-        from models.catalog import ResourcePost
+        from models.catalog.tables import ResourcePost
         s.get(ResourcePost, post).install_script = _script([jar, cfg])
         s.commit()
     for path in CONFIG:
@@ -78,7 +78,7 @@ def test_install_info_is_signed_and_verifies_with_openssl(signed, client, post, 
     jar, cfg = stored(post, content), stored(post, b"cfg")
     script = _script([jar, cfg])
     with db.session() as s:
-        from models.catalog import ResourcePost
+        from models.catalog.tables import ResourcePost
         s.get(ResourcePost, post).install_script = script
         s.commit()
     pem = client.get("/openapi/v2/meta/install-signing-key").content

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from models.catalog import ResourcePost
+from models.catalog.tables import ResourcePost
 from models.delivery import keys
-from modhub.crypto import SecretBox
-from modhub.errors import ApiError
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data
 from tests.functional.files.test_signing import _openssl_verify
 

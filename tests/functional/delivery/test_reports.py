@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from models.delivery import reports
 from models.delivery.tables import Feedback
-from models.webhooks import OutboxEvent
-from modhub.errors import ApiError
+from models.webhooks.tables import OutboxEvent
+from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data, error_code
 
 FAILURE = ["/openapi/v2/mods/{}/download-failure", "/openapi/v2/resource/{}/download-failure",

@@ -95,6 +95,15 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
     storage = browser.execute_script("return JSON.stringify(localStorage) + JSON.stringify(sessionStorage);")
     assert made.secret_key not in storage and made.secret_key not in repr(browser.get_cookies())
 
+    browser.set_window_size(375, 800)  # a phone: one column, the form still fits the width
+    browser.get(f"{base}{DOCS}")
+    wait(browser, "#swagger-ui .information-container")
+    assert_styled(browser, shots, "docs-phone")
+    assert browser.execute_script("return document.documentElement.scrollWidth;") <= 375 + 1
+    key_box = browser.find_element("css selector", "#sign-key").rect
+    secret_box = browser.find_element("css selector", "#sign-secret").rect
+    assert secret_box["y"] > key_box["y"]  # stacked, not side by side
+
     # The detector above is not blind: an inline script is refused and reported.
     browser.execute_script("var s = document.createElement('script'); s.textContent = 'window.x = 1';"
                            "document.body.appendChild(s);")

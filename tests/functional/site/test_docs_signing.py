@@ -9,8 +9,8 @@ from urllib.parse import urlencode
 
 import requests
 
-from models import accounts, applications
-from models.identity import User
+from models.identity import accounts, applications
+from models.identity.tables import User
 from modhub.docs_ui import DOCS_CSP
 from tests.functional.site.browser import assert_styled, csp_violations, needs_chromium, wait
 

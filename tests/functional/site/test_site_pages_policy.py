@@ -9,7 +9,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from models.identity import Application
+from models.identity.tables import Application
 from tests.functional.identity.test_identity_site import csrf
 from tests.functional.site.test_console_pages import log_in, people, post, register  # noqa: F401
 

@@ -16,6 +16,7 @@ from models.community.tables import (
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
 from models.idempotency import IdempotencyKey
+from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
 from models.identity import Application, ProxyToken, User
 from models.oauth import AuthCode, PairingCode, SsoTicket
 from models.providers import CarouselPlacement, ProviderAccount, ProviderCollect
@@ -42,5 +43,5 @@ __all__ = [
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp",
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
-    "Notification", "PrivateMessage", "UserBlock",
+    "Notification", "PrivateMessage", "UserBlock", "LobbyPost", "LobbyResource", "LobbyBlob",
 ]

@@ -71,7 +71,7 @@ _CATALOG = [
     ErrorCode(200501, "NOT_IMPLEMENTED", 501, "this operation is declared but not implemented yet"),
     ErrorCode(200503, "DEPENDENCY_UNAVAILABLE", 503, "a backing service is unavailable"),
     ErrorCode(200600, "LOBBY_UPLOAD_TOKEN_INVALID", 403, "the upload token is invalid, expired, already used or not for this resource"),
-    ErrorCode(200601, "LOBBY_SHA256_MISMATCH", 400, "the uploaded bytes do not have the reserved sha256; nothing was stored"),
+    ErrorCode(200601, "LOBBY_HASH_MISMATCH", 400, "the uploaded bytes do not have the reserved sha256; nothing was stored"),
     ErrorCode(200602, "LOBBY_SIZE_MISMATCH", 400, "the uploaded bytes do not have the reserved sizeBytes; nothing was stored"),
     ErrorCode(200603, "LOBBY_RESOURCE_STATE", 409, "the lobby resource is not in a state that allows this"),
     ErrorCode(200604, "LOBBY_UPLOAD_NOT_FOUND", 400, "a USER_UPLOAD item names a sha256 this user has not uploaded"),

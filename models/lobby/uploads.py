@@ -62,7 +62,7 @@ def store(db, storage, *, resource_id: int, expected: Expected, reader) -> objec
         return storage.put(reader, expected)
     except ContentMismatch as exc:
         void(db, resource_id=resource_id)
-        name = "LOBBY_SHA256_MISMATCH" if exc.what == "sha256" else "LOBBY_SIZE_MISMATCH"
+        name = "LOBBY_HASH_MISMATCH" if exc.what == "sha256" else "LOBBY_SIZE_MISMATCH"
         raise ApiError(name, f"{exc}; nothing was stored, reserve again") from exc
     except MultipartError as exc:
         void(db, resource_id=resource_id)

@@ -16,8 +16,8 @@ from models.community.tables import (
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
 from models.idempotency import IdempotencyKey
-from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
 from models.identity import Application, ProxyToken, User
+from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
 from models.oauth import AuthCode, PairingCode, SsoTicket
 from models.providers import CarouselPlacement, ProviderAccount, ProviderCollect
 from models.resource_parts import (

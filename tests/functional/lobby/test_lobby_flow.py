@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 
 from tests.functional.catalog.conftest import data, error_code
 from tests.functional.lobby.conftest import BASE, fetch, item, post_body
@@ -45,6 +46,7 @@ def test_reserve_upload_publish_manifest_and_fetch(owner, client, backend):
     etag = r.headers["ETag"]
     again = client.get(f"{BASE}/{post_id}/manifest", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b""
+    time.sleep(1.1)  # times and URL signatures have a one-second resolution
     assert data(owner.post(f"/{post_id}/refresh-urls")) == 2  # A and the SERVER-only B
     fresh = client.get(f"{BASE}/{post_id}/manifest", headers={"If-None-Match": etag})
     assert fresh.status_code == 200 and fresh.headers["ETag"] != etag
@@ -108,17 +110,19 @@ def test_token_is_single_use_and_bound_to_its_row(owner, backend):
 
 
 def test_mismatch_stores_nothing_and_voids_the_reservation(owner, backend):
-    r = data(owner.reserve(0, [item(A), item(B, "b.jar")]))["results"]
-    wrong = A[:-1] + bytes([A[-1] ^ 1])
+    a, b = os.urandom(50_000), os.urandom(60_000)  # bytes no other test stored
+    r = data(owner.reserve(0, [item(a), item(b, "b.jar")]))["results"]
+    wrong = a[:-1] + bytes([a[-1] ^ 1])
     assert error_code(owner.upload(0, r[0]["reservedResourceId"], r[0]["uploadToken"], wrong),
                       400) == 200601
-    assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], B + b"x"),
+    assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], b + b"x"),
                       400) == 200602
     # the reservation is void: its row is gone
-    assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], B), 404) == 200404
-    for key in (SHA_A, hashlib.sha256(wrong).hexdigest(), SHA_B, hashlib.sha256(B + b"x").hexdigest()):
+    assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], b), 404) == 200404
+    for key in (hashlib.sha256(a).hexdigest(), hashlib.sha256(wrong).hexdigest(),
+                hashlib.sha256(b).hexdigest(), hashlib.sha256(b + b"x").hexdigest()):
         assert not _stored(backend, key), key
-    again = data(owner.reserve(0, [item(A)]))["results"][0]
+    again = data(owner.reserve(0, [item(a)]))["results"][0]
     assert again["status"] == "NEED_UPLOAD"  # the claim was released
 
 
@@ -171,3 +175,20 @@ def test_cancel_pending_deletes_uploaded_becomes_tombstone(owner, client):
         {"source": "USER_UPLOAD", "sha256": SHA_A, "clientInstallPath": "../../x"}])), 400) == 200606
     assert error_code(owner.publish(post_body(resources=[
         {"source": "COMMUNITY", "communityPostId": 999999, "communityFileId": 1}])), 400) == 200605
+
+
+def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settings):
+    from sqlalchemy import select
+
+    from models.lifecycle import set_server_status
+    from models.webhooks import OutboxEvent
+
+    post_id = data(owner.publish(post_body()))
+    with db.session() as session:
+        assert set_server_status(session, post_id=post_id, online=True, settings=settings)
+        session.commit()
+    assert data(owner.post(f"/{post_id}/close")) is True  # an online server goes offline first
+    with db.session() as session:
+        events = [(e.kind, e.data["postId"]) for e in session.scalars(
+            select(OutboxEvent).order_by(OutboxEvent.id)) if e.data.get("postId") == post_id]
+    assert events == [("server.status.online", post_id), ("server.status.offline", post_id)]

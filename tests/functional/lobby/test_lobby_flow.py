@@ -192,3 +192,24 @@ def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settin
         events = [(e.kind, e.data["postId"]) for e in session.scalars(
             select(OutboxEvent).order_by(OutboxEvent.id)) if e.data.get("postId") == post_id]
     assert events == [("server.status.online", post_id), ("server.status.offline", post_id)]
+
+
+def test_tampered_and_expired_download_urls_are_refused(owner, client, platform):
+    """Disk backend: the app checks its own HMAC. (The moto server does not verify presigned
+    signatures, so the S3 side of this check belongs to a real S3 store and is not tested here.)"""
+    import urllib.parse
+
+    content = os.urandom(40_000)
+    key = hashlib.sha256(content).hexdigest()
+    r = data(owner.reserve(0, [item(content)]))["results"][0]
+    url = data(owner.upload(0, r["reservedResourceId"], r["uploadToken"], content))["downloadUrl"]
+    assert fetch(client, url) == content
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    sig, expires = query["s"][0], query["e"][0]
+    tampered = [url.replace(sig, ("A" if sig[0] != "A" else "B") + sig[1:]),
+                url.replace(key, hashlib.sha256(b"other").hexdigest()),
+                url.replace("e=" + expires, "e=" + str(int(expires) + 3600)),
+                url.replace("n=a.jar", "n=b.jar")]
+    expired = platform.storage.url(key, expires_in=-1, filename="a.jar")
+    for bad in [*tampered, expired]:
+        assert bad != url and client.get(bad).status_code == 403, bad

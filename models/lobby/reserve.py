@@ -106,12 +106,26 @@ def reserve(session: Session, storage, *, user_id: int, post_id: int, items: lis
         files = _stored_files(session, shas)
         claims = _live_claims(session, [b.claim_resource_id for b in blobs.values()
                                         if b.state == PENDING and b.claim_resource_id], now)
-        for sha, i in wanted.items():
-            results[i] = _decide(session, storage, blob=blobs[sha], file=files.get(sha),
-                                 live_claim=blobs[sha].claim_resource_id in claims,
-                                 item=items[i], user_id=user_id, post_id=post_id or None, now=now)
+        decided = {i: _decide(session, storage, blob=blobs[sha], file=files.get(sha),
+                              live_claim=blobs[sha].claim_resource_id in claims, item=items[i],
+                              user_id=user_id, post_id=post_id or None, now=now)
+                   for sha, i in wanted.items()}
+        session.flush()  # every new row in one multi-row INSERT ... RETURNING
+        for i, outcome in decided.items():
+            results[i] = _result(outcome, blobs[items[i]["sha256"]], now)
         session.flush()
     return {"postId": post_id, "results": results}
+
+
+def _result(outcome, blob: LobbyBlob, now: dt.datetime) -> dict:
+    """The reserve result of a decision, once the new rows have their ids."""
+    if isinstance(outcome, dict):
+        return outcome
+    row, token = outcome
+    if token is None:
+        return records.reserve_reuse(row.sha256, row)
+    blob.claim_resource_id, blob.claim_expires_at, blob.touched_time = row.id, now + TOKEN_TTL, now
+    return records.reserve_upload(row.sha256, row, token)
 
 
 def _stored_files(session: Session, shas: list[str]) -> dict[str, ResourceFile]:
@@ -131,8 +145,8 @@ def _live_claims(session: Session, ids: list[int], now: dt.datetime) -> set[int]
 
 
 def _decide(session: Session, storage, *, blob: LobbyBlob, file: ResourceFile | None,
-            live_claim: bool, item: dict, user_id: int, post_id: int | None,
-            now: dt.datetime) -> dict:
+            live_claim: bool, item: dict, user_id: int, post_id: int | None, now: dt.datetime):
+    """A REJECTED result, or (new row, upload token or None for REUSE)."""
     sha = item["sha256"]
     if blob.state == PENDING and file is not None and not live_claim:
         blob.state, blob.size_bytes = STORED, file.file_size
@@ -150,9 +164,8 @@ def _decide(session: Session, storage, *, blob: LobbyBlob, file: ResourceFile | 
         row = LobbyResource(**fields, state=UPLOADED, object_key=sha)
         presign(row, storage, now=now)
         session.add(row)
-        session.flush()
         blob.touched_time = now
-        return records.reserve_reuse(sha, row)
+        return row, None
     if live_claim:
         return records.reserve_rejected(
             sha, "UPLOAD_IN_PROGRESS: another reservation is uploading this content; reserve it "
@@ -162,9 +175,7 @@ def _decide(session: Session, storage, *, blob: LobbyBlob, file: ResourceFile | 
     row = LobbyResource(**fields, state=PENDING, token_hash=token_hash(token),
                         claim_expires_at=now + TOKEN_TTL)
     session.add(row)
-    session.flush()
-    blob.claim_resource_id, blob.claim_expires_at, blob.touched_time = row.id, now + TOKEN_TTL, now
-    return records.reserve_upload(sha, row, token)
+    return row, token
 
 
 def get_owned_resource(session: Session, *, user_id: int, post_id: int, resource_id: int,

@@ -15,7 +15,7 @@ import datetime as dt
 import hashlib
 import secrets
 
-from sqlalchemy import delete, select
+from sqlalchemy import case, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -112,20 +112,36 @@ def reserve(session: Session, storage, *, user_id: int, post_id: int, items: lis
                    for sha, i in wanted.items()}
         session.flush()  # every new row in one multi-row INSERT ... RETURNING
         for i, outcome in decided.items():
-            results[i] = _result(outcome, blobs[items[i]["sha256"]], now)
-        session.flush()
+            results[i] = _result(outcome)
+        _mark_blobs(session, decided.values(), now)
     return {"postId": post_id, "results": results}
 
 
-def _result(outcome, blob: LobbyBlob, now: dt.datetime) -> dict:
+def _result(outcome) -> dict:
     """The reserve result of a decision, once the new rows have their ids."""
     if isinstance(outcome, dict):
         return outcome
     row, token = outcome
     if token is None:
         return records.reserve_reuse(row.sha256, row)
-    blob.claim_resource_id, blob.claim_expires_at, blob.touched_time = row.id, now + TOKEN_TTL, now
     return records.reserve_upload(row.sha256, row, token)
+
+
+def _mark_blobs(session: Session, outcomes, now: dt.datetime) -> None:
+    """One UPDATE for the whole batch: every reused or claimed content is touched, every claimed
+    one records its claiming row (an executemany would cost one round trip per item)."""
+    rows = [o[0] for o in outcomes if not isinstance(o, dict)]
+    claimed = {o[0].sha256: o[0].id for o in outcomes if not isinstance(o, dict) and o[1]}
+    if not rows:
+        return
+    values = {"touched_time": now}
+    if claimed:
+        values["claim_resource_id"] = case(claimed, value=LobbyBlob.sha256,
+                                           else_=LobbyBlob.claim_resource_id)
+        values["claim_expires_at"] = case({s: now + TOKEN_TTL for s in claimed},
+                                          value=LobbyBlob.sha256, else_=LobbyBlob.claim_expires_at)
+    session.execute(update(LobbyBlob).where(LobbyBlob.sha256.in_({r.sha256 for r in rows}))
+                    .values(**values).execution_options(synchronize_session=False))
 
 
 def _stored_files(session: Session, shas: list[str]) -> dict[str, ResourceFile]:
@@ -164,7 +180,6 @@ def _decide(session: Session, storage, *, blob: LobbyBlob, file: ResourceFile | 
         row = LobbyResource(**fields, state=UPLOADED, object_key=sha)
         presign(row, storage, now=now)
         session.add(row)
-        blob.touched_time = now
         return row, None
     if live_claim:
         return records.reserve_rejected(

@@ -114,8 +114,8 @@ def close(session: Session, *, user_id: int, post_id: int, settings,
     lobby, server = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
     if server.server_status == "ONLINE":
         set_server_status(session, post_id=post_id, online=False, settings=settings, now=now)
-    pending = session.scalars(select(LobbyResource.id).where(
-        LobbyResource.post_id == post_id, LobbyResource.state == PENDING)).all()
+    pending = session.scalars(select(LobbyResource.id).where(  # rows locked before blobs
+        LobbyResource.post_id == post_id, LobbyResource.state == PENDING).with_for_update()).all()
     release_claims(session, pending)
     session.execute(delete(LobbyResource).where(LobbyResource.id.in_(pending)))
     for row in session.scalars(select(LobbyResource).where(LobbyResource.post_id == post_id,

@@ -9,6 +9,9 @@
 
 These functions commit (each step is its own transaction, like a worker job): the request's
 session must not stay open across a long upload.
+
+Lock order everywhere: the resource row first, then its lobby_blob row (reserve and the sweep
+lock blob rows only), so concurrent uploads, cancels and closes cannot deadlock.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str,
 
 def void(db, *, resource_id: int) -> None:
     """Drop a reservation whose upload failed: its row and its claim."""
-    with db.session() as session:
+    with db.session() as session:  # locks the row, then the blob (the order of claim())
+        session.get(LobbyResource, resource_id, with_for_update=True)
         session.execute(delete(LobbyBlob).where(LobbyBlob.state == PENDING,
                                                 LobbyBlob.claim_resource_id == resource_id))
         session.execute(delete(LobbyResource).where(LobbyResource.id == resource_id,
@@ -78,8 +82,8 @@ def store(db, storage, *, resource_id: int, expected: Expected, reader) -> objec
 def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
     """Mark the content STORED and the row UPLOADED; OpenApiServerPostLobbyUploadResultVo."""
     with db.session() as session:
-        blob = session.get(LobbyBlob, obj.sha256, with_for_update=True)
-        row = session.get(LobbyResource, resource_id, with_for_update=True)
+        row = session.get(LobbyResource, resource_id, with_for_update=True)  # row, then blob:
+        blob = session.get(LobbyBlob, obj.sha256, with_for_update=True)  # the order of claim()
         if row is None or row.state != PENDING or blob is None or blob.claim_resource_id != row.id:
             session.rollback()  # swept while uploading (its claim ran out): keep no orphan bytes
             if blob is None or blob.state != STORED:

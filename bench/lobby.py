@@ -31,8 +31,8 @@ from cryptography.fernet import Fernet
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import applications  # noqa: E402
-from models.tokens import issue_token  # noqa: E402
+from models.identity import applications  # noqa: E402
+from models.identity.tokens import issue_token  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import Settings  # noqa: E402
@@ -80,7 +80,7 @@ class LiveServer:
             c = applications.create(session, platform.secrets, name="lobby bench",
                                     permissions=["user:proxy"], approve=True,
                                     per_minute=1_000_000, per_day=10_000_000)
-            from models.identity import User
+            from models.identity.tables import User
             user = User(username="lobby-bench")
             session.add(user)
             session.flush()

@@ -6,8 +6,8 @@ from werkzeug.http import parse_options_header
 from models.lobby import reserve as lobby_reserve
 from models.lobby import service as lobby
 from models.lobby import uploads
-from modhub.errors import ApiError
-from modhub.multipart_stream import FilePartReader
+from modhub.core.errors import ApiError
+from modhub.core.multipart_stream import FilePartReader
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from models.catalog import ServerPost
+from models.catalog.tables import ServerPost
 from models.lobby.tables import LobbyPost, LobbyResource
-from modhub.display import format_time
+from modhub.core.display import format_time
 
 SHA256_RE = re.compile(r"[0-9a-f]{64}")
 

@@ -31,9 +31,9 @@ from models.lobby.tables import (
     LobbyBlob,
     LobbyResource,
 )
-from models.resource_parts import ResourceFile
+from models.catalog.tables import ResourceFile
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 TOKEN_TTL = dt.timedelta(hours=1)  # a NEED_UPLOAD token (and its claim) must be used within this
 UPLOAD_WINDOW = dt.timedelta(hours=6)  # once started, an upload holds its claim this long at most

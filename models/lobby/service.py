@@ -13,13 +13,13 @@ import zoneinfo
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from models.catalog import ServerPost
+from models.catalog.tables import ServerPost
 from models.files.service import get_owned_or_raise as get_community_file
-from models.lifecycle import set_server_status
+from models.catalog.lifecycle import set_server_status
 from models.lobby import records
 from models.lobby.tables import LISTED, PENDING, UPLOADED, LobbyBlob, LobbyPost, LobbyResource
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
 URL_RENEW_BEFORE = dt.timedelta(hours=1)  # the manifest renews URLs with less left than this

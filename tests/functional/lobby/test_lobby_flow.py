@@ -180,8 +180,8 @@ def test_cancel_pending_deletes_uploaded_becomes_tombstone(owner, client):
 def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settings):
     from sqlalchemy import select
 
-    from models.lifecycle import set_server_status
-    from models.webhooks import OutboxEvent
+    from models.catalog.lifecycle import set_server_status
+    from models.webhooks.tables import OutboxEvent
 
     post_id = data(owner.publish(post_body()))
     with db.session() as session:

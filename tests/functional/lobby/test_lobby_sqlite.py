@@ -7,7 +7,7 @@ import os
 import pytest
 
 from models.lobby.sweep import sweep
-from models.tokens import issue_token
+from models.identity.tokens import issue_token
 from modhub import demo
 from modhub.app import build_platform, create_app
 from tests.functional.catalog.conftest import data

@@ -19,6 +19,7 @@ from sqlalchemy import case, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from models.catalog.tables import ResourceFile
 from models.lobby import records
 from models.lobby.service import get_owned_post, presign, release_claims, unsafe_path_reason
 from models.lobby.tables import (
@@ -31,7 +32,6 @@ from models.lobby.tables import (
     LobbyBlob,
     LobbyResource,
 )
-from models.catalog.tables import ResourceFile
 from models.types import utcnow
 from modhub.core.errors import ApiError
 

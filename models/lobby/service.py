@@ -13,9 +13,9 @@ import zoneinfo
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from models.catalog.lifecycle import set_server_status
 from models.catalog.tables import ServerPost
 from models.files.service import get_owned_or_raise as get_community_file
-from models.catalog.lifecycle import set_server_status
 from models.lobby import records
 from models.lobby.tables import LISTED, PENDING, UPLOADED, LobbyBlob, LobbyPost, LobbyResource
 from models.types import utcnow

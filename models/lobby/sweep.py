@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, exists, select
 
+from models.catalog.tables import ResourceFile
 from models.lobby.reserve import UPLOAD_WINDOW
 from models.lobby.tables import PENDING, STORED, UPLOADED, LobbyBlob, LobbyResource
-from models.catalog.tables import ResourceFile
 from models.types import utcnow
 
 GRACE = dt.timedelta(hours=1)  # unreferenced content is kept this long after its last use

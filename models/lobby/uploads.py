@@ -25,9 +25,9 @@ from models.lobby import records
 from models.lobby.reserve import UPLOAD_WINDOW, get_owned_resource, token_hash
 from models.lobby.service import presign
 from models.lobby.tables import PENDING, STORED, UPLOADED, LobbyBlob, LobbyResource
-from modhub.core.storage import ContentMismatch, Expected
 from modhub.core.errors import ApiError
 from modhub.core.multipart_stream import BodyIncomplete, MultipartError
+from modhub.core.storage import ContentMismatch, Expected
 
 
 def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str,

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from models.lobby.sweep import sweep
 from models.identity.tokens import issue_token
+from models.lobby.sweep import sweep
 from modhub import demo
 from modhub.app import build_platform, create_app
 from tests.functional.catalog.conftest import data

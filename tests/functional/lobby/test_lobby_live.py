@@ -20,7 +20,7 @@ SIZE = int(os.environ.get("MODHUB_LOBBY_BIG_BYTES", str(1 << 30)))  # 1 GiB unle
 def server(tmp_path_factory):
     """One live server for the module, on a database of its own (<test database>_live)."""
     with LiveServer(f"{PG_URL}_live", tmp_path_factory.mktemp("live"),
-                    max_upload_bytes=SIZE + (1 << 20)) as srv:
+                    max_upload_bytes=max(SIZE, 16 << 20) + (1 << 20)) as srv:
         yield srv
 
 
@@ -69,3 +69,35 @@ def test_a_token_used_twice_concurrently_uploads_once(server):
                                                            res["uploadToken"]).json()["code"],
                               range(4)))
     assert sorted(codes) == [0, 200600, 200600, 200600], codes
+
+
+def test_a_client_that_stops_mid_upload_leaves_no_row_and_no_bytes(server):
+    """The client promises 8 MiB, sends 3 MiB and hangs up: the reservation is void, nothing is
+    stored and no spool file is left behind."""
+    import socket
+    import time
+
+    content = os.urandom(8 << 20)
+    sha = hashlib.sha256(content).hexdigest()
+    res = server.reserve([reserve_item(sha, len(content))])[0]
+    path = f"/openapi/v2/server-post/lobby/0/resources/{res['reservedResourceId']}/upload"
+    head = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n'
+            b"Content-Type: application/octet-stream\r\n\r\n")
+    tail = b"\r\n--B--\r\n"
+    headers = server.headers("POST", path, **{"X-Upload-Token": res["uploadToken"]})
+    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}",
+             "Content-Type: multipart/form-data; boundary=B",
+             f"Content-Length: {len(head) + len(content) + len(tail)}",
+             *(f"{k}: {v}" for k, v in headers.items())]
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + head + content[:3 << 20])
+        time.sleep(1)
+    spool = server.data_dir / "files" / "tmp"
+    for _ in range(100):  # the server notices the hang-up and cleans up
+        again = server.reserve([reserve_item(sha, len(content))])[0]
+        if again["status"] == "NEED_UPLOAD" and not any(spool.glob("upload-*")):
+            break
+        time.sleep(0.2)
+    assert again["status"] == "NEED_UPLOAD", again  # the first reservation was voided
+    assert not any(spool.glob("upload-*"))
+    assert not (server.data_dir / "files" / sha[:2] / sha[2:4] / sha).exists()

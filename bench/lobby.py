@@ -80,7 +80,9 @@ class LiveServer:
             c = applications.create(session, platform.secrets, name="lobby bench",
                                     permissions=["user:proxy"], approve=True,
                                     per_minute=1_000_000, per_day=10_000_000)
+            from models.catalog.tables import Section
             from models.identity.tables import User
+            session.add(Section(code="minecraft", description="Minecraft"))
             user = User(username="lobby-bench")
             session.add(user)
             session.flush()

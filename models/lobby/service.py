@@ -7,6 +7,7 @@ Only the proxy user who published a post may change it; to anyone else it does n
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import re
 import zoneinfo
 
@@ -14,7 +15,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.catalog.lifecycle import set_server_status
-from models.catalog.tables import ServerPost
+from models.catalog.tables import RunPlatform, Section, ServerPost
 from models.files.service import get_owned_or_raise as get_community_file
 from models.lobby import records
 from models.lobby.tables import LISTED, PENDING, UPLOADED, LobbyBlob, LobbyPost, LobbyResource
@@ -24,6 +25,24 @@ from modhub.core.errors import ApiError
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
 URL_RENEW_BEFORE = dt.timedelta(hours=1)  # the manifest renews URLs with less left than this
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def check_fields(session: Session, params: dict) -> None:
+    """The publish/update fields the schema cannot check: the address is an IP address or a host
+    name, the section and the run platform are known codes (200301 otherwise)."""
+    ip = params["serverIp"].strip()
+    try:
+        ipaddress.ip_address(ip)
+    except ValueError:
+        labels = ip.rstrip(".").split(".")
+        if len(ip) > 253 or not all(_HOST_LABEL.match(label) for label in labels):
+            raise ApiError("PARAMETER_INVALID", "serverIp must be an IP address or a host name") from None
+    if session.scalar(select(Section.id).where(Section.code == params["sectionCode"])) is None:
+        raise ApiError("PARAMETER_INVALID", f"sectionCode {params['sectionCode']!r} is not a known section")
+    run = params.get("runPlatform")
+    if run and session.scalar(select(RunPlatform.id).where(RunPlatform.code == run)) is None:
+        raise ApiError("PARAMETER_INVALID", f"runPlatform {run!r} is not a known run platform")
 
 
 def unsafe_path_reason(path) -> str | None:
@@ -63,7 +82,7 @@ def get_owned_post(session: Session, *, post_id: int, user_id: int,
 
 def _apply_fields(lobby: LobbyPost, server: ServerPost, params: dict, now: dt.datetime) -> None:
     server.main_name, server.section_code = params["mainName"], params["sectionCode"]
-    server.server_ip, server.server_port = params["serverIp"], params["serverPort"]
+    server.server_ip, server.server_port = params["serverIp"].strip(), params["serverPort"]
     server.query_type = params.get("queryType")
     server.max_players = params.get("maxPlayers") or 0
     server.update_time = now
@@ -81,6 +100,7 @@ def publish(session: Session, storage, *, user_id: int, params: dict, zone: str,
             now: dt.datetime | None = None) -> int:
     """Publish an open lobby post with its full resource list; returns the new post id."""
     now = now or utcnow()
+    check_fields(session, params)
     server = ServerPost(section_code=params["sectionCode"], user_id=user_id,
                         main_name=params["mainName"], publish_time=now, update_time=now)
     session.add(server)
@@ -99,6 +119,7 @@ def update(session: Session, storage, *, user_id: int, post_id: int, params: dic
     """Overwrite the fields of an open post and replace its resource list in full."""
     now = now or utcnow()
     lobby, server = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
+    check_fields(session, params)
     _apply_fields(lobby, server, params, now)
     _replace_resources(session, storage, lobby=lobby, user_id=user_id,
                        items=params.get("resources") or [], zone=zone, now=now)

@@ -55,7 +55,17 @@ class Lobby:
 
 
 @pytest.fixture()
-def owner(signed, creds, make_user, make_token):
+def sections(db):
+    """The section and run platform the lobby posts name."""
+    from tests.functional.catalog.conftest import Catalogue
+
+    cat = Catalogue(db)
+    cat.section("minecraft")
+    cat.platform("forge")
+
+
+@pytest.fixture()
+def owner(signed, creds, make_user, make_token, sections):
     """The publishing proxy user."""
     user = make_user()
     return Lobby(signed, user, make_token(creds.app_id, user))

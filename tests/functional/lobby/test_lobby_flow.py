@@ -213,3 +213,12 @@ def test_tampered_and_expired_download_urls_are_refused(owner, client, platform)
     expired = platform.storage.url(key, expires_in=-1, filename="a.jar")
     for bad in [*tampered, expired]:
         assert bad != url and client.get(bad).status_code == 403, bad
+
+
+def test_publish_fields_are_validated(owner):
+    for fields in ({"serverIp": "bad host!"}, {"serverIp": "-x.example"}, {"sectionCode": "nogame"},
+                   {"runPlatform": "nope"}, {"serverPort": 70000}, {"serverPort": 0},
+                   {"mainName": ""}):
+        assert error_code(owner.publish(post_body(**fields)), 400) == 200301, fields
+    for ip in ("10.0.0.1", "2001:db8::1", "mc.example.org"):
+        assert isinstance(data(owner.publish(post_body(serverIp=ip, runPlatform="forge"))), int)

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from models.catalog.tables import Section
 from models.identity.tokens import issue_token
 from models.lobby.sweep import sweep
 from modhub import demo
@@ -21,6 +22,7 @@ def test_reserve_upload_publish_manifest_close_sweep_on_sqlite(embedded_settings
     platform = build_platform(embedded_settings)
     info = demo.ensure_demo_app(platform)
     with platform.db.session() as session:
+        session.add(Section(code="minecraft", description="Minecraft"))
         token, _ = issue_token(session, app_id=info["appId"], user_id=info["demoUserId"], scopes=[],
                                source="test", now=dt.datetime.now(dt.UTC))
         session.commit()

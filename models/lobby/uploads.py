@@ -19,8 +19,9 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
+from models.catalog.tables import ResourceFile
 from models.lobby import records
 from models.lobby.reserve import UPLOAD_WINDOW, get_owned_resource, token_hash
 from models.lobby.service import presign
@@ -85,9 +86,9 @@ def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
         row = session.get(LobbyResource, resource_id, with_for_update=True)  # row, then blob:
         blob = session.get(LobbyBlob, obj.sha256, with_for_update=True)  # the order of claim()
         if row is None or row.state != PENDING or blob is None or blob.claim_resource_id != row.id:
-            session.rollback()  # swept while uploading (its claim ran out): keep no orphan bytes
-            if blob is None or blob.state != STORED:
-                storage.delete(obj.key)
+            session.rollback()  # released while uploading (cancelled, or its claim ran out)
+            if blob is None and not _file_uses(session, obj.key):
+                storage.delete(obj.key)  # nobody else holds or uses this content: no orphan bytes
             raise ApiError("LOBBY_RESOURCE_STATE", f"lobby resource {resource_id} was released "
                            "while uploading (its claim expired); reserve again")
         blob.state, blob.size_bytes, blob.sha1, blob.sha512 = STORED, obj.size, obj.sha1, obj.sha512
@@ -98,3 +99,9 @@ def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
         result = records.upload_result(row)
         session.commit()
     return result
+
+
+def _file_uses(session, key: str) -> bool:
+    """Whether a community file's record references stored bytes under this key."""
+    return session.scalar(select(ResourceFile.id).where(
+        ResourceFile.object_key == key, ResourceFile.is_delete.is_(False)).limit(1)) is not None

@@ -78,3 +78,27 @@ def test_a_killed_upload_leaves_nothing_after_the_sweep(owner, db, backend, plat
         assert session.scalars(select(LobbyResource).where(LobbyResource.sha256 == SHA_A)).all() == []
     assert not _has(backend, SHA_A)
     assert data(owner.reserve(0, [item(A)]))["results"][0]["status"] == "NEED_UPLOAD"
+
+
+def test_cancel_while_uploading_leaves_no_orphan_bytes(owner, db, backend):
+    """The reservation is cancelled between the start of its upload and its end."""
+    import io
+
+    from models.lobby import uploads
+    from modhub.core.errors import ApiError
+
+    content = os.urandom(30_000)
+    sha = hashlib.sha256(content).hexdigest()
+    r = data(owner.reserve(0, [item(content)]))["results"][0]
+    rid, now = r["reservedResourceId"], dt.datetime.now(dt.UTC)
+    expected = uploads.claim(db, user_id=owner.user_id, post_id=0, resource_id=rid,
+                             token=r["uploadToken"], now=now)
+    obj = uploads.store(db, backend, resource_id=rid, expected=expected, reader=io.BytesIO(content))
+    assert data(owner.post(f"/0/resources/{rid}/cancel")) is True
+    try:
+        uploads.finish(db, backend, resource_id=rid, obj=obj, now=now)
+    except ApiError as exc:
+        assert exc.code == 200603
+    else:
+        raise AssertionError("finish must refuse a released reservation")
+    assert not _has(backend, sha)

@@ -56,6 +56,7 @@ from models.identity.tables import (
     Wallet,
     WalletLedger,
 )
+from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
 from models.webhooks.tables import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -67,6 +68,6 @@ __all__ = [
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp",
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
-    "Notification", "PrivateMessage", "UserBlock",
+    "Notification", "PrivateMessage", "UserBlock", "LobbyPost", "LobbyResource", "LobbyBlob",
     "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport", "InstallSigningKey",
 ]

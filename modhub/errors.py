@@ -70,6 +70,8 @@ _CATALOG = [
     ErrorCode(200500, "INTERNAL_ERROR", 500, "internal server error"),
     ErrorCode(200501, "NOT_IMPLEMENTED", 501, "this operation is declared but not implemented yet"),
     ErrorCode(200503, "DEPENDENCY_UNAVAILABLE", 503, "a backing service is unavailable"),
+    ErrorCode(200800, "SELF_ANSWER", 400, "the author of a question cannot answer it"),
+    ErrorCode(200801, "SELF_VOTE", 400, "a user cannot vote on their own post or answer"),
     ErrorCode(200911, "AUTH_CODE_INVALID", 400, "authCode is invalid, expired or already used"),
     ErrorCode(200912, "AUTH_CODE_USER_MISMATCH", 400, "authCode was issued to another user"),
     ErrorCode(200913, "PAIRING_CODE_INVALID", 400, "pairing code is invalid, expired or already redeemed"),

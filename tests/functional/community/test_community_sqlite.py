@@ -109,7 +109,15 @@ def test_demo_seed_writes_a_consistent_community(embedded_settings, checker):
             "community_answer a WHERE a.question_id = p.id)")).scalar()
         resolved = session.execute(text("SELECT count(*) FROM community_post WHERE "
                                         "question_status = 'RESOLVED'")).scalar()
-    assert off == 0 and resolved > 0
+        threads = session.execute(text(
+            "SELECT count(*) FROM comment c WHERE entity_type = 'DISCUSS_POST' AND reply_count <> "
+            "(SELECT count(*) FROM comment r WHERE r.parent_id = c.id)")).scalar()
+        nested = session.execute(text("SELECT count(*) FROM community_answer WHERE "
+                                      "parent_answer_id IS NOT NULL")).scalar()
+        kinds = set(session.execute(text("SELECT DISTINCT message_type FROM "
+                                         "community_notification")).scalars())
+    assert off == 0 and resolved > 0 and threads == 0 and nested > 0
+    assert kinds == {"ANSWER_ACCEPTED", "REPLY", "COMMENT", "LIKE", "FOLLOW", "PRIVATE_MESSAGE"}
     app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     with app.test_client() as client:
         signed = SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker)

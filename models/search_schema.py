@@ -17,7 +17,8 @@ UNMODELLED_INDEXES |= {"ix_community_post_search_trgm", "ix_community_post_sugge
 COMMUNITY_SEARCHED = ("community_post", "community_answer", "community_moment")  # 0010
 UNMODELLED_COLUMNS |= {(table, "search_tsv") for table in COMMUNITY_SEARCHED}
 UNMODELLED_INDEXES |= {f"ix_{table}_search_tsv" for table in COMMUNITY_SEARCHED} | {
-    "ix_community_answer_search_trgm", "ix_community_moment_search_trgm", "ix_resource_post_suggest"}
+    "ix_community_answer_search_trgm", "ix_community_moment_search_trgm", "ix_resource_post_suggest",
+    "ix_community_post_suggest_live"}
 UNMODELLED_TABLES = {"resource_post_fts"} | {f"{table}_fts" for table in COMMUNITY_SEARCHED}
 
 

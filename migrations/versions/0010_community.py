@@ -5,8 +5,8 @@ PostgreSQL: a generated, weighted 'simple' tsvector `search_tsv` (plus the bigra
 through 0005's modhub_search_words) on community_post (title A, tags B, Markdown text C),
 community_answer (Markdown text C) and community_moment (content C), each with a GIN index over
 live rows; trigram GIN indexes over the lower-cased text of answers and moments for partial
-words (posts already have one, 0008); and a prefix index over the lower-cased names of listed
-resources for search/suggest (posts have theirs, 0008).
+words (posts already have one, 0008); and covering prefix indexes over the lower-cased titles of
+live posts (replacing 0008's) and names of listed resources for search/suggest.
 SQLite: FTS5 trigram tables community_post_fts, community_answer_fts and community_moment_fts
 (external content, kept by triggers).
 
@@ -50,12 +50,18 @@ PG_UPGRADE = [
     "((lower(coalesce(content_md, ''))) gin_trgm_ops)",
     "CREATE INDEX ix_community_moment_search_trgm ON community_moment USING gin "
     "((lower(content)) gin_trgm_ops)",
-    f"CREATE INDEX ix_resource_post_suggest ON resource_post (lower(main_name) text_pattern_ops) "
-    f"WHERE {LISTED}",
+    # search/suggest: covering prefix indexes (index-only scans: a short, common prefix reads
+    # no table row); the live-post one replaces 0008's plain prefix index
+    "CREATE INDEX ix_resource_post_suggest ON resource_post (lower(main_name) text_pattern_ops) "
+    f"INCLUDE (download_count, id, main_name) WHERE {LISTED}",
+    "CREATE INDEX ix_community_post_suggest_live ON community_post (lower(title) text_pattern_ops) "
+    "INCLUDE (views_count, id, title) WHERE is_delete IS false",
+    "DROP INDEX ix_community_post_suggest",
 ]
 
 PG_DOWNGRADE = [
-    "DROP INDEX ix_resource_post_suggest",
+    "CREATE INDEX ix_community_post_suggest ON community_post (lower(title) text_pattern_ops)",
+    "DROP INDEX ix_community_post_suggest_live", "DROP INDEX ix_resource_post_suggest",
     "DROP INDEX ix_community_moment_search_trgm", "DROP INDEX ix_community_answer_search_trgm",
     "DROP INDEX ix_community_moment_search_tsv", "DROP INDEX ix_community_answer_search_tsv",
     "DROP INDEX ix_community_post_search_tsv",

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
-from models.search_backends import in_weight, like_pattern, tsquery
+from models.search_backends import CJK_RUN, in_weight, like_pattern, tsquery
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,12 @@ MOMENTS = Searched("community_moment", Moment.id, None, (Moment.content,),
                    "lower(community_moment.content)", "1.0")
 
 
+def only_cjk(keyword: str) -> bool:
+    """True when the keyword is made of CJK runs of 2+ characters and spaces only."""
+    runs = CJK_RUN.findall(keyword)
+    return bool(runs) and all(len(r) >= 2 for r in runs) and not CJK_RUN.sub("", keyword).strip()
+
+
 def _title_hit(searched: Searched, pattern: str) -> ColumnElement[float]:
     if searched.title is None:
         return literal(0.0, Float)
@@ -55,7 +61,10 @@ def postgres_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Sele
     tsv = literal_column(f"{searched.table}.search_tsv")
     query, pattern = tsquery(keyword), like_pattern(keyword.lower())
     hits = [] if query is None else [tsv.op("@@")(query)]
-    if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
+    # Substrings through the trigram index: partial Latin words (3+ characters; shorter patterns
+    # cannot use the index), or when the keyword has no word to look up. A keyword of CJK runs
+    # alone needs none: its bigram phrases already find every substring of 2+ characters.
+    if (len(keyword) >= 3 and not only_cjk(keyword)) or query is None:
         hits.append(literal_column(searched.lowered).like(pattern, escape="\\"))
     title_hit = _title_hit(searched, pattern)
     if query is None:  # only partial words or single characters: substring matches alone

@@ -34,7 +34,7 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.catalog import Request, SqlCapture, pct, replay, serve  # noqa: E402
+from bench.catalog import Request, SqlCapture, pct, serve  # noqa: E402
 from bench.servers import stop  # noqa: E402
 from models import applications, tokens  # noqa: E402
 from models.community.tables import CommunityPost, Notification  # noqa: E402
@@ -107,6 +107,14 @@ class Proxied(Request):
         return {**super().headers(), **self.proxy}
 
 
+class ReadCapture(SqlCapture):
+    """Records the SELECTs and the SET LOCAL of the search (its plan depends on it)."""
+
+    def _record(self, conn, cursor, statement, parameters, context, executemany):
+        if self.on and statement.lstrip().upper().startswith(("SELECT", "SET LOCAL")):
+            self.statements.append((statement, parameters))
+
+
 class AllCapture(SqlCapture):
     """Records every statement (writes too), for the like toggle's baseline."""
 
@@ -145,6 +153,21 @@ def row(name: str, server: list[float], trip: list[float], sql: list[float], sta
           f"{pct(sql, 95):7.2f}  ({statements} statements){verdict}")
 
 
+def replay(raw, statements, times: int) -> list[float]:
+    """Milliseconds per run of the statements, executed directly (rows fetched as the app does)."""
+    laps = []
+    with raw.cursor() as cur:
+        for _ in range(times):
+            started = time.perf_counter()
+            for statement, parameters in statements:
+                cur.execute(statement, parameters)
+                if cur.description is not None:
+                    cur.fetchall()
+            laps.append((time.perf_counter() - started) * 1000)
+    raw.rollback()
+    return laps
+
+
 def toggle_baseline(raw, on: list, off: list, times: int) -> list[float]:
     """Milliseconds per replayed toggle, alternately the "on" and "off" statements, each committed."""
     laps = []
@@ -179,7 +202,7 @@ def main() -> None:
     with raw.cursor() as cur:  # a settled database: statistics and visibility map up to date
         cur.execute("VACUUM ANALYZE")
     raw.autocommit = False
-    capture = SqlCapture(platform.db.engine)
+    capture = ReadCapture(platform.db.engine)
     app = create_app(settings, db=platform.db, quota=platform.quota)
     proxy = {"X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
     with app.test_client() as client:
@@ -202,6 +225,8 @@ def main() -> None:
                 "POST", like.target, headers=like.headers(), content=like.payload()).json())
             toggles.append(statements)
     server = serve("modhub.asgi:create", PORT, args.workers, env, factory=True)
+    if server.poll() is not None:  # something else answered on the port
+        raise SystemExit(f"the server did not start: {server.stderr.read().decode(errors='replace')[-2000:]}")
     try:
         print(f"latency: {args.requests} requests per row, one at a time, ms; (p50/p95 server-side, "
               "Server-Timing; trip: client round trip; sql: the same statements replayed directly)")

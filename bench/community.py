@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.catalog import Request, SqlCapture, pct, serve  # noqa: E402
 from bench.servers import stop  # noqa: E402
-from models import applications, tokens  # noqa: E402
 from models.community.tables import CommunityPost, Notification  # noqa: E402
+from models.identity import applications, tokens  # noqa: E402
 from models.types import utcnow  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402

@@ -16,6 +16,7 @@ from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
+from models.catalog.tables import Comment
 from models.community.tables import (
     Answer,
     CommunityPost,
@@ -26,7 +27,6 @@ from models.community.tables import (
     PrivateMessage,
     Reaction,
 )
-from models.resource_parts import Comment
 from modhub import seed_data as V
 
 SEED = 20261123

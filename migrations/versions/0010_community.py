@@ -10,7 +10,7 @@ live posts (replacing 0008's) and names of listed resources for search/suggest.
 SQLite: FTS5 trigram tables community_post_fts, community_answer_fts and community_moment_fts
 (external content, kept by triggers).
 
-None of this is in the models: models/search_schema.py names these artifacts. On SQLite, a later
+None of this is in the models: models/search/schema.py names these artifacts. On SQLite, a later
 batch migration that recreates one of these tables drops its triggers: recreate them there.
 
 Revision ID: 0010_community

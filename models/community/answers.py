@@ -25,8 +25,8 @@ from models.community.posts import get_live_post
 from models.community.social import _insert, live_user
 from models.community.tables import QUESTION, Answer, CommunityPost, Reaction
 from models.types import utcnow
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 ANSWER = "QUESTION_ANSWER"
 VOTES = {"UP": "UPVOTE", "DOWN": "DOWNVOTE"}

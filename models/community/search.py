@@ -2,7 +2,7 @@
 search suggestions.
 
 Every kind is matched by the catalogue's search approach: resource posts by the catalogue backend
-(models/search_backends.py), the community texts by models/community/search_backend.py over the
+(models/search/backends.py), the community texts by models/community/search_backend.py over the
 artifacts of migration 0010 (PostgreSQL tsvector + pg_trgm, SQLite FTS5). One ranked UNION ALL
 gives the page and the total; the page's records are then loaded by id, one query per kind.
 """
@@ -16,15 +16,14 @@ from sqlalchemy import Float, String, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, listed_clause, page_result
+from models.catalog.queries import check_page, listed_clause, page_result
+from models.catalog.tables import ResourcePost, Tag
 from models.community.records import user_name
 from models.community.search_backend import ANSWERS, MOMENTS, POSTS, match_for
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
-from models.identity import User
-from models.search_backends import CJK_RUN, backend_for, like_pattern
-from models.taxonomy import Tag
-from modhub.display import display_url, format_time
+from models.identity.tables import User
+from models.search.backends import CJK_RUN, backend_for, like_pattern
+from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
 KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)

@@ -1,4 +1,4 @@
-"""Keyword matching of the community texts, the catalogue's search approach (models/search_backends.py)
+"""Keyword matching of the community texts, the catalogue's search approach (models/search/backends.py)
 applied to the artifacts of migration 0010.
 
 PostgreSQL: the weighted 'simple' tsvector with CJK bigrams (words, and any Chinese substring of 2+
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
-from models.search_backends import CJK_RUN, in_weight, like_pattern, tsquery
+from models.search.backends import CJK_RUN, in_weight, like_pattern, tsquery
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 
 from models.community import answers
 from models.community.tables import Answer, CommunityPost, Notification, Reaction
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data
 
 V2 = "/openapi/v2/community"

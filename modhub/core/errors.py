@@ -95,6 +95,8 @@ _CATALOG = [
               "clientInstallPath must be a relative path without '..' segments"),
     ErrorCode(200607, "LOBBY_UPLOAD_INCOMPLETE", 400,
               "the upload ended before the whole file arrived; nothing was stored"),
+    ErrorCode(200800, "SELF_ANSWER", 400, "the author of a question cannot answer it"),
+    ErrorCode(200801, "SELF_VOTE", 400, "a user cannot vote on their own post or answer"),
     ErrorCode(200911, "AUTH_CODE_INVALID", 400, "authCode is invalid, expired or already used"),
     ErrorCode(200912, "AUTH_CODE_USER_MISMATCH", 400, "authCode was issued to another user"),
     ErrorCode(200913, "PAIRING_CODE_INVALID", 400, "pairing code is invalid, expired or already redeemed"),

@@ -30,6 +30,11 @@ RELAY_JOB = "workers.relay.relay_job"
 DELIVER_JOB = "workers.delivery.deliver_job"
 RELAY_LIMIT = 1000
 JOB_TTL = 3600  # a job nobody picks up within an hour expires; the sweep re-enqueues its work
+# How long "a relay job is waiting" holds later commits back from enqueuing another. Short: a
+# worker SIGKILLed between dequeuing the relay job and starting it leaves the flag behind, and
+# every commit until it expires waits for the sweep (a 60 s flag meant 8-30 s delivery latency).
+# Expiring early only costs one extra, idempotent relay job per period during a burst.
+RELAY_FLAG_SECONDS = 2
 
 
 class RQDispatcher:
@@ -60,8 +65,8 @@ class RQDispatcher:
 
     def kick_relay(self) -> None:
         """Enqueue one relay job unless one is already waiting (coalesces bursts of commits)."""
-        if self.redis.set(self.flag, "1", nx=True, ex=60):
-            self.queue.enqueue(RELAY_JOB, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
+        if self.redis.set(self.flag, "1", nx=True, ex=RELAY_FLAG_SECONDS):
+            self.queue.enqueue(RELAY_JOB, at_front=True, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
                                job_timeout=self.job_timeout)
 
     def relay_started(self) -> None:

@@ -84,7 +84,14 @@ class RQDispatcher:
         self.queue.enqueue_many(jobs)
 
     def retry_at(self, delivery_id: int, when: dt.datetime) -> None:
-        """Schedule a retry with RQ's scheduler (run by `modhub worker`)."""
+        """Schedule a retry with RQ's scheduler (run by `modhub worker`).
+
+        RQ keeps the time in whole seconds, truncated: a job due at 12.4 s would run at 12 s,
+        find its delivery not yet due, and leave it to the sweep's lease grace (30 s late). The
+        time is rounded up to the next whole second instead.
+        """
+        if when.microsecond:
+            when = when.replace(microsecond=0) + dt.timedelta(seconds=1)
         self.queue.enqueue_at(when, DELIVER_JOB, [delivery_id], result_ttl=0, failure_ttl=86400,
                               job_timeout=self.job_timeout)
 

@@ -14,6 +14,8 @@ Loaded by the `st` CLI through SCHEMATHESIS_HOOKS. Reviewed rules, each the cont
 - NUL characters (200301: no text anywhere may contain U+0000): added to the loaded document
   as `pattern: '^[^\\u0000]*$'` on every request string that has no pattern of its own, so
   positive data never carries NUL and negative data may (and must be refused).
+- 64-bit integers (200301, "ids are 64-bit integers"; the server bounds every integer without a
+  format to int64): a request integer with no bound of its own gets the int64 bounds.
 
 The credentials come from the environment (MODHUB_ST_*), set by the test for a throw-away
 database; nothing here is a secret of a real deployment.
@@ -38,6 +40,7 @@ USER_ID = os.environ.get("MODHUB_ST_USER_ID", "")
 TOKEN = os.environ.get("MODHUB_ST_TOKEN", "")
 MAX_OFFSET = 10_000  # models/catalog_queries.py MAX_OFFSET, documented with 200304
 NO_NUL = "^[^\u0000]*$"
+INT64 = (-(2**63), 2**63 - 1)
 
 _lock = threading.Lock()
 _last_ms = [0]
@@ -118,6 +121,9 @@ def _forbid_nul(node) -> None:
         if node.get("type") == "string" and "pattern" not in node and "enum" not in node \
                 and "format" not in node:
             node["pattern"] = NO_NUL
+        if node.get("type") == "integer" and node.get("format") != "int32":
+            node.setdefault("minimum", INT64[0])
+            node.setdefault("maximum", INT64[1])
         for value in node.values():
             _forbid_nul(value)
     elif isinstance(node, list):
@@ -127,24 +133,41 @@ def _forbid_nul(node) -> None:
 
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
-    """The NUL rule on every request string without a pattern (parameters and request bodies)."""
+    """The document as loaded by `st`, with the rules above applied."""
+    apply_rules(raw_schema)
+
+
+def _refs(node, found: set) -> None:
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            found.add(ref.rsplit("/", 1)[1])
+        for value in node.values():
+            _refs(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, found)
+
+
+def apply_rules(raw_schema: dict) -> None:
+    """The NUL and int64 rules on request strings and integers (parameters and request bodies,
+    with every schema they reference)."""
     components = raw_schema.get("components", {})
-    _forbid_nul(components.get("parameters", {}))
-    _forbid_nul(components.get("requestBodies", {}))
-    request_schemas = set()
+    schemas = components.get("schemas", {})
+    roots: list = [components.get("parameters", {}), components.get("requestBodies", {})]
     for item in raw_schema.get("paths", {}).values():
         for op in item.values():
-            if not isinstance(op, dict):
-                continue
-            _forbid_nul(op.get("parameters", []))
-            body = op.get("requestBody", {})
-            _forbid_nul({k: v for k, v in body.items() if k != "content"})
-            for media in body.get("content", {}).values():
-                ref = media.get("schema", {}).get("$ref", "")
-                if ref.startswith("#/components/schemas/"):
-                    request_schemas.add(ref.rsplit("/", 1)[1])
-                else:
-                    _forbid_nul(media.get("schema", {}))
-    schemas = components.get("schemas", {})
-    for name in request_schemas:  # request-body schemas (and what they nest) only
+            if isinstance(op, dict):
+                roots += [op.get("parameters", []), op.get("requestBody", {})]
+    pending: set = set()
+    for root in roots:
+        _refs(root, pending)
+        _forbid_nul(root)
+    done: set = set()
+    while pending:
+        name = pending.pop()
+        done.add(name)
+        found: set = set()
+        _refs(schemas.get(name, {}), found)
         _forbid_nul(schemas.get(name, {}))
+        pending |= found - done

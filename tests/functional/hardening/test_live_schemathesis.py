@@ -18,6 +18,7 @@ minutes on the 2-core CI machine (about 90 operations built); MODHUB_ST_MAX_EXAM
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import secrets
@@ -26,6 +27,7 @@ import sys
 import time
 import warnings
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -45,8 +47,9 @@ from tests.support import Creds
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
-MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "8"))
+MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
 HOOKS = "tests.functional.hardening.st_hooks"
+CONFIG = str(Path(__file__).with_name("schemathesis.toml"))
 
 
 def _planned(document: dict) -> list[tuple[str, str, str]]:
@@ -125,7 +128,9 @@ def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
             with serve_processes(1, env) as (base,):
                 document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
                 planned = _planned(document)
-                schema = schemathesis.openapi.from_dict(document)
+                ruled = copy.deepcopy(document)
+                st_hooks.apply_rules(ruled)  # the same rules as the `st` run
+                schema = schemathesis.openapi.from_dict(ruled)
                 gaps = []
                 for method, path, op_id in planned:
                     r = _signed_probe(base, schema, creds, user_id, token, method, path)
@@ -133,12 +138,12 @@ def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
                     gaps.append(op_id)
                 junit = str(tmp_path / "junit.xml")
                 command = [
-                    sys.executable, "-m", "schemathesis.cli", "run",
+                    sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
                     base + "/openapi/v2/meta/openapi.json",
                     "--phases", "examples,coverage,fuzzing,stateful",
                     "--checks", "all", "--exclude-checks", "positive_data_acceptance",
                     "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
-                    "--workers", "1", "--request-timeout", "30", "--no-shrink",
+                    "--workers", "2", "--request-timeout", "30", "--no-shrink",
                     "--suppress-health-check", "all", "--warnings", "off",
                     "--report", "junit", "--report-junit-path", junit,
                     *[a for _, _, op_id in planned for a in ("--exclude-operation-id", op_id)],

@@ -89,7 +89,7 @@ def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -
                          headers={**creds.headers("POST", path), **headers})
 
 
-def _wait_ready(base: str, proc, timeout: float = 30) -> None:
+def _wait_ready(base: str, proc, timeout: float = 90) -> None:  # a busy 2-core machine
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:

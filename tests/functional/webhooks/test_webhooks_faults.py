@@ -51,7 +51,12 @@ def test_worker_sigkilled_mid_burst_loses_nothing_and_latency_recovers(stack, re
     assert len(sent) == BURST and doomed.proc.poll() is not None
     took = time.monotonic() - started
     time.sleep(1)
+    log = stack.tmp / f"worker-{len(stack.workers)}.log"
     stack.start_worker()  # back after the burst: 400+ events and the killed worker's jobs owed
+    # "Returned" = listening: the killed worker's RQ registration outlives it, so the count that
+    # start_worker waits for is reached before the new process has even imported (20 s here).
+    wait_until(lambda: log.exists() and b"Listening on" in log.read_bytes(), timeout=120,
+               what="the new worker listening")
     back_at.append(time.monotonic())
 
     probes: list[tuple[str, float, float]] = []  # (uid, since the return, commit time)

@@ -50,6 +50,7 @@ pytestmark = pytest.mark.slow  # live servers, processes or migrations
 MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
 HOOKS = "tests.functional.hardening.st_hooks"
 CONFIG = str(Path(__file__).with_name("schemathesis.toml"))
+ROOT = Path(__file__).resolve().parents[3]  # the hooks module is imported from the checkout
 
 
 def _planned(document: dict) -> list[tuple[str, str, str]]:
@@ -151,9 +152,9 @@ def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
                 st_env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS,
                           "MODHUB_ST_API_KEY": creds.api_key, "MODHUB_ST_SECRET": creds.secret_key,
                           "MODHUB_ST_USER_ID": str(user_id), "MODHUB_ST_TOKEN": token,
-                          "PYTHONPATH": os.getcwd()}
+                          "PYTHONPATH": str(ROOT)}
                 started = time.monotonic()
-                run = subprocess.run(command, env=st_env, capture_output=True, text=True,
+                run = subprocess.run(command, env=st_env, cwd=tmp_path, capture_output=True, text=True,
                                      timeout=900, check=False)
                 took = time.monotonic() - started
                 (tmp_path / "st-output.txt").write_text(run.stdout + run.stderr)

@@ -144,7 +144,7 @@ def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
                     "--phases", "examples,coverage,fuzzing,stateful",
                     "--checks", "all", "--exclude-checks", "positive_data_acceptance",
                     "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
-                    "--workers", "2", "--request-timeout", "30", "--no-shrink",
+                    "--workers", "1", "--request-timeout", "30", "--no-shrink",
                     "--suppress-health-check", "all", "--warnings", "off",
                     "--report", "junit", "--report-junit-path", junit,
                     *[a for _, _, op_id in planned for a in ("--exclude-operation-id", op_id)],

@@ -1,57 +1,86 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
-from models import resource_lists, resource_views
-from modhub.web import ok_tagged, platform, session
+from models.catalog import service as catalog
+from models.catalog.cache import MISSING
+from modhub.core.errors import ApiError
+from modhub.web import caller, ok_tagged, platform, session
 
 
-def _settings():
-    return platform().settings
+def _cached(kind: str, post_ids: list[int], read):
+    """Records by post id: kept ones of the current catalogue generation, the rest read with
+    `read(missing ids) -> {id: record or None}` and kept (models.catalog.cache)."""
+    cache, generation = platform().records, caller().catalog_generation
+    if generation is None or not cache.enabled:
+        return read(post_ids)
+    found = {i: cache.get(kind, i, generation) for i in dict.fromkeys(post_ids)}
+    missing = [i for i, record in found.items() if record is MISSING]
+    if missing:
+        fresh = read(missing)
+        cache.put_many(kind, fresh.items(), generation)
+        found.update(fresh)
+    return found
 
 
 def get_batch(body: dict, **_):
     """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
-    return ok_tagged(resource_views.get_batch(session(), post_ids=body["postIds"], settings=_settings()))
+    post_ids = body["postIds"]
+    display = platform().display
+    records = _cached("summary", post_ids, lambda ids: dict(zip(
+        ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)))
+    return ok_tagged([records[i] for i in post_ids])
 
 
 def list_featured(**_):
     """List of up to 20 featured ModSummaryVO (listFeaturedMods, listFeaturedResources)."""
-    return ok_tagged(resource_views.list_featured(session(), settings=_settings()))
+    return ok_tagged(catalog.list_featured(session(), display=platform().display))
 
 
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    return ok_tagged(resource_views.get_detail(session(), post_id=post_id, settings=_settings(),
-                                               today=platform().clock().date()))
+    record = _cached("detail", [post_id], _read_detail)[post_id]
+    if record is None:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return ok_tagged(record)
+
+
+def _read_detail(ids: list[int]) -> dict:
+    try:
+        return {ids[0]: catalog.get_detail(session(), post_id=ids[0], display=platform().display,
+                                           today=platform().clock().date())}
+    except ApiError as exc:
+        if exc.code != 200404:
+            raise
+        return {ids[0]: None}  # unknown, deleted or not public: kept as absent
 
 
 def list_authors(post_id: int, **_):
     """List of AuthorBriefVO of a resource (listModAuthors, listResourceAuthors)."""
-    return ok_tagged(resource_views.list_authors(session(), post_id=post_id,
-                                                 cdn_base=_settings().cdn_base_url))
+    return ok_tagged(catalog.list_authors(session(), post_id=post_id,
+                                                 display=platform().display))
 
 
 def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
-    return ok_tagged(resource_lists.list_comments(session(), post_id=post_id, page_num=page_num,
-                                                  page_size=page_size, settings=_settings()))
+    return ok_tagged(catalog.list_comments(session(), post_id=post_id, page_num=page_num,
+                                                  page_size=page_size, display=platform().display))
 
 
 def get_description(post_id: int, **_):
     """ModDescriptionVO of one resource (getModDescription, getResourceDescription)."""
-    return ok_tagged(resource_views.get_description(session(), post_id=post_id,
-                                                    zone=_settings().time_zone))
+    return ok_tagged(catalog.get_description(session(), post_id=post_id,
+                                                    display=platform().display))
 
 
 def get_rating(post_id: int, **_):
     """RatingAggregateVO of one resource (getModRating, getResourceRating)."""
-    return ok_tagged(resource_lists.get_rating(session(), post_id=post_id))
+    return ok_tagged(catalog.get_rating(session(), post_id=post_id))
 
 
 def list_relations(post_id: int, **_):
     """List of RelationVO of a resource (listModRelations, listResourceRelations)."""
-    return ok_tagged(resource_lists.list_relations(session(), post_id=post_id))
+    return ok_tagged(catalog.list_relations(session(), post_id=post_id))
 
 
 def list_versions(post_id: int, **_):
     """List of VersionVO of a resource (listModVersions, listResourceVersions)."""
-    return ok_tagged(resource_lists.list_versions(session(), post_id=post_id, zone=_settings().time_zone))
+    return ok_tagged(catalog.list_versions(session(), post_id=post_id, display=platform().display))

@@ -38,7 +38,7 @@ API_KEY = os.environ.get("MODHUB_ST_API_KEY", "")
 SECRET = os.environ.get("MODHUB_ST_SECRET", "")
 USER_ID = os.environ.get("MODHUB_ST_USER_ID", "")
 TOKEN = os.environ.get("MODHUB_ST_TOKEN", "")
-MAX_OFFSET = 10_000  # models/catalog_queries.py MAX_OFFSET, documented with 200304
+MAX_OFFSET = 10_000  # models/catalog/queries.py MAX_OFFSET, documented with 200304
 NO_NUL = "^[^\u0000]*$"
 INT64 = (-(2**63), 2**63 - 1)
 

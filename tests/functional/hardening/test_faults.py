@@ -25,11 +25,10 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from models import applications, tokens
-from models.identity import User
+from models.identity import applications, tokens
+from models.identity.tables import User, Wallet, WalletLedger
 from models.types import utcnow
-from models.wallets import Wallet, WalletLedger
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from tests.functional.hardening.faults import PrivatePostgres

@@ -35,10 +35,11 @@ import requests
 import schemathesis
 from click.testing import CliRunner
 
-from models import applications
-from models.identity import ProxyToken, User, token_hash
+from models.identity import applications
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken, User
 from modhub.cli import main
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from tests.functional.hardening import st_hooks
 from tests.functional.identity.live import scratch_database, serve_processes

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from models.events import emit
+from models.webhooks.events import emit
 from tests.functional.webhooks.processes import wait_until
 from tests.functional.webhooks.receiver import Reply
 from tests.functional.webhooks.test_webhooks_end_to_end import _app_and_subscription

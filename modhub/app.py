@@ -154,8 +154,11 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
             quota = RedisQuota(redis.Redis.from_url(settings.redis_url, socket_timeout=1,
                                                     socket_connect_timeout=1))
         else:
-            log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process "
-                        "(embedded mode); run with Redis to share them across processes")
+            if not settings.embedded:  # a shared database served by several processes, likely
+                log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process; run "
+                            "with Redis to share them across processes")
+            # The embedded default (SQLite, one `modhub run` process) counts in process by design:
+            # no warning there; `modhub run` says it in its banner.
             quota = LocalQuota()
     platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
                         quota=quota, secrets=SecretBox(settings.encryption_key),

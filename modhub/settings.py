@@ -177,7 +177,9 @@ def _embedded_key(data_dir: Path) -> str:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(key + "\n")
-    log.warning("generated a new encryption key in %s (embedded mode); set "
+    # info, not a warning: the embedded first start does this by design, and production mode
+    # refuses to start without MODHUB_ENCRYPTION_KEY (finalize)
+    log.info("generated a new encryption key in %s (embedded mode); set "
                 "MODHUB_ENCRYPTION_KEY in production", path)
     return key
 

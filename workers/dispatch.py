@@ -14,6 +14,11 @@ from models.webhooks.events import NOTIFIER
 RELAY_JOB = "workers.jobs.relay_job"
 DELIVER_JOB = "workers.jobs.deliver_job"
 JOB_TTL = 3600  # a job nobody picks up within an hour expires; the sweep re-enqueues its work
+# How long "a relay job is waiting" holds later commits back from enqueuing another. Short: a
+# worker SIGKILLed between dequeuing the relay job and starting it leaves the flag behind, and
+# every commit until it expires waits for the sweep (a 60 s flag meant 8-30 s delivery latency).
+# Expiring early only costs one extra, idempotent relay job per period during a burst.
+RELAY_FLAG_SECONDS = 2
 
 
 class RQDispatcher:
@@ -44,8 +49,8 @@ class RQDispatcher:
 
     def kick_relay(self) -> None:
         """Enqueue one relay job unless one is already waiting (coalesces bursts of commits)."""
-        if self.redis.set(self.flag, "1", nx=True, ex=60):
-            self.queue.enqueue(RELAY_JOB, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
+        if self.redis.set(self.flag, "1", nx=True, ex=RELAY_FLAG_SECONDS):
+            self.queue.enqueue(RELAY_JOB, at_front=True, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
                                job_timeout=self.job_timeout)
 
     def relay_started(self) -> None:
@@ -63,7 +68,14 @@ class RQDispatcher:
         self.queue.enqueue_many(jobs)
 
     def retry_at(self, delivery_id: int, when: dt.datetime) -> None:
-        """Schedule a retry with RQ's scheduler (run by `modhub worker`)."""
+        """Schedule a retry with RQ's scheduler (run by `modhub worker`).
+
+        RQ keeps the time in whole seconds, truncated: a job due at 12.4 s would run at 12 s,
+        find its delivery not yet due, and leave it to the sweep's lease grace (30 s late). The
+        time is rounded up to the next whole second instead.
+        """
+        if when.microsecond:
+            when = when.replace(microsecond=0) + dt.timedelta(seconds=1)
         self.queue.enqueue_at(when, DELIVER_JOB, [delivery_id], result_ttl=0, failure_ttl=86400,
                               job_timeout=self.job_timeout)
 

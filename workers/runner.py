@@ -31,16 +31,34 @@ class Sweeper(threading.Thread):
         self.rt = rt
         self.stopping = threading.Event()
         self.downloads = RedisCounter(redis.Redis.from_url(rt.settings.redis_url), "modhub:quota")
+        self.worker = None  # the RQ worker running now (set by run_worker)
 
     def run(self) -> None:
         """Sweep until stopped; a failed pass (Redis or database down) is retried next period."""
         while not self.stopping.wait(self.rt.settings.webhook_sweep_seconds):
             try:
+                revive_scheduler(self.worker)
                 sweep(self.rt)
                 flush(self.rt.db, self.downloads)  # download counts into the statistics
             except Exception as exc:  # noqa: BLE001 - the rows stay owed; try again next period
                 log.warning("webhook sweep failed (%s: %s); retrying in %g s", type(exc).__name__,
                             exc, self.rt.settings.webhook_sweep_seconds)
+
+
+def revive_scheduler(worker) -> bool:
+    """Restart the worker's RQ scheduler process if it died (a Redis restart kills it).
+
+    RQ itself only looks in its maintenance pass, every 10 minutes, and only between jobs; until
+    then scheduled retries would wait for the sweep's lease grace. Returns True when restarted.
+    """
+    scheduler = getattr(worker, "scheduler", None)
+    if scheduler is None or (scheduler._process is not None and scheduler._process.is_alive()):
+        return False  # no scheduler asked for, or alive (is_alive() also reaps a dead child)
+    scheduler.acquire_locks(auto_start=True)  # another worker may hold the lock: then it runs it
+    started = scheduler._process is not None and scheduler._process.is_alive()
+    if started:
+        log.warning("the RQ scheduler process had stopped (Redis restarted?); started a new one")
+    return started
 
 
 def run_worker(settings: Settings, queues: list[str], *, worker_class: str = "simple", burst: bool = False,
@@ -62,13 +80,14 @@ def run_worker(settings: Settings, queues: list[str], *, worker_class: str = "si
     # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
     connection = redis.Redis.from_url(rt.settings.redis_url)
     try:
-        while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level):
+        while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level,
+                             sweeper):
             time.sleep(1)  # Redis is restarting: try again (the sweep keeps the work owed)
     finally:
         sweeper.stopping.set()
 
 
-def _work_once(worker_class, queues, connection, burst: bool, log_level: str) -> bool:
+def _work_once(worker_class, queues, connection, burst: bool, log_level: str, sweeper) -> bool:
     """Run an RQ worker; False when it gave up on a Redis connection error rather than a stop.
 
     RQ quits its loop on a connection error met outside a dequeue (maintenance, heartbeat), so
@@ -76,6 +95,7 @@ def _work_once(worker_class, queues, connection, burst: bool, log_level: str) ->
     """
     try:
         worker = worker_class(queues, connection=connection)
+        sweeper.worker = worker
         worker.work(with_scheduler=True, burst=burst, logging_level=log_level)
     except redis.ConnectionError as exc:
         log.warning("Redis is unreachable (%s); retrying in 1 s", exc)

@@ -89,7 +89,7 @@ def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -
                          headers={**creds.headers("POST", path), **headers})
 
 
-def _wait_ready(base: str, proc, timeout: float = 30) -> None:
+def _wait_ready(base: str, proc, timeout: float = 90) -> None:  # a busy 2-core machine
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -104,10 +104,11 @@ def _wait_ready(base: str, proc, timeout: float = 30) -> None:
 
 
 @contextlib.contextmanager
-def serve_processes(count: int, env: dict):
+def serve_processes(count: int, env: dict, procs: list | None = None):
     """`count` separate uvicorn server processes (modhub.asgi:create) on inherited loopback
-    sockets; yields their base URLs."""
-    procs, socks, bases = [], [], []
+    sockets; yields their base URLs (and fills `procs`, when given, with their Popen objects)."""
+    procs = [] if procs is None else procs
+    socks, bases = [], []
     try:
         for _ in range(count):
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -120,13 +121,15 @@ def serve_processes(count: int, env: dict):
                  "--fd", str(sock.fileno()), "--log-level", "warning", "--no-access-log",
                  "--lifespan", "off", "--ws", "none"],
                 pass_fds=(sock.fileno(),), env={**os.environ, **env}))
+            sock.close()  # the child holds it now: a killed server leaves no listener behind
         for base, proc in zip(bases, procs, strict=True):
             _wait_ready(base, proc)
         yield bases
     finally:
         for proc in procs:
-            proc.terminate()
+            if proc.poll() is None:
+                proc.terminate()
         for proc in procs:
             proc.wait(15)
         for sock in socks:
-            sock.close()
+            sock.close()  # (already closed unless a start failed half-way)

@@ -1,0 +1,173 @@
+"""Schemathesis hooks for the live run (tests/functional/hardening/test_live_schemathesis.py).
+
+Loaded by the `st` CLI through SCHEMATHESIS_HOOKS. Reviewed rules, each the contract's own:
+
+- Signing (info "Signature"): X-API-Key is set by an auth provider, so schemathesis's
+  `ignored_auth` probes can take it away; right before each request X-Timestamp and X-Signature
+  are computed over the method, the path as sent (no query) and a timestamp. A signed write is
+  accepted once (replay guard, 200915), so timestamps are strictly increasing in this process.
+- Proxy identity: X-Proxy-User-Id and X-Proxy-Access-Token of a real user and a real stored
+  token, unless a link already set the token (a registered user's own token wins).
+- Page depth (200304): `(pageNum - 1) * pageSize` must stay below 10,000, a rule between two
+  parameters that JSON Schema cannot state. A schema-valid query beyond it gets pageNum clamped
+  to the deepest allowed page, so positive cases reach the handler instead of the bound.
+- NUL characters (200301: no text anywhere may contain U+0000): added to the loaded document
+  as `pattern: '^[^\\u0000]*$'` on every request string that has no pattern of its own, so
+  positive data never carries NUL and negative data may (and must be refused).
+- 64-bit integers (200301, "ids are 64-bit integers"; the server bounds every integer without a
+  format to int64): a request integer with no bound of its own gets the int64 bounds.
+
+The credentials come from the environment (MODHUB_ST_*), set by the test for a throw-away
+database; nothing here is a secret of a real deployment.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import threading
+import time
+from urllib.parse import urlsplit
+
+import requests
+import schemathesis
+
+API_KEY = os.environ.get("MODHUB_ST_API_KEY", "")
+SECRET = os.environ.get("MODHUB_ST_SECRET", "")
+USER_ID = os.environ.get("MODHUB_ST_USER_ID", "")
+TOKEN = os.environ.get("MODHUB_ST_TOKEN", "")
+MAX_OFFSET = 10_000  # models/catalog/queries.py MAX_OFFSET, documented with 200304
+NO_NUL = "^[^\u0000]*$"
+INT64 = (-(2**63), 2**63 - 1)
+
+_lock = threading.Lock()
+_last_ms = [0]
+
+
+def next_timestamp() -> str:
+    """Milliseconds now, strictly increasing across calls (one per signed request)."""
+    with _lock:
+        _last_ms[0] = max(int(time.time() * 1000), _last_ms[0] + 1)
+        return str(_last_ms[0])
+
+
+def signature(method: str, path: str, timestamp: str, secret: str | None = None) -> str:
+    """The contract's signature: base64 HMAC-SHA256 of METHOD\\nPATH\\nTIMESTAMP."""
+    text = f"{method.upper()}\n{path}\n{timestamp}".encode()
+    key = (secret or SECRET).encode()
+    return base64.b64encode(hmac.new(key, text, hashlib.sha256).digest()).decode()
+
+
+@schemathesis.auth()
+class Credentials:
+    """The application's key and the proxy identity, as security values (probes may drop them)."""
+
+    def get(self, case, ctx):
+        """Fixed for the run."""
+        return API_KEY
+
+    def set(self, case, data, ctx):
+        """Only the headers the operation's security asks for."""
+        names = {scheme for requirement in (case.operation.definition.raw.get("security") or [])
+                 for scheme in requirement}
+        headers = case.headers if case.headers is not None else {}
+        if "ApiKeyAuth" in names:
+            headers["X-API-Key"] = data
+        if "ProxyUserId" in names:
+            headers.setdefault("X-Proxy-User-Id", USER_ID)
+        if "ProxyAccessToken" in names:
+            headers.setdefault("X-Proxy-Access-Token", TOKEN)
+        case.headers = headers
+
+
+def _sent_path(case, kwargs) -> str:
+    base = kwargs.get("base_url") or case.operation.base_url or ""
+    prepared = requests.Request(case.method.upper(), base.rstrip("/") + case.formatted_path).prepare()
+    return urlsplit(prepared.url).path
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    """Sign the request as sent, when it carries an API key (a no-auth probe stays unsigned)."""
+    headers = case.headers or {}
+    if "X-API-Key" not in headers or headers.get("X-API-Key") != API_KEY:
+        return  # an auth probe: no key, or a key that is not ours; sign nothing
+    timestamp = next_timestamp()
+    headers["X-Timestamp"] = timestamp
+    headers["X-Signature"] = signature(case.method, _sent_path(case, kwargs), timestamp)
+    case.headers = headers
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@schemathesis.hook
+def map_query(context, query):
+    """Page-depth rule: a schema-valid pageNum/pageSize pair beyond the bound is clamped."""
+    if not query:
+        return query
+    num, size = query.get("pageNum"), query.get("pageSize")
+    if _is_int(num) and _is_int(size) and num >= 1 and 1 <= size <= 100 \
+            and (num - 1) * size >= MAX_OFFSET:
+        query["pageNum"] = (MAX_OFFSET - 1) // size + 1
+    return query
+
+
+def _forbid_nul(node) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "pattern" not in node and "enum" not in node \
+                and "format" not in node:
+            node["pattern"] = NO_NUL
+        if node.get("type") == "integer" and node.get("format") != "int32":
+            node.setdefault("minimum", INT64[0])
+            node.setdefault("maximum", INT64[1])
+        for value in node.values():
+            _forbid_nul(value)
+    elif isinstance(node, list):
+        for value in node:
+            _forbid_nul(value)
+
+
+@schemathesis.hook
+def before_load_schema(context, raw_schema):
+    """The document as loaded by `st`, with the rules above applied."""
+    apply_rules(raw_schema)
+
+
+def _refs(node, found: set) -> None:
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            found.add(ref.rsplit("/", 1)[1])
+        for value in node.values():
+            _refs(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, found)
+
+
+def apply_rules(raw_schema: dict) -> None:
+    """The NUL and int64 rules on request strings and integers (parameters and request bodies,
+    with every schema they reference)."""
+    components = raw_schema.get("components", {})
+    schemas = components.get("schemas", {})
+    roots: list = [components.get("parameters", {}), components.get("requestBodies", {})]
+    for item in raw_schema.get("paths", {}).values():
+        for op in item.values():
+            if isinstance(op, dict):
+                roots += [op.get("parameters", []), op.get("requestBody", {})]
+    pending: set = set()
+    for root in roots:
+        _refs(root, pending)
+        _forbid_nul(root)
+    done: set = set()
+    while pending:
+        name = pending.pop()
+        done.add(name)
+        found: set = set()
+        _refs(schemas.get(name, {}), found)
+        _forbid_nul(schemas.get(name, {}))
+        pending |= found - done

@@ -1,0 +1,173 @@
+"""QA's run in CI: schemathesis's CLI (`st run`) against a real uvicorn server over PostgreSQL and
+Redis, every phase (examples, coverage, fuzzing, stateful over the contract's links), every
+check but positive_data_acceptance, signed by tests/functional/hardening/st_hooks.py.
+
+Pass means: no server error, no response outside the contract (status, content type, headers,
+body schema), no invalid request accepted (negative_data_rejection), auth enforced
+(ignored_auth). positive_data_acceptance is left out: schema-valid requests are still refused by
+business rules the schema cannot know (an unknown id is 200404, a wrong authorization code
+200911, a taken login name 200409).
+
+Operations still planned (x-modhub-status: planned) are not fuzzed: each gets one signed request
+here, must answer 501 / 200501, and is reported in the test's output; one that answers anything
+else fails (its mark is stale).
+
+Run time: MAX_EXAMPLES cases per operation and phase, chosen so the whole run stays near two
+minutes on the 2-core CI machine (about 90 operations built); MODHUB_ST_MAX_EXAMPLES overrides.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import warnings
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+import schemathesis
+from click.testing import CliRunner
+
+from models.identity import applications
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken, User
+from modhub.cli import main
+from modhub.core.crypto import SecretBox
+from modhub.db import Database
+from tests.functional.hardening import st_hooks
+from tests.functional.identity.live import scratch_database, serve_processes
+from tests.functional.webhooks.processes import RedisServer
+from tests.support import Creds
+
+pytestmark = pytest.mark.slow  # live servers, processes or migrations
+
+MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
+HOOKS = "tests.functional.hardening.st_hooks"
+CONFIG = str(Path(__file__).with_name("schemathesis.toml"))
+ROOT = Path(__file__).resolve().parents[3]  # the hooks module is imported from the checkout
+
+
+def _planned(document: dict) -> list[tuple[str, str, str]]:
+    return [(m.upper(), p, op["operationId"]) for p, item in document["paths"].items()
+            for m, op in item.items()
+            if isinstance(op, dict) and op.get("x-modhub-status") == "planned"]
+
+
+def _identity(db_url: str, settings) -> tuple[Creds, int, str]:
+    import datetime as dt
+    db = Database.from_url(db_url)
+    try:
+        with db.session() as s, s.begin():
+            creds = applications.create(s, SecretBox(settings.encryption_key), name="QA fuzz",
+                                        permissions=["user:proxy"], approve=True,
+                                        per_minute=10**9, per_day=10**9)
+            user = User(username="qa-fuzz")
+            s.add(user)
+            s.flush()
+            token = secrets.token_urlsafe(32)
+            s.add(ProxyToken(token_hash=token_hash(token), app_id=creds.app_id, user_id=user.id,
+                             scopes=[], expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(hours=2)))
+            return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, token
+    finally:
+        db.engine.dispose()
+
+
+def _without_nul(value):
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    return value
+
+
+def _signed_probe(base: str, schema, creds: Creds, user_id: int, token: str, method: str,
+                  path: str) -> requests.Response:
+    """One schema-valid, signed request to a planned operation (it must answer 501 / 200501)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # hypothesis: .example() is meant for exploration
+        case = schema[path][method.lower()].as_strategy().example()
+    for container in ("path_parameters", "query", "headers", "body"):
+        setattr(case, container, _without_nul(getattr(case, container)))  # the 200301 rule
+    kwargs = case.as_transport_kwargs(base_url=base)
+    sent = urlsplit(requests.Request(kwargs["method"], kwargs["url"]).prepare().url).path
+    ts = st_hooks.next_timestamp()
+    kwargs["headers"] = {**(kwargs.get("headers") or {}), "X-API-Key": creds.api_key,
+                         "X-Timestamp": ts,
+                         "X-Signature": st_hooks.signature(method, sent, ts, creds.secret_key),
+                         "X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
+    kwargs.pop("cookies", None)
+    return requests.request(**kwargs, timeout=30)
+
+
+def _failures(junit: str) -> list[str]:
+    out = []
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        for bad in list(case.findall("failure")) + list(case.findall("error")):
+            out.append(f"{case.get('name')}: {(bad.get('message') or bad.text or '')[:2000]}")
+    return out
+
+
+def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
+    redis_server = RedisServer(tmp_path).start()
+    try:
+        with scratch_database("qa_fuzz") as db_url:
+            env = {"MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": redis_server.url,
+                   "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+                   "MODHUB_DATA_DIR": str(tmp_path), "MODHUB_PRODUCTION": "0"}
+            seeded = CliRunner().invoke(main, ["demo", "seed", "--resources", "40"], env=env,
+                                        catch_exceptions=False)
+            assert seeded.exit_code == 0, seeded.output
+            creds, user_id, token = _identity(db_url, settings)
+            with serve_processes(1, env) as (base,):
+                document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
+                planned = _planned(document)
+                ruled = copy.deepcopy(document)
+                st_hooks.apply_rules(ruled)  # the same rules as the `st` run
+                schema = schemathesis.openapi.from_dict(ruled)
+                gaps = []
+                for method, path, op_id in planned:
+                    r = _signed_probe(base, schema, creds, user_id, token, method, path)
+                    assert (r.status_code, r.json().get("code")) == (501, 200501), (op_id, r.text)
+                    gaps.append(op_id)
+                junit = str(tmp_path / "junit.xml")
+                command = [
+                    sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
+                    base + "/openapi/v2/meta/openapi.json",
+                    "--phases", "examples,coverage,fuzzing,stateful",
+                    "--checks", "all", "--exclude-checks", "positive_data_acceptance",
+                    "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
+                    "--workers", "1", "--request-timeout", "30", "--no-shrink",
+                    "--suppress-health-check", "all", "--warnings", "off",
+                    "--report", "junit", "--report-junit-path", junit,
+                    *[a for _, _, op_id in planned for a in ("--exclude-operation-id", op_id)],
+                ]
+                st_env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS,
+                          "MODHUB_ST_API_KEY": creds.api_key, "MODHUB_ST_SECRET": creds.secret_key,
+                          "MODHUB_ST_USER_ID": str(user_id), "MODHUB_ST_TOKEN": token,
+                          "PYTHONPATH": str(ROOT)}
+                started = time.monotonic()
+                run = subprocess.run(command, env=st_env, cwd=tmp_path, capture_output=True, text=True,
+                                     timeout=900, check=False)
+                took = time.monotonic() - started
+                (tmp_path / "st-output.txt").write_text(run.stdout + run.stderr)
+    finally:
+        redis_server.stop()
+    print(f"\nschemathesis: {took:.0f} s, exit {run.returncode}; planned (501, not fuzzed): "
+          f"{len(gaps)}: {', '.join(gaps)}")
+    phases = [line for line in run.stdout.splitlines()
+              if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))]
+    print("\n".join(phases))
+    failures = _failures(junit)
+    assert run.returncode == 0 and not failures, \
+        "\n".join(failures[:30]) or (run.stdout[-8000:] + run.stderr[-4000:])
+    summary = json.dumps({"seconds": round(took), "planned": len(gaps)})
+    assert "Stateful" in run.stdout or "stateful" in run.stdout, summary

@@ -30,7 +30,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from modhub.errors import BY_CODE  # noqa: E402
+from modhub.core.errors import BY_CODE  # noqa: E402
 from modhub.gateway import Access, access_of  # noqa: E402
 
 SPEC = ROOT / "openapi" / "openapi.yaml"

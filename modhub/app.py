@@ -6,6 +6,7 @@ import datetime as dt
 import importlib
 import json
 import logging
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from modhub.core.display import Display
 from modhub.core.errors import not_implemented
 from modhub.core.storage import from_settings as storage_from_settings
 from modhub.db import Database
+from modhub.declared_errors import DeclaredErrorsMiddleware, declared_codes
 from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
@@ -197,6 +199,10 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         LifespanMiddleware,
         ContextMiddleware,
     ]
+    if settings.validate_responses:  # tests: a 4xx code must be one its operation declares
+        middlewares.insert(0, partial(DeclaredErrorsMiddleware,
+                                      declared=declared_codes(platform.contract.document),
+                                      record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES")))
     app = connexion.FlaskApp(__name__, middlewares=middlewares)
     app.add_api(
         platform.contract.document,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from connexion.middleware import MiddlewarePosition
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
@@ -24,7 +25,13 @@ from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
 from modhub.settings import Settings, finalize
-from tests.support import ContractChecker, Creds, SignedClient, recreate_database
+from tests.support import (
+    ContractChecker,
+    Creds,
+    ExampleRecorder,
+    SignedClient,
+    recreate_database,
+)
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
 PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
@@ -117,7 +124,11 @@ class AppPool:
         """The app built for settings like these (per-test fields aside)."""
         key = repr(settings.replace(data_dir=Path("."), webhook_queue=""))
         if key not in self.apps:
-            self.apps[key] = create_app(settings, db=db, quota=quota, contract=self.contract)
+            app = create_app(settings, db=db, quota=quota, contract=self.contract)
+            if os.environ.get("MODHUB_RECORD_EXAMPLES"):  # material for openapi/write_examples.py
+                app.add_middleware(ExampleRecorder, position=MiddlewarePosition.BEFORE_EXCEPTION,
+                                   folder=os.environ["MODHUB_RECORD_EXAMPLES"])
+            self.apps[key] = app
         return self.apps[key]
 
 

@@ -6,9 +6,12 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
+import json
+import os
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg2
@@ -155,3 +158,48 @@ class ContractChecker:
     def check(self, method: str, url: str, response) -> None:
         """Raise when the response does not conform to the contract."""
         self.openapi.validate_response(_Req(method, url), _Resp(response))
+
+
+class ExampleRecorder:
+    """ASGI middleware (tests, MODHUB_RECORD_EXAMPLES=folder): writes each routed operation's
+    successful JSON exchange as a line {"operationId", "pathParams", "query", "request",
+    "response"}, the material of openapi/write_examples.py."""
+
+    def __init__(self, app, *, folder: str):
+        self.app = app
+        self.path = Path(folder) / f"examples-{os.getpid()}.jsonl"
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent, answer = [], {"status": 0, "type": "", "body": []}
+
+        async def read():
+            message = await receive()
+            if message["type"] == "http.request":
+                sent.append(message.get("body", b""))
+            return message
+
+        async def capture(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                answer["type"] = dict(message.get("headers", [])).get(b"content-type", b"").decode()
+            elif message["type"] == "http.response.body":
+                answer["body"].append(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, read, capture)
+        operation_id = scope.get("extensions", {}).get("connexion_routing", {}).get("operation_id")
+        if not operation_id or answer["status"] != 200 or "json" not in answer["type"]:
+            return
+        try:
+            request = json.loads(b"".join(sent)) if b"".join(sent) else None
+            response = json.loads(b"".join(answer["body"]))
+        except ValueError:
+            return
+        row = {"operationId": operation_id, "pathParams": scope.get("path_params", {}),
+               "query": scope.get("query_string", b"").decode(errors="replace"),
+               "request": request, "response": response}
+        with self.path.open("a") as out:
+            out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")

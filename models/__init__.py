@@ -1,5 +1,6 @@
 """SQLAlchemy 2.0 typed models and the domain functions that read and change them."""
 
+from models.authoring.tables import DraftFile, ResourceDraft, ReviewDecision
 from models.base import Base
 from models.bindings import UserBinding
 from models.catalog import ResourcePost, ServerPost
@@ -42,5 +43,5 @@ __all__ = [
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp",
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
-    "Notification", "PrivateMessage", "UserBlock",
+    "Notification", "PrivateMessage", "UserBlock", "ResourceDraft", "ReviewDecision", "DraftFile",
 ]

@@ -233,6 +233,7 @@ def worker(queues, worker_class, burst, log_level) -> None:
 
 from modhub.cli_admin import admin  # noqa: E402  (command groups of their own modules)
 from modhub.cli_identity import identity  # noqa: E402
+from modhub.cli_moderate import moderate  # noqa: E402
 from modhub.cli_storage import storage  # noqa: E402
 from modhub.cli_webhooks import webhook  # noqa: E402
 
@@ -240,6 +241,7 @@ main.add_command(webhook)
 main.add_command(identity)
 main.add_command(admin)
 main.add_command(storage)
+main.add_command(moderate)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -16,7 +16,8 @@ from modhub.crypto import SecretBox
 from modhub.errors import ApiError
 
 ADMIN = "admin"
-ROLES = (ADMIN,)
+MODERATOR = "moderator"  # reviews resource drafts (admins may too)
+ROLES = (ADMIN, MODERATOR)
 WANTABLE = (PROXY_PERMISSION,)
 MAX_LIST = 20
 

@@ -122,7 +122,8 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
         session.execute(delete(ResourceAuthor).where(ResourceAuthor.post_id == post.id))
         session.add(ResourceAuthor(post_id=post.id, user_id=post.user_id or draft.user_id, role="OWNER"))
         for i, a in enumerate(a for a in authors if a["userId"] != post.user_id):
-            session.add(ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"], sort_order=i + 1))
+            session.add(ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"],
+                                       sort_order=i + 1))
     if content.get("resourceFileInfoVos") is not None:
         _replace_files(session, draft, post, content["resourceFileInfoVos"], now)
 

@@ -101,7 +101,8 @@ def test_reject_with_reason_back_to_draft_and_resubmit(signed, db, settings, tax
 def test_a_draft_in_review_or_published_is_frozen(signed, db, settings, tax, author):
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax), headers=author.headers)
-    assert error_code(signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers), 409) == 200701
+    resubmit = signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)
+    assert error_code(resubmit, 409) == 200701
     assert error_code(signed.post(SAVE[1].format(draft_id), json={}, headers=author.headers), 409) == 200701
     _approve(db, settings, draft_id)
     assert error_code(signed.post(SAVE[0].format(draft_id), json={}, headers=author.headers), 409) == 200701
@@ -162,7 +163,8 @@ def test_init_refusals(signed, tax, author):
     base = {"sectionCode": "minecraft", "resourceTypeId": tax.mod_type}
     too_many = signed.post(INIT[0], json={**base, "categoryId": "1,2,3,4,5,6"}, headers=author.headers)
     assert error_code(too_many, 400) == 200301
-    other = signed.post(INIT[1], json={**base, "categoryId": str(tax.other_section_cat)}, headers=author.headers)
+    other = signed.post(INIT[1], json={**base, "categoryId": str(tax.other_section_cat)},
+                        headers=author.headers)
     assert error_code(other, 400) == 200706
     not_a_type = signed.post(INIT[0], json={**base, "resourceTypeId": tax.tech, "categoryId": str(tax.tech)},
                              headers=author.headers)
@@ -219,7 +221,8 @@ def test_stale_edit_is_refused(signed, db, settings, tax, author, make_author):
     with db.session() as s:
         edit_id = s.scalar(select(ResourceDraft.id).where(ResourceDraft.parent_post_id == post_id))
     _approve(db, settings, edit_id)
-    stale = signed.post(EDIT[1].format(post_id), json={"mainName": "v3", "postVersion": 1}, headers=author.headers)
+    stale = signed.post(EDIT[1].format(post_id), json={"mainName": "v3", "postVersion": 1},
+                        headers=author.headers)
     assert error_code(stale, 409) == 200702
     # a co-owner's edit based on version 2 waits while the author's own edit is approved first
     co = make_author()

@@ -59,7 +59,8 @@ def test_draft_review_publish_and_edit_on_sqlite_with_the_cli(embedded):
     draft = data(signed.post(INIT[1], json={"sectionCode": "minecraft", "resourceTypeId": ids["type"],
                                             "categoryId": str(ids["tech"]), "title": "红石 Redstone"},
                              headers=h))["postId"]
-    assert data(signed.post(SAVE[0].format(draft), json={"introduction": "简介"}, headers=h)) == {"postId": draft}
+    saved = signed.post(SAVE[0].format(draft), json={"introduction": "简介"}, headers=h)
+    assert data(saved) == {"postId": draft}
     assert data(signed.post(PUBLISH[1].format(draft), json={}, headers=h)) is True
     assert error_code(signed.post(PUBLISH[0].format(draft), json={}, headers=h), 409) == 200701
     cursor = data(signed.get(f"{V2}/mods/sync"))["nextCursor"]
@@ -72,7 +73,8 @@ def test_draft_review_publish_and_edit_on_sqlite_with_the_cli(embedded):
     assert "no moderator role" in cli("moderate", "approve", str(draft), "--by", str(ids["author"]),
                                       ok=False).output
     assert "needs a reason" in cli("moderate", "reject", str(draft), "--reason", " ", ok=False).output
-    cli("moderate", "reject", str(draft), "--reason", "简介太短 intro too short", "--by", str(ids["moderator"]))
+    cli("moderate", "reject", str(draft), "--reason", "简介太短 intro too short",
+        "--by", str(ids["moderator"]))
     assert json.loads(cli("moderate", "list", "--state", "REJECTED").stdout)[0]["rejectReason"] \
         == "简介太短 intro too short"
     assert "REJECTED" in cli("moderate", "approve", str(draft), ok=False).output

@@ -13,6 +13,7 @@ from models.identity import ProxyToken, token_hash
 from models.taxonomy import Category, RunPlatform, Section
 from models.types import utcnow
 from tests.functional.catalog.conftest import data
+from tests.functional.site.conftest import browser, shots, site  # noqa: F401
 from tests.functional.webhooks.conftest import clock, dispatcher, receiver, rt, subscribe  # noqa: F401
 
 V2 = "/openapi/v2"

@@ -98,7 +98,7 @@ def _published_view(parent: ResourcePost) -> dict:
     return view
 
 
-def _save(session: Session, draft: ResourceDraft, body: dict, *, now) -> None:
+def _save(session: Session, draft: ResourceDraft, body: dict, *, now, submit: bool = False) -> None:
     _editable(draft)
     patch = c.patch_of(body)
     parent = session.get(ResourcePost, draft.parent_post_id) if draft.kind == EDIT else None
@@ -106,7 +106,8 @@ def _save(session: Session, draft: ResourceDraft, body: dict, *, now) -> None:
         draft.base_version = _check_version(parent, body.get("postVersion"))
     content = patch if body.get("isAllEdit") else {**draft.content, **patch}
     merged = {**(_published_view(parent) if parent else {}), **content}
-    c.validate(session, patch=patch, merged=merged, user_id=draft.user_id,
+    # a submission checks every field it carries again (taxonomy or targets may have gone)
+    c.validate(session, patch=content if submit else patch, merged=merged, user_id=draft.user_id,
                own_ids={draft.id, parent.id} if parent else {draft.id},
                parent_id=parent.id if parent else None)
     draft.content = content
@@ -164,7 +165,7 @@ def publish_draft(session: Session, *, user_id: int, draft_id: int, body: dict,
     """Save the body into the draft and submit it for review."""
     now = now or utcnow()
     draft = get_owned(session, user_id=user_id, draft_id=draft_id)
-    _save(session, draft, body, now=now)
+    _save(session, draft, body, now=now, submit=True)
     _submit(draft, now=now)
     session.flush()
     return True
@@ -177,7 +178,7 @@ def edit_resource(session: Session, *, user_id: int, post_id: int, body: dict,
     parent = editable_parent(session, user_id=user_id, post_id=post_id)
     _check_version(parent, body.get("postVersion"))
     draft = _edit_draft(session, user_id=user_id, parent=parent, now=now)
-    _save(session, draft, body, now=now)
+    _save(session, draft, body, now=now, submit=True)
     _submit(draft, now=now)
     session.flush()
     return True

@@ -12,6 +12,7 @@ from models.authoring.tables import ResourceDraft
 from models.catalog import ResourcePost
 from models.community.tables import Notification
 from models.resource_parts import ResourceAuthor
+from models.taxonomy import Category
 from models.webhooks import OutboxEvent
 from tests.functional.authoring.conftest import EDIT, INIT, PUBLISH, SAVE, V2, full_body, new_draft
 from tests.functional.catalog.conftest import data, error_code
@@ -85,6 +86,9 @@ def test_reject_with_reason_back_to_draft_and_resubmit(signed, db, settings, tax
     _reject(db, draft_id, "封面缺失 cover missing")
     d = _draft(db, draft_id)
     assert (d.state, d.reject_reason) == ("REJECTED", "封面缺失 cover missing")
+    [note] = data(signed.get(f"{V2}/community/notifications", headers=author.headers))["list"]
+    assert (note["messageType"], note["entityId"]) == ("SYSTEM", draft_id)
+    assert "封面缺失 cover missing" in note["content"] and note["readFlag"] is False
     with db.session() as s:
         note = s.scalar(select(Notification).where(Notification.user_id == author.user_id))
         assert "封面缺失 cover missing" in note.content and note.title == "Resource change rejected"
@@ -300,3 +304,13 @@ def test_paid_price_and_authors_reach_the_published_post(signed, db, settings, t
     assert (shown["isPaid"], shown["priceAmount"], shown["priceCurrencyCode"]) == (True, 12.5, "CNY")
     assert [(a["userId"], a["role"]) for a in shown["authors"]] == [
         (author.user_id, "OWNER"), (helper, "COLLABORATOR")]
+
+
+def test_submission_checks_the_saved_fields_again(signed, db, tax, author):
+    draft_id = new_draft(signed, author, tax)
+    signed.post(SAVE[0].format(draft_id), json=full_body(tax), headers=author.headers)
+    with db.session() as s, s.begin():
+        s.get(Category, tax.magic).is_delete = True
+    refused = signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)
+    assert error_code(refused, 400) == 200706
+    assert _draft(db, draft_id).state == "DRAFT"

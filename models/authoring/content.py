@@ -42,6 +42,12 @@ REQUIRED_TO_SUBMIT = ("mainName", "sectionCode", "resourceTypeId", "mainCategory
 RELATION_KINDS = {"dependencies": "DEPENDENCY", "incompatible": "INCOMPATIBLE",
                   "recommendations": "RECOMMENDATION"}
 _CURRENCY = re.compile(r"[A-Z]{3}")
+# Lengths of the columns the fields end in (checked on save, not only when approved).
+LIMITS = {"mainName": 255, "subName": 255, "abbrName": 128, "resourceVersion": 64,
+          "priceCurrencyCode": 3, "creationType": 32}
+FILE_LIMITS = {"infoTitle": 255, "directFileName": 255, "fileVersion": 64, "runPlatform": 64,
+               "directFileUrl": 1024}
+MAX_PRICE = Decimal("1e15")
 
 
 def patch_of(body: dict) -> dict:
@@ -127,6 +133,8 @@ def parse_authors(raw: str | None) -> list[dict]:
             raise ApiError("AUTHORS_INVALID", "each author is {userId: integer, role: "
                                               "OWNER | COLLABORATOR | CONTRIBUTOR}")
         out.append({"userId": uid, "role": role})
+    if len({a["userId"] for a in out}) != len(out):
+        raise ApiError("AUTHORS_INVALID", "an author is listed twice")
     return out
 
 
@@ -192,9 +200,21 @@ def _files(session: Session, patch: dict, *, user_id: int, parent_id: int | None
             raise ApiError("PARAMETER_INVALID", "a new file needs directFileId or directFileUrl")
 
 
+def _lengths(patch: dict) -> None:
+    fields = [(k, patch.get(k), n) for k, n in LIMITS.items()]
+    fields += [(f"resourceFileInfoVos.{k}", e.get(k), n) for e in patch.get("resourceFileInfoVos") or []
+               for k, n in FILE_LIMITS.items()]
+    for name, value, limit in fields:
+        if isinstance(value, str) and len(value) > limit:
+            raise ApiError("PARAMETER_INVALID", f"{name} is longer than {limit} characters")
+    if patch.get("priceAmount") is not None and Decimal(str(patch["priceAmount"])) >= MAX_PRICE:
+        raise ApiError("PARAMETER_INVALID", "priceAmount is too large")
+
+
 def validate(session: Session, *, patch: dict, merged: dict, user_id: int, own_ids: set[int],
              parent_id: int | None = None) -> None:
     """Check the fields a save changes against the content they produce (merged)."""
+    _lengths(patch)
     if patch.keys() & {"sectionCode", "resourceTypeId", "mainCategory", "runPlatformId"}:
         _taxonomy(session, merged)
     if "relation" in patch:

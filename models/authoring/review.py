@@ -118,10 +118,11 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
                                              target_post_id=item["postId"],
                                              is_required=bool(item.get("required"))))
     if "authors" in content or draft.kind == NEW:
-        authors = [a for a in c.parse_authors(content.get("authors")) if a["userId"] != draft.user_id]
+        owner = post.user_id or draft.user_id  # the creator stays the first OWNER
         session.execute(delete(ResourceAuthor).where(ResourceAuthor.post_id == post.id))
-        session.add(ResourceAuthor(post_id=post.id, user_id=post.user_id or draft.user_id, role="OWNER"))
-        for i, a in enumerate(a for a in authors if a["userId"] != post.user_id):
+        session.add(ResourceAuthor(post_id=post.id, user_id=owner, role="OWNER"))
+        others = [a for a in c.parse_authors(content.get("authors")) if a["userId"] != owner]
+        for i, a in enumerate(others):
             session.add(ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"],
                                        sort_order=i + 1))
     if content.get("resourceFileInfoVos") is not None:

@@ -124,6 +124,11 @@ def _submit(draft: ResourceDraft, *, now) -> None:
             raise ApiError("DRAFT_INCOMPLETE", f"missing to submit: {', '.join(missing)}")
     elif not draft.content:
         raise ApiError("DRAFT_INCOMPLETE", "the edit changes nothing")
+    else:
+        cleared = [k for k in c.REQUIRED_TO_SUBMIT if k in draft.content and
+                   draft.content[k] in (None, "", [])]
+        if cleared:
+            raise ApiError("DRAFT_INCOMPLETE", f"an edit cannot clear: {', '.join(cleared)}")
     draft.state, draft.submitted_at, draft.reject_reason = PENDING_REVIEW, now, None
 
 

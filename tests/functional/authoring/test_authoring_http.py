@@ -136,10 +136,18 @@ def test_only_the_owner_touches_a_draft(signed, tax, author, make_author):
     ("authors", "[{\"userId\": \"x\"}]", 200708),
     ("authors", "not json", 200708),
     ("authors", "[{\"userId\": 999999, \"role\": \"OWNER\"}]", 200708),
+    ("authors", "[{\"userId\": 1}, {\"userId\": 1}]", 200708),
+    ("authors", "[{\"userId\": 1, \"role\": \"BOSS\"}]", 200708),
     ("refLink", "{oops", 200712),
     ("isPaid", True, 200709),
     ("coverFileId", "999999", 200710),
     ("introduction", "x" * 501, 200301),
+    ("mainName", "x" * 256, 200301),
+    ("priceCurrencyCode", "EURO", 200301),
+    ("priceAmount", 1e16, 200301),
+    ("resourceFileInfoVos", [{"directFileUrl": "https://x.example/a", "fileVersion": "v" * 65}], 200301),
+    ("resourceFileInfoVos", [{"infoTitle": "no source"}], 200301),
+    ("resourceFileInfoVos", [{"infoId": 999999}], 200710),
 ])
 def test_save_refusals(signed, db, tax, author, field, value, code):
     draft_id = new_draft(signed, author, tax)
@@ -256,6 +264,8 @@ def test_edit_refusals(signed, db, settings, tax, author, make_author):
                       404) == 200404
     assert error_code(signed.post(EDIT[0].format(99999999), json={}, headers=author.headers), 404) == 200404
     assert error_code(signed.post(EDIT[0].format(post_id), json={}, headers=author.headers), 400) == 200705
+    cleared = signed.post(EDIT[1].format(post_id), json={"mainName": None}, headers=author.headers)
+    assert error_code(cleared, 400) == 200705
     with db.session() as s, s.begin():
         s.get(ResourcePost, post_id).status = "PENDING"
     assert error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=author.headers),

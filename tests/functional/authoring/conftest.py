@@ -66,12 +66,12 @@ class Author:
 @pytest.fixture()
 def make_author(db, creds, make_user):
     """Factory: a user with a proxy token of the test app (scopes: none = unrestricted)."""
-    def make(scopes=()) -> Author:
+    def make(scopes=(), app_id: int | None = None) -> Author:
         user = make_user(username=f"author-{uuid.uuid4().hex[:8]}")
         text = uuid.uuid4().hex + uuid.uuid4().hex
         now = utcnow()
         with db.session() as s, s.begin():
-            s.add(ProxyToken(token_hash=token_hash(text), app_id=creds.app_id, user_id=user,
+            s.add(ProxyToken(token_hash=token_hash(text), app_id=app_id or creds.app_id, user_id=user,
                              scopes=list(scopes), expires_at=now.replace(year=now.year + 1)))
         return Author(user, {"X-Proxy-User-Id": str(user), "X-Proxy-Access-Token": text})
     return make

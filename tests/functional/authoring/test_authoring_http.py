@@ -259,6 +259,8 @@ def test_edit_refusals(signed, db, settings, tax, author, make_author):
     other = make_author()
     assert error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=other.headers),
                       403) == 200703
+    theirs = signed.post(SAVE[1].format(0), json={"parentPostId": post_id}, headers=other.headers)
+    assert error_code(theirs, 403) == 200703
     draft_id = new_draft(signed, author, tax)
     assert error_code(signed.post(EDIT[1].format(draft_id), json={"mainName": "x"}, headers=author.headers),
                       404) == 200404

@@ -2,7 +2,7 @@
 the full stack.
 
 Same signature check, same Redis quota script, same PostgreSQL reads (application snapshot
-cache, proxy user, profile; or a resource's detail through models.resource_views), same
+cache, proxy user, profile; or a resource's detail through models.catalog.service), same
 envelope; no Connexion, no ASGI, no spec validation.
 """
 
@@ -14,11 +14,12 @@ import uuid
 
 import flask
 
-from models import resource_views
-from models.identity import get_user, user_profile
+from models.catalog import service as catalog
+from models.identity.records import user_profile
+from models.identity.service import get_user
 from modhub.app import build_platform
+from modhub.core.errors import ApiError
 from modhub.envelope import RequestState
-from modhub.errors import ApiError
 from modhub.gateway import Access, Gatekeeper
 from modhub.settings import from_env
 
@@ -52,10 +53,10 @@ def answer(access: Access, read) -> flask.Response:
 @app.get("/openapi/v1/user/profile")
 def profile():
     return answer(Access.PROXY_USER, lambda session, state: user_profile(
-        get_user(session, user_id=state.proxy_user_id), zone=platform.settings.time_zone))
+        get_user(session, user_id=state.proxy_user_id), display=platform.display))
 
 
 @app.get("/openapi/v2/mods/<int:post_id>")
 def detail(post_id: int):
-    return answer(Access.KEY, lambda session, _: resource_views.get_detail(
-        session, post_id=post_id, settings=platform.settings, today=dt.datetime.now(dt.UTC).date()))
+    return answer(Access.KEY, lambda session, _: catalog.get_detail(
+        session, post_id=post_id, display=platform.display, today=dt.datetime.now(dt.UTC).date()))

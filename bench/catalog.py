@@ -51,9 +51,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.servers import stop, wait_serving  # noqa: E402
-from models import applications  # noqa: E402
-from models.catalog import ResourcePost  # noqa: E402
-from models.catalog_queries import listed_clause  # noqa: E402
+from models.catalog.queries import listed_clause  # noqa: E402
+from models.catalog.tables import ResourcePost  # noqa: E402
+from models.identity import applications  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402

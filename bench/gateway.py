@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.servers import stop, wait_serving  # noqa: E402
-from models import applications  # noqa: E402
-from models.identity import User  # noqa: E402
+from models.identity import applications  # noqa: E402
+from models.identity.tables import User  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import from_env  # noqa: E402

@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.webhook_receiver import SECRET_ENV  # noqa: E402
-from models import applications, webhooks  # noqa: E402
-from models.events import emit  # noqa: E402
+from models.identity import applications  # noqa: E402
+from models.webhooks import service as webhooks  # noqa: E402
+from models.webhooks.events import emit  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import from_env  # noqa: E402
@@ -130,7 +131,7 @@ def baseline(port: int, secret: str, n: int) -> float:
     """2 processes POSTing n signed bodies straight to the receiver: the upper bound."""
     reset(port)
     code = ("import sys, time, uuid, httpx\n"
-            "from modhub.webhooks import encode_body, sign\n"
+            "from modhub.core.webhook_signing import encode_body, sign\n"
             "port, secret, n = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
             "with httpx.Client() as c:\n"
             "    started = time.perf_counter()\n"

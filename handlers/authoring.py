@@ -1,7 +1,7 @@
 """Resource drafts, publishing and editing on behalf of a proxy user."""
 
 from models.authoring import files, service
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 from modhub.web import caller, ok, platform, proxy_user_id, session
 
 SCOPE = "post:write"

@@ -2,7 +2,7 @@
 
 import flask
 
-from models import file_views
+from models.files import listing
 from models.files import service as files
 from modhub import blobs
 from modhub.web import ok_tagged, platform, session
@@ -10,14 +10,14 @@ from modhub.web import ok_tagged, platform, session
 
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    return ok_tagged(file_views.list_files(session(), post_id=post_id,
-                                           zone=platform().settings.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id,
+                                           zone=platform().display.time_zone))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
     return ok_tagged(files.get_detail(session(), post_id=post_id, file_id=file_id,
-                                      zone=platform().settings.time_zone))
+                                      zone=platform().display.time_zone))
 
 
 def download_file(post_id: int, file_id: int, **_):
@@ -37,5 +37,5 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    return ok_tagged(file_views.get_batch(session(), file_ids=body["fileInfoIds"],
-                                          zone=platform().settings.time_zone))
+    return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"],
+                                          zone=platform().display.time_zone))

@@ -2,16 +2,13 @@
 
 import flask
 
-from models import accounts, bindings, oauth, providers, tokens, wallets
+from models.identity import accounts, bindings, oauth, providers, tokens, wallets
+from models.identity.records import access_token_vo, binding_vo
 from modhub.web import caller, code_guard, ok, platform, proxy_user_id, session
 
 
 def _now():
     return platform().clock()
-
-
-def _zone() -> str:
-    return platform().settings.time_zone
 
 
 def _presented_token() -> str:
@@ -27,7 +24,7 @@ def issue_access_token(body, **_):
         text, row = oauth.exchange_auth_code(
             session(), app_id=app_id, user_id=user_id, auth_code=body["authCode"],
             requested_scopes=body.get("requestedScopes"), now=_now())
-    return ok(tokens.access_token_vo(text, row, zone=_zone()))
+    return ok(access_token_vo(text, row, display=platform().display))
 
 
 def revoke_access_token(**_):
@@ -41,7 +38,7 @@ def redeem_pairing_code(body, **_):
     with code_guard().guarded("pairing", [("app", str(app_id))], _now().timestamp()):
         text, row = oauth.redeem_pairing_code(session(), app_id=app_id,
                                               pairing_code=body["pairingCode"], now=_now())
-    return ok(tokens.access_token_vo(text, row, zone=_zone()))
+    return ok(access_token_vo(text, row, display=platform().display))
 
 
 def register_proxy_user(body, **_):
@@ -84,7 +81,7 @@ def link_user_binding(body, **_):
                         external_user_id=body["externalUserId"],
                         external_username=body.get("externalUsername"),
                         external_display_name=body.get("externalDisplayName"), now=_now())
-    return ok(bindings.binding_vo(row, zone=_zone()))
+    return ok(binding_vo(row, display=platform().display))
 
 
 def unlink_user_binding(body, **_):
@@ -114,4 +111,4 @@ def place_carousel(body, **_):
         title=body["title"], end_time=body["endTime"], image_url=body.get("imageUrl"),
         image_file_id=body.get("imageFileId"), description=body.get("description"),
         server_post_id=body.get("serverPostId"), start_time=body.get("startTime"), now=_now(),
-        zone=_zone()))
+        display=platform().display))

@@ -1,11 +1,10 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
-from models import file_views, identity, legacy, stats
+from models.catalog import legacy, stats
+from models.files import listing
+from models.identity import service as identity
+from models.identity.records import user_profile
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
-
-
-def _settings():
-    return platform().settings
 
 
 def _today():
@@ -14,7 +13,7 @@ def _today():
 
 def batch_post_detail(body: dict, **_):
     """List of free-form post objects in request order (legacyBatchPostDetail)."""
-    return ok_tagged(legacy.batch_post_detail(session(), post_ids=body["postIds"], settings=_settings(),
+    return ok_tagged(legacy.batch_post_detail(session(), post_ids=body["postIds"], display=platform().display,
                                               today=_today()))
 
 
@@ -23,23 +22,24 @@ def query_posts(page_num: int = 1, page_size: int = 20, section_code: str | None
     """PageResultObject of posts (legacyQueryPosts)."""
     return ok_tagged(legacy.query_posts(session(), page_num=page_num, page_size=page_size,
                                         section_code=section_code, post_type=post_type, keyword=keyword,
-                                        settings=_settings()))
+                                        display=platform().display))
 
 
 def get_post(post_id: int, post_type: str | None = None, **_):
     """Free-form object of one post (legacyGetPost)."""
     return ok_tagged(legacy.get_post(session(), post_id=post_id, post_type=post_type,
-                                     settings=_settings(), today=_today()))
+                                     display=platform().display, today=_today()))
 
 
 def get_resource(post_id: int, **_):
     """Free-form object of one resource (legacyGetResource)."""
-    return ok_tagged(legacy.get_resource(session(), post_id=post_id, settings=_settings(), today=_today()))
+    return ok_tagged(legacy.get_resource(session(), post_id=post_id, display=platform().display,
+                                         today=_today()))
 
 
 def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
-    return ok_tagged(file_views.list_files(session(), post_id=post_id, zone=_settings().time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
 
 
 def query_servers(page_num: int, page_size: int, server_status: str | None = None,
@@ -47,17 +47,17 @@ def query_servers(page_num: int, page_size: int, server_status: str | None = Non
     """PageResultObject of game servers (legacyQueryServers)."""
     return ok_tagged(legacy.query_servers(session(), page_num=page_num, page_size=page_size,
                                           server_status=server_status, query_enabled=query_enabled,
-                                          zone=_settings().time_zone))
+                                          display=platform().display))
 
 
 def get_server_status(post_id: int, **_):
     """OpenApiServerStatusVo of one server post (legacyGetServerStatus)."""
-    return ok_tagged(legacy.get_server_status(session(), post_id=post_id, zone=_settings().time_zone))
+    return ok_tagged(legacy.get_server_status(session(), post_id=post_id, display=platform().display))
 
 
 def get_forum_stats(**_):
     """OpenApiForumStatsVo of the whole forum (legacyGetForumStats)."""
-    return ok(stats.forum_stats(session(), now=platform().clock(), zone=_settings().time_zone))
+    return ok(stats.forum_stats(session(), now=platform().clock(), display=platform().display))
 
 
 def list_tags(section_code: str | None = None, page_size: int = 200, **_):
@@ -67,6 +67,5 @@ def list_tags(section_code: str | None = None, page_size: int = 200, **_):
 
 def get_user_profile(**_):
     """OpenApiUserProfileVo of the proxy user (legacyGetUserProfile)."""
-    settings = platform().settings
     user = identity.get_user_or_raise(session(), user_id=proxy_user_id())
-    return ok(identity.user_profile(user, zone=settings.time_zone, cdn_base=settings.cdn_base_url))
+    return ok(user_profile(user, display=platform().display))

@@ -1,7 +1,7 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
-from models import search as search_domain
-from models import sync as sync_domain
+from models.search import service as search_domain
+from models.search import sync as sync_domain
 from modhub.web import ok, platform, session
 
 FILTERS = ("keyword", "section_code", "resource_type", "main_category", "run_platform",
@@ -11,17 +11,17 @@ FILTERS = ("keyword", "section_code", "resource_type", "main_category", "run_pla
 def search(page_num=1, page_size=20, order="desc", **params):
     """PageResultModSummaryVO of a resource search (searchMods, queryResources)."""
     filters = {name: params.get(name) for name in FILTERS}  # only the contract's parameters
-    return ok(search_domain.search(session(), settings=platform().settings, page_num=page_num,
+    return ok(search_domain.search(session(), display=platform().display, page_num=page_num,
                                    page_size=page_size, order=order, **filters))
 
 
 def sync(cursor=None, size=100, **_):
     """ResourceSyncVO, one incremental sync batch (syncMods, syncResources)."""
-    return ok(sync_domain.sync(session(), settings=platform().settings, cursor=cursor, size=size))
+    return ok(sync_domain.sync(session(), display=platform().display, cursor=cursor, size=size))
 
 
 def legacy_query_resources(page_num, page_size, section_code=None, keyword=None, **_):
     """PageResultObject of resources (legacyQueryResources)."""
-    return ok(search_domain.legacy_query(session(), settings=platform().settings, page_num=page_num,
+    return ok(search_domain.legacy_query(session(), display=platform().display, page_num=page_num,
                                          page_size=page_size, section_code=section_code,
                                          keyword=keyword))

@@ -1,6 +1,6 @@
 """Section and resource statistics."""
 
-from models import stats
+from models.catalog import stats
 from modhub.web import ok_tagged, session
 
 

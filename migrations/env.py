@@ -4,7 +4,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from models import Base
-from models.search_schema import include_object  # search/sync artifacts live outside the models
+from models.search.schema import include_object
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url")

@@ -1,9 +1,28 @@
-"""SQLAlchemy 2.0 typed models and the domain functions that read and change them."""
+"""SQLAlchemy 2.0 typed models and the domain functions that read and change them.
+
+One package per domain (catalog, identity, search, webhooks, files, community, console, ...):
+tables.py holds its mapped classes, records.py its VO builders, service.py its reads and changes;
+base.py and types.py are shared by all; every mapped class is re-exported here (Alembic).
+"""
 
 from models.authoring.tables import DraftFile, ResourceDraft, ReviewDecision
 from models.base import Base
-from models.bindings import UserBinding
-from models.catalog import ResourcePost, ServerPost
+from models.catalog.tables import (
+    Category,
+    Comment,
+    DailyStat,
+    Rating,
+    ResourceAuthor,
+    ResourceFile,
+    ResourceLink,
+    ResourcePost,
+    ResourceRelation,
+    ResourceVersion,
+    RunPlatform,
+    Section,
+    ServerPost,
+    Tag,
+)
 from models.community.tables import (
     Answer,
     CommunityPost,
@@ -16,23 +35,22 @@ from models.community.tables import (
     UserBlock,
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
-from models.idempotency import IdempotencyKey
-from models.identity import Application, ProxyToken, User
-from models.oauth import AuthCode, PairingCode, SsoTicket
-from models.providers import CarouselPlacement, ProviderAccount, ProviderCollect
-from models.resource_parts import (
-    Comment,
-    DailyStat,
-    Rating,
-    ResourceAuthor,
-    ResourceFile,
-    ResourceLink,
-    ResourceRelation,
-    ResourceVersion,
+from models.identity.tables import (
+    Application,
+    AuthCode,
+    CarouselPlacement,
+    IdempotencyKey,
+    PairingCode,
+    ProviderAccount,
+    ProviderCollect,
+    ProxyToken,
+    SsoTicket,
+    User,
+    UserBinding,
+    Wallet,
+    WalletLedger,
 )
-from models.taxonomy import Category, RunPlatform, Section, Tag
-from models.wallets import Wallet, WalletLedger
-from models.webhooks import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
+from models.webhooks.tables import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "Base", "Application", "ProxyToken", "User", "ResourcePost", "ServerPost", "Comment",

@@ -26,18 +26,20 @@ from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
 from modhub import blobs, errors_http, site
+from modhub.core.crypto import SecretBox
+from modhub.core.display import Display
+from modhub.core.errors import not_implemented
 from modhub.core.storage import from_settings as storage_from_settings
-from modhub.crypto import SecretBox
 from modhub.db import Database
 from modhub.docs_ui import SigningDocsMiddleware
 from modhub.edge import EdgeMiddleware, upload_paths
-from modhub.errors import not_implemented
+from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
-from modhub.validation import JSONIFIER, VALIDATORS
+from modhub.validation import VALIDATORS
 from modhub.web import install_session_lifecycle
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,7 @@ class Platform:
     contract: Contract
     clock: Callable[[], dt.datetime] = field(default=lambda: _utc_now())
     storage: object = None
+    display: Display = None  # time zone, CDN base, site URL: built from the settings once
     code_guard: object = None  # wrong-code counters (modhub.guessing), over quota
     login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
 
@@ -82,18 +85,19 @@ class Platform:
         Only the parts read per request are swapped: settings fields the app reads at build
         time (body limits, site cookie, validation) must match the ones it was built with.
         """
-        saved = (self.settings, self.db, self.quota, self.secrets, self.clock, self.login_throttle,
-                 self.code_guard)
-        from workers.relay import RQDispatcher, attach
+        saved = (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
+                 self.login_throttle, self.code_guard)
+        from workers.dispatch import RQDispatcher, attach
         attach(db, RQDispatcher.from_settings(settings))
         self.settings, self.db, self.quota = settings, db, quota
+        self.display = Display.from_settings(settings)
         self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
         self.login_throttle = LoginThrottle.for_quota(quota)
         self.code_guard = CodeGuard.for_quota(quota)
         try:
             yield self
         finally:
-            (self.settings, self.db, self.quota, self.secrets, self.clock,
+            (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
              self.login_throttle, self.code_guard) = saved
 
 
@@ -152,8 +156,8 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
                         quota=quota, secrets=SecretBox(settings.encryption_key),
                         contract=contract or Contract.load(),
                         storage=storage or storage_from_settings(settings),
-                        code_guard=CodeGuard.for_quota(quota))
-    from workers.relay import RQDispatcher, attach  # webhooks: hand committed events to RQ
+                        code_guard=CodeGuard.for_quota(quota), display=Display.from_settings(settings))
+    from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
     attach(platform.db, RQDispatcher.from_settings(settings))
     return platform
 

@@ -6,8 +6,8 @@ import secrets
 
 from sqlalchemy import select
 
-from models import applications
-from models.identity import Application, User
+from models.identity import applications
+from models.identity.tables import Application, User
 
 DEMO_APP = "modhub demo app"
 
@@ -36,8 +36,8 @@ def ensure_demo_app(platform, redirect_uri: str | None = None) -> dict:
 
 def new_demo_password(platform, user_id: int) -> str:
     """Give the demo user a fresh generated password (printed once) and the admin role."""
-    from models.accounts import hash_password
     from models.console.service import set_role
+    from models.identity.accounts import hash_password
     password = secrets.token_urlsafe(12)
     with platform.db.session() as session, session.begin():
         session.get(User, user_id).password_hash = hash_password(password)

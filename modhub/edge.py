@@ -9,7 +9,7 @@ from urllib.parse import urlsplit, urlunsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from modhub import envelope
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

@@ -1,15 +1,20 @@
-"""The response envelope (ResponseDTO) and the per-request state that fills its traceId."""
+"""The response envelope (ResponseDTO), the per-request state that fills its traceId, and the JSON
+encoder of response bodies (compact, Decimals as numbers)."""
 
 from __future__ import annotations
 
 import contextvars
+import datetime as dt
+import decimal
 import json
 import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from modhub.errors import ApiError
+from connexion.jsonifier import Jsonifier
+
+from modhub.core.errors import ApiError
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 SUCCESS_MSG = "success"
@@ -85,3 +90,25 @@ def error_bytes(exc: ApiError) -> bytes:
     """The serialized error envelope of an ApiError."""
     return json.dumps(error(exc.code, exc.message, exc.status), ensure_ascii=False,
                       separators=(",", ":")).encode()
+
+
+def _default(value):
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+class _CompactJSON:
+    """json with compact separators, Decimals as numbers and no key sorting."""
+
+    @staticmethod
+    def dumps(data, **kwargs):
+        kwargs.pop("indent", None)
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_default)
+
+    loads = staticmethod(json.loads)
+
+
+JSONIFIER = Jsonifier(_CompactJSON)

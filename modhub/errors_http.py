@@ -18,7 +18,7 @@ from connexion.lifecycle import ConnexionResponse
 from starlette.exceptions import HTTPException
 
 from modhub import envelope
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 log = logging.getLogger("modhub.errors")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")

@@ -18,10 +18,12 @@ from connexion.middleware.abstract import RoutedAPI, RoutedMiddleware
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from models.identity import AppStatus, get_app_by_key, get_token, get_user
+from models.identity.service import get_app_by_key, get_token, get_user
+from models.identity.tables import AppStatus
 from modhub import envelope
-from modhub.errors import ApiError
-from modhub.signature import client_address, ip_allowed, signature_matches
+from modhub.addresses import client_address, ip_allowed
+from modhub.core.errors import ApiError
+from modhub.signature import signature_matches
 
 _TIMESTAMP = re.compile(r"^\d{13}$")
 _USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"

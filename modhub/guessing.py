@@ -15,7 +15,7 @@ import threading
 
 import redis
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 WINDOW_SECONDS = 60
 LIMITS = {"app": 30, "user": 5, "addr": 10}  # wrong codes per window, by subject kind

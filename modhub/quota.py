@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import redis
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 # KEYS: minute counter, day counter, optionally the seen-signature key of a signed write.
 # ARGV: minute limit, day limit, minute ttl, day ttl, seen-signature ttl.

@@ -16,20 +16,24 @@ from sqlalchemy import exists, insert, select, text
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
-from models.aggregates import forget
-from models.catalog import ResourcePost, ServerPost
-from models.identity import User
-from models.resource_parts import (
+from models.catalog.queries import forget
+from models.catalog.tables import (
+    Category,
     Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
     ResourceFile,
     ResourceLink,
+    ResourcePost,
     ResourceRelation,
     ResourceVersion,
+    RunPlatform,
+    Section,
+    ServerPost,
+    Tag,
 )
-from models.taxonomy import Category, RunPlatform, Section, Tag
+from models.identity.tables import User
 from modhub import seed_data as V
 from modhub import seed_rows as R
 from modhub.seed_community import seed_community

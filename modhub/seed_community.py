@@ -14,6 +14,7 @@ from collections import Counter
 from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 
+from models.catalog.tables import Comment
 from models.community.tables import (
     Answer,
     CommunityPost,
@@ -24,7 +25,6 @@ from models.community.tables import (
     PrivateMessage,
     Reaction,
 )
-from models.resource_parts import Comment
 from modhub import seed_data as V
 
 SEED = 20261123

@@ -1,15 +1,12 @@
-"""Request validators whose messages name the offending field, and a compact JSON encoder."""
+"""Request validators whose messages name the offending field."""
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
 import json
 import typing as t
 
 from connexion.datastructures import MediaTypeDict
 from connexion.json_schema import Draft4RequestValidator
-from connexion.jsonifier import Jsonifier
 from connexion.utils import is_null, is_nullable
 from connexion.validators import (
     VALIDATOR_MAP,
@@ -20,7 +17,7 @@ from connexion.validators import (
 from jsonschema import Draft4Validator, FormatChecker, ValidationError, validators
 from starlette.formparsers import MultiPartParser
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 INT64 = (-(2**63), 2**63 - 1)
 _BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": INT64}
@@ -207,25 +204,3 @@ VALIDATORS = {
     "body": MediaTypeDict({**VALIDATOR_MAP["body"], "*/*json": EnvelopeJSONBodyValidator,
                            "multipart/form-data": ClosingMultiPartValidator}),
 }
-
-
-def _default(value):
-    if isinstance(value, decimal.Decimal):
-        return float(value)
-    if isinstance(value, (dt.datetime, dt.date)):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
-
-
-class _CompactJSON:
-    """json with compact separators, Decimals as numbers and no key sorting."""
-
-    @staticmethod
-    def dumps(data, **kwargs):
-        kwargs.pop("indent", None)
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_default)
-
-    loads = staticmethod(json.loads)
-
-
-JSONIFIER = Jsonifier(_CompactJSON)

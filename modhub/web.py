@@ -9,9 +9,11 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from modhub import envelope
-from modhub.envelope import ok  # noqa: F401  (handlers import the envelope from here)
-from modhub.errors import ApiError
-from modhub.validation import JSONIFIER
+from modhub.core.errors import ApiError
+from modhub.envelope import (
+    JSONIFIER,
+    ok,  # noqa: F401  (handlers import the envelope from here)
+)
 
 WROTE = "modhub_wrote"
 

@@ -15,10 +15,11 @@ from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
-from models import applications
-from models.identity import ProxyToken, User, token_hash
+from models.identity import applications
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken, User
 from modhub.app import Contract, create_app
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota

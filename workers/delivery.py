@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
-from models.webhooks import (
+from models.webhooks.tables import (
     DeliveryStatus,
     OutboxEvent,
     SubscriptionStatus,
     WebhookDelivery,
     WebhookSubscription,
 )
-from modhub.webhooks import CallbackRefused, check_callback, encode_body, signature_header
+from modhub.core.webhook_signing import CallbackRefused, check_callback, encode_body, signature_header
 from workers.http import EXCERPT_BYTES
 from workers.outcomes import Outcome, record
 
@@ -40,12 +40,6 @@ class Outgoing:
     url: str
     status: SubscriptionStatus
     secrets: list[str]
-
-
-def deliver_job(delivery_ids: list[int]) -> int:
-    """RQ job: send these deliveries if they are still owed; returns how many were attempted."""
-    from workers.runtime import current
-    return len(deliver_many(current(), delivery_ids))
 
 
 def deliver_many(rt, delivery_ids: list[int]) -> list[Outcome]:

@@ -69,7 +69,7 @@ class EmbeddedRelay:
 
 def start(platform) -> EmbeddedRelay:
     """Attach an in-process relay to this platform's database and start it."""
-    from workers.relay import attach
+    from workers.dispatch import attach
     dispatcher = LocalDispatcher()
     runtime = Runtime(settings=platform.settings, db=platform.db, secrets=platform.secrets,
                       dispatcher=None, clock=platform.clock)

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import select
 
-from models.identity import Application
-from models.webhooks import (
+from models.identity.tables import Application
+from models.webhooks.tables import (
     DeliveryStatus,
     SubscriptionStatus,
     WebhookAttempt,

@@ -11,13 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-import redis
-from rq import Queue
 from sqlalchemy import insert, select, update
 
-from models.events import NOTIFIER
-from models.identity import Application, AppStatus
-from models.webhooks import (
+from models.identity.tables import Application, AppStatus
+from models.webhooks.tables import (
     DeliveryStatus,
     OutboxEvent,
     SubscriptionStatus,
@@ -26,68 +23,7 @@ from models.webhooks import (
 )
 
 log = logging.getLogger(__name__)
-RELAY_JOB = "workers.relay.relay_job"
-DELIVER_JOB = "workers.delivery.deliver_job"
 RELAY_LIMIT = 1000
-JOB_TTL = 3600  # a job nobody picks up within an hour expires; the sweep re-enqueues its work
-
-
-class RQDispatcher:
-    """Hands relay and delivery work to RQ on the configured queue."""
-
-    def __init__(self, connection: redis.Redis, queue_name: str, batch_size: int, job_timeout: float):
-        self.redis = connection
-        self.queue = Queue(queue_name, connection=connection)
-        self.batch_size = max(1, batch_size)
-        self.job_timeout = int(job_timeout) + 30
-        self.flag = f"modhub:webhooks:{queue_name}:relay-pending"
-
-    @classmethod
-    def from_settings(cls, settings) -> RQDispatcher | None:
-        """The dispatcher of the configured Redis, or None in the embedded mode."""
-        if not settings.redis_url:
-            return None
-        conn = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
-        job_timeout = settings.webhook_lease_seconds * 2
-        return cls(conn, settings.webhook_queue, settings.webhook_batch_size, job_timeout)
-
-    def notify(self, event_ids: list[int], delivery_ids: list[int]) -> None:
-        """After a commit: wake the relay for new events, send re-queued deliveries."""
-        if event_ids:
-            self.kick_relay()
-        if delivery_ids:
-            self.send(delivery_ids)
-
-    def kick_relay(self) -> None:
-        """Enqueue one relay job unless one is already waiting (coalesces bursts of commits)."""
-        if self.redis.set(self.flag, "1", nx=True, ex=60):
-            self.queue.enqueue(RELAY_JOB, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
-                               job_timeout=self.job_timeout)
-
-    def relay_started(self) -> None:
-        """Called by the relay job before it reads the outbox, so later commits kick again."""
-        self.redis.delete(self.flag)
-
-    def send(self, delivery_ids: list[int]) -> None:
-        """Enqueue delivery jobs for these deliveries, in batches."""
-        if not delivery_ids:
-            return
-        jobs = [Queue.prepare_data(DELIVER_JOB, args=(delivery_ids[i:i + self.batch_size],),
-                                   ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
-                                   timeout=self.job_timeout)
-                for i in range(0, len(delivery_ids), self.batch_size)]
-        self.queue.enqueue_many(jobs)
-
-    def retry_at(self, delivery_id: int, when: dt.datetime) -> None:
-        """Schedule a retry with RQ's scheduler (run by `modhub worker`)."""
-        self.queue.enqueue_at(when, DELIVER_JOB, [delivery_id], result_ttl=0, failure_ttl=86400,
-                              job_timeout=self.job_timeout)
-
-
-def attach(db, dispatcher) -> None:
-    """Make sessions of this database notify the dispatcher after each commit with new events."""
-    if dispatcher is not None:
-        db.sessions.configure(info={NOTIFIER: dispatcher.notify})
 
 
 def relay_pending(rt, *, older_than: dt.datetime | None = None) -> list[int]:
@@ -134,19 +70,6 @@ def overdue_deliveries(rt, *, grace: dt.timedelta, limit: int = 5000) -> list[in
             .where(WebhookDelivery.status == DeliveryStatus.PENDING,
                    WebhookDelivery.next_attempt_at <= rt.clock() - grace)
             .order_by(WebhookDelivery.next_attempt_at).limit(limit)))
-
-
-def relay_job() -> int:
-    """RQ job: relay every committed event now; send the first batch, enqueue the rest."""
-    from workers.delivery import deliver_many
-    from workers.runtime import current
-    rt = current()
-    rt.dispatcher.relay_started()
-    ids = relay_pending(rt)
-    size = rt.settings.webhook_batch_size
-    rt.dispatcher.send(ids[size:])  # other workers take these while this one sends the first batch
-    deliver_many(rt, ids[:size])  # saves a queue round trip for the common small burst
-    return len(ids)
 
 
 def sweep(rt) -> tuple[int, int]:

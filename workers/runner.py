@@ -14,8 +14,9 @@ import time
 import redis
 from rq import SimpleWorker, Worker
 
+from modhub.settings import Settings
 from workers.relay import sweep
-from workers.runtime import current
+from workers.runtime import build, install
 
 log = logging.getLogger(__name__)
 WORKER_CLASSES = {"simple": SimpleWorker, "fork": Worker}
@@ -39,12 +40,17 @@ class Sweeper(threading.Thread):
                             exc, self.rt.settings.webhook_sweep_seconds)
 
 
-def run_worker(queues: list[str], *, worker_class: str = "simple", burst: bool = False,
+def run_worker(settings: Settings, queues: list[str], *, worker_class: str = "simple", burst: bool = False,
                log_level: str = "INFO") -> None:
-    """Run one RQ worker over the configured Redis, with the scheduler and the sweep."""
+    """Run one RQ worker over the configured Redis, with the scheduler and the sweep.
+
+    The runtime is built here from the command's settings and installed for the jobs this process
+    runs (a forked job child rebuilds its connections from the same settings).
+    """
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per POST is noise (and URLs)
     logging.getLogger().setLevel(log_level)
-    rt = current()
+    rt = build(settings)
+    install(rt)
     if rt.dispatcher is None:
         raise RuntimeError("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
     queues = list(queues) or [rt.settings.webhook_queue, "default"]

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from modhub.settings import Settings, from_env
+from workers.dispatch import RQDispatcher
 from workers.http import Sender
 
 
@@ -53,15 +54,22 @@ def install(runtime: Runtime) -> None:
     _current = (os.getpid(), runtime)
 
 
+def build(settings: Settings) -> Runtime:
+    """A runtime over these settings, with the RQ dispatcher of the configured Redis injected."""
+    return Runtime(settings=settings, db=worker_database(settings.database_url),
+                   secrets=SecretBox(settings.encryption_key),
+                   dispatcher=RQDispatcher.from_settings(settings))
+
+
 def current() -> Runtime:
-    """This process's runtime; a forked child builds its own (connections do not survive fork)."""
+    """This process's runtime; a forked child builds its own (connections do not survive fork).
+
+    The settings are read from the environment once: a forked child reuses its parent's.
+    """
     global _current
     if _current is None or _current[0] != os.getpid():
-        from workers.relay import RQDispatcher
-        settings = from_env()
-        _current = (os.getpid(), Runtime(settings=settings, db=worker_database(settings.database_url),
-                                         secrets=SecretBox(settings.encryption_key),
-                                         dispatcher=RQDispatcher.from_settings(settings)))
+        settings = _current[1].settings if _current is not None else from_env()
+        _current = (os.getpid(), build(settings))
     return _current[1]
 
 

@@ -12,13 +12,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.authoring.tables import DraftFile
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
-from models.identity import User
-from models.resource_parts import AUTHOR_ROLES, ResourceFile
-from models.taxonomy import Category, RunPlatform, Section
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from models.catalog.queries import listed_clause
+from models.catalog.tables import AUTHOR_ROLES, Category, ResourceFile, ResourcePost, RunPlatform, Section
+from models.identity.tables import User
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 # Save-record fields that steer the save itself and are not content.
 CONTROL = frozenset({"postId", "isAllEdit", "isNewDraft", "parentPostId", "postVersion"})

@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 
 from models.authoring.tables import DraftFile
 from models.types import utcnow
+from modhub.core.errors import ApiError
 from modhub.core.storage import StorageError
-from modhub.errors import ApiError
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

@@ -13,7 +13,6 @@ from decimal import Decimal
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from models import lifecycle
 from models.authoring import content as c
 from models.authoring.tables import (
     EDIT,
@@ -24,12 +23,18 @@ from models.authoring.tables import (
     ResourceDraft,
     ReviewDecision,
 )
-from models.catalog import ResourcePost
+from models.catalog import lifecycle
+from models.catalog.tables import (
+    ResourceAuthor,
+    ResourceFile,
+    ResourcePost,
+    ResourceRelation,
+    ResourceVersion,
+)
 from models.community.tables import Notification
 from models.console.tables import SiteRole
-from models.resource_parts import ResourceAuthor, ResourceFile, ResourceRelation, ResourceVersion
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 MODERATOR_ROLES = ("moderator", "admin")
 MAX_REASON = 1000

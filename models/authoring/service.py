@@ -14,10 +14,9 @@ from sqlalchemy.orm import Session
 
 from models.authoring import content as c
 from models.authoring.tables import DRAFT, EDIT, NEW, PENDING_REVIEW, REJECTED, ResourceDraft
-from models.catalog import ResourcePost
-from models.resource_parts import ResourceAuthor
+from models.catalog.tables import ResourceAuthor, ResourcePost
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 OPEN = (DRAFT, PENDING_REVIEW, REJECTED)
 

@@ -6,17 +6,17 @@ import nh3
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, page_result
+from models.catalog.queries import check_page, page_result
+from models.catalog.records import comment_vo
+from models.catalog.tables import Comment, ResourcePost
 from models.community.notifications import notify
 from models.community.social import entity_owner, require_entity
 from models.community.tables import DISCUSS, MOMENT, QUESTION, RESOURCE, CommunityPost, Moment
-from models.identity import User
-from models.resource_lists import comment_vo
-from models.resource_parts import Comment
+from models.identity.tables import User
 from models.types import utcnow
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 
 def list_comments(session: Session, *, entity_type: str, entity_id: int, page_num: int,
@@ -31,7 +31,7 @@ def list_comments(session: Session, *, entity_type: str, entity_id: int, page_nu
         select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
         .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
         .offset(offset).limit(page_size)).all() if total > offset else []
-    items = [comment_vo(c, u, settings=settings) for c, u in rows]
+    items = [comment_vo(c, u, display=Display.from_settings(settings)) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 

@@ -15,7 +15,7 @@ from models.community.sensitive import matcher
 from models.community.social import live_user
 from models.community.tables import PrivateMessage, UserBlock
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 STATUS_OF = {None: "DELIVERED", "REVIEW": "REVIEW", "BLOCK": "BLOCKED"}
 

@@ -1,16 +1,17 @@
 """Notifications: written by the domain in the transaction of their cause (reply, mention, like,
-collect, follow, comment), listed, marked read and counted for their recipient only."""
+collect, follow, comment), listed, marked read and counted for their recipient only.
+"""
 
 from __future__ import annotations
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog_queries import check_page, page_result
+from models.catalog.queries import check_page, page_result
 from models.community.tables import Notification
-from models.identity import User
+from models.identity.tables import User
 from models.types import utcnow
-from modhub.display import display_url, format_time
+from modhub.core.display import display_url, format_time
 
 KINDS = ("COMMENT", "REPLY", "LIKE", "COLLECT", "FOLLOW", "MENTION", "PRIVATE_MESSAGE",
          "ANSWER_ACCEPTED", "SYSTEM")

@@ -1,5 +1,6 @@
 """Discussion and question posts, answers and moments: the reads (live records only), publish
-and delete with their post.published / post.deleted events, and answer acceptance."""
+and delete with their post.published / post.deleted events, and answer acceptance.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ import datetime as dt
 from sqlalchemy import Select, case, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.catalog_queries import check_page, page_result
+from models.catalog.queries import check_page, page_result
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import DISCUSS, QUESTION, Answer, CommunityPost, Moment
-from models.events import emit
-from models.identity import User
-from models.search_backends import like_pattern
+from models.identity.tables import User
+from models.search.backends import like_pattern
 from models.types import utcnow
-from modhub.errors import ApiError
-from modhub.sanitize import clean_html
+from models.webhooks.events import emit
+from modhub.core.errors import ApiError
+from modhub.core.sanitize import clean_html
 
 LIVE_USER = User.is_delete.is_(False)
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from models.community.tables import Answer, CommunityPost, CommunityProfile, Moment
-from models.identity import User
-from modhub.display import display_url, format_time
-from modhub.sanitize import clean_html
+from models.identity.tables import User
+from modhub.core.display import display_url, format_time
+from modhub.core.sanitize import clean_html
 
 
 def user_name(user: User | None) -> str | None:

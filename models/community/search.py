@@ -14,14 +14,13 @@ import re
 from sqlalchemy import Float, String, case, cast, func, literal, literal_column, select, union_all
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, listed_clause, page_result
+from models.catalog.queries import check_page, listed_clause, page_result
+from models.catalog.tables import ResourcePost, Tag
 from models.community.records import user_name
 from models.community.tables import POST_TYPES, RESOURCE, CommunityPost
-from models.identity import User
-from models.search_backends import backend_for, like_pattern
-from models.taxonomy import Tag
-from modhub.display import display_url, format_time
+from models.identity.tables import User
+from models.search.backends import backend_for, like_pattern
+from modhub.core.display import display_url, format_time
 
 SUGGESTIONS = 10
 SNIPPET_SPAN = 40

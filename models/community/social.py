@@ -12,8 +12,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from models.catalog import ResourcePost
-from models.catalog_queries import check_page, listed_clause, page_result
+from models.catalog.queries import check_page, listed_clause, page_result
+from models.catalog.tables import Comment, ResourcePost
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import (
@@ -28,10 +28,9 @@ from models.community.tables import (
     Moment,
     Reaction,
 )
-from models.identity import User
-from models.resource_parts import Comment
+from models.identity.tables import User
 from models.types import utcnow
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 # entity type -> (model, like counter, collect counter)
 COUNTERS = {

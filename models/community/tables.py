@@ -1,5 +1,6 @@
 """Community tables: posts (discussion and question share one table by post_type), answers,
-moments, follows, reactions (likes and collects) and the community part of a user profile."""
+moments, follows, reactions (likes and collects) and the community part of a user profile.
+"""
 
 from __future__ import annotations
 

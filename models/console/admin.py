@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import applications
 from models.console.tables import AdminAudit, ConsoleApp
-from models.identity import PROXY_PERMISSION, Application, AppStatus
-from modhub.errors import ApiError
+from models.identity import applications
+from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
+from modhub.core.errors import ApiError
 
 MAX_QUOTA = 10_000_000
 

@@ -9,11 +9,12 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import applications, webhooks
 from models.console.tables import ConsoleApp, SiteRole
-from models.identity import PROXY_PERMISSION, Application, AppStatus
-from modhub.crypto import SecretBox
-from modhub.errors import ApiError
+from models.identity import applications
+from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
+from models.webhooks import service as webhooks
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import ApiError
 
 ADMIN = "admin"
 MODERATOR = "moderator"  # reviews resource drafts (admins may too)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.resource_parts import ResourceFile
-from modhub.display import format_time
+from models.catalog.tables import ResourceFile
+from modhub.core.display import format_time
 
 
 def hashes(f: ResourceFile) -> dict | None:

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.catalog_queries import get_listed_or_raise
-from models.file_views import platform_names
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourceFile
 from models.files import records
-from models.resource_parts import ResourceFile
+from models.files.listing import platform_names
+from modhub.core.errors import ApiError
 from modhub.core.storage import ObjectMissing
-from modhub.errors import ApiError
 
 
 def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import flask
 
 from models.console import admin, service
-from modhub.display import format_time
-from modhub.errors import ApiError
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flask
 
 from models.console import service
-from modhub.display import format_time
+from modhub.core.display import format_time
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import flask
 
-from models import webhook_log, webhooks
 from models.console import service
-from models.webhooks import SubscriptionStatus
+from models.webhooks import service as webhooks
+from models.webhooks.tables import SubscriptionStatus
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 
@@ -14,7 +14,7 @@ from modhub.web import platform, session
 def _page(user, app_id: int, secret: str | None = None, secret_for: int | None = None):
     app, _ = service.owned_app(session(), user_id=user.id, app_id=app_id)
     subs = webhooks.list_(session(), app_id=app_id)
-    logs = {s.id: webhook_log.list_deliveries(session(), subscription_id=s.id, limit=20) for s in subs}
+    logs = {s.id: webhooks.list_deliveries(session(), subscription_id=s.id, limit=20) for s in subs}
     return flask.render_template("console_hooks.html", user=user, app=app, subs=subs, logs=logs,
                                  kinds=webhooks.EVENT_KINDS, secret=secret, secret_for=secret_for)
 
@@ -61,9 +61,9 @@ def console_hook_change(subscription_id: int, action: str):
     elif action == "remove":
         webhooks.remove(session(), subscription_id=sub.id)
     elif action == "test":
-        webhook_log.send_test(session(), subscription_id=sub.id, now=platform().clock())
+        webhooks.send_test(session(), subscription_id=sub.id, now=platform().clock())
     elif action == "redeliver":
-        webhook_log.redeliver(session(), event_id=flask.request.form.get("event_id", ""),
+        webhooks.redeliver(session(), event_id=flask.request.form.get("event_id", ""),
                               subscription_id=sub.id, now=platform().clock())
     else:
         flask.abort(404)

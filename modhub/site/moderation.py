@@ -29,8 +29,8 @@ def moderation_home():
     user, refusal = _moderator_or_refusal()
     if refusal:
         return refusal
-    zone = platform().settings.time_zone
-    items = [records.review_item(session(), d, zone=zone) for d in review.queue(session())]
+    items = [records.review_item(session(), d, display=platform().display)
+             for d in review.queue(session())]
     return flask.render_template("moderation.html", user=user, items=items,
                                  done=flask.request.args.get("done"))
 
@@ -42,7 +42,7 @@ def moderation_draft(draft_id: int):
     if refusal:
         return refusal
     draft = review.get_or_raise(session(), draft_id=draft_id)
-    detail = records.review_detail(session(), draft, zone=platform().settings.time_zone)
+    detail = records.review_detail(session(), draft, display=platform().display)
     return flask.render_template("moderation_draft.html", user=user, d=detail)
 
 

@@ -12,7 +12,7 @@ import time
 
 import redis
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 
 WINDOW_SECONDS = 15 * 60
 PER_LOGIN = 5      # failures of one login name per window

@@ -8,11 +8,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import flask
 
-from models import accounts, oauth
-from models.identity import User, get_user
-from modhub.display import format_time
-from modhub.errors import ApiError
-from modhub.signature import client_address
+from models.identity import accounts, oauth
+from models.identity.service import get_user
+from models.identity.tables import User
+from modhub.addresses import client_address
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
 from modhub.web import code_guard, platform, session
 
 bp = flask.Blueprint("site", __name__, template_folder="templates", static_folder="static",

@@ -86,8 +86,8 @@ def test_app_not_approved(client, make_app):
 
 
 def test_app_disabled(client, make_app, db):
-    from models.applications import set_status
-    from models.identity import AppStatus
+    from models.identity.applications import set_status
+    from models.identity.tables import AppStatus
     creds = make_app()
     with db.session() as s:
         set_status(s, app_id=creds.app_id, status=AppStatus.DISABLED)

@@ -9,7 +9,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from modhub.app import SPEC_PATH, handler_function
-from modhub.errors import CATALOG
+from modhub.core.errors import CATALOG
 from modhub.gateway import Access, access_of
 
 OPERATIONS = Path(__file__).resolve().parents[3] / "shared" / "service-operations.json"

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from models.tokens import random_code
-from models.wallets import parse_amount
-from modhub.errors import ApiError
+from models.identity.tokens import random_code
+from models.identity.wallets import parse_amount
+from modhub.core.errors import ApiError
 from modhub.site import session_secret
 from modhub.site.throttle import PER_ADDRESS, PER_LOGIN, LoginThrottle
 from modhub.site.views import _with_query

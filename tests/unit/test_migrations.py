@@ -5,7 +5,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from models import Base
-from models.search_schema import include_object
+from models.search.schema import include_object
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from modhub.errors import ApiError
+from modhub.core.errors import ApiError
 from modhub.quota import LocalQuota, Windows
 
 NOON = 1_763_683_200.0 + 12 * 3600 + 30  # 2025-11-21 12:00:30 UTC

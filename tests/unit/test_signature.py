@@ -4,7 +4,7 @@ import ipaddress
 
 import pytest
 
-from modhub import signature
+from modhub import addresses, signature
 from tests.support import sign
 
 
@@ -50,19 +50,19 @@ def test_signature_matches_rejects_other_path_and_secret():
     (["not-an-ip"], "1.2.3.4", False),
 ])
 def test_ip_allowed(patterns, address, allowed):
-    assert signature.ip_allowed(patterns, address) is allowed
+    assert addresses.ip_allowed(patterns, address) is allowed
 
 
 TRUSTED = (ipaddress.ip_network("127.0.0.1/32"), ipaddress.ip_network("10.1.0.0/16"))
 
 
 def test_forwarded_for_ignored_from_untrusted_peer():
-    assert signature.client_address("8.8.8.8", "1.1.1.1", TRUSTED) == "8.8.8.8"
+    assert addresses.client_address("8.8.8.8", "1.1.1.1", TRUSTED) == "8.8.8.8"
 
 
 def test_forwarded_for_used_from_trusted_peer_skipping_trusted_hops():
-    assert signature.client_address("127.0.0.1", "6.6.6.6, 5.5.5.5, 10.1.2.3", TRUSTED) == "5.5.5.5"
+    assert addresses.client_address("127.0.0.1", "6.6.6.6, 5.5.5.5, 10.1.2.3", TRUSTED) == "5.5.5.5"
 
 
 def test_forwarded_for_without_header_is_peer():
-    assert signature.client_address("127.0.0.1", None, TRUSTED) == "127.0.0.1"
+    assert addresses.client_address("127.0.0.1", None, TRUSTED) == "127.0.0.1"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from modhub.webhooks import CallbackRefused, check_callback
+from modhub.core.webhook_signing import CallbackRefused, check_callback
 
 REFUSED = [
     ("100.100.100.200", "shared address space 100.64/10 (cloud metadata)"),

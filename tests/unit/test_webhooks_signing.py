@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from modhub.webhooks import CallbackRefused, check_callback, encode_body, sign, verify_signature
+from modhub.core.webhook_signing import CallbackRefused, check_callback, encode_body, sign, verify_signature
 from workers.outcomes import RETRY_SCHEDULE, parse_retry_after, retry_delay
 
 SECRET = "whsec_test-secret"

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from models.catalog import ResourcePost
-from models.identity import ProxyToken, token_hash
-from models.taxonomy import Category, RunPlatform, Section
+from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken
 from models.types import utcnow
 from tests.functional.catalog.conftest import data
 from tests.functional.site.conftest import browser, shots, site  # noqa: F401

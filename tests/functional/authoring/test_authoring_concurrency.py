@@ -11,8 +11,8 @@ from sqlalchemy.orm import sessionmaker
 
 from models.authoring import review
 from models.authoring.tables import ResourceDraft
-from models.webhooks import OutboxEvent
-from modhub.errors import ApiError
+from models.webhooks.tables import OutboxEvent
+from modhub.core.errors import ApiError
 from tests.functional.authoring.test_review_pages import seed
 from tests.functional.identity.live import scratch_database
 

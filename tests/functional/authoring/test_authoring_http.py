@@ -9,11 +9,9 @@ from sqlalchemy import select
 
 from models.authoring import review
 from models.authoring.tables import ResourceDraft
-from models.catalog import ResourcePost
+from models.catalog.tables import Category, ResourceAuthor, ResourcePost
 from models.community.tables import Notification
-from models.resource_parts import ResourceAuthor
-from models.taxonomy import Category
-from models.webhooks import OutboxEvent
+from models.webhooks.tables import OutboxEvent
 from tests.functional.authoring.conftest import EDIT, INIT, PUBLISH, SAVE, V2, full_body, new_draft
 from tests.functional.catalog.conftest import data, error_code
 

@@ -8,14 +8,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from models import tokens
-from models.catalog import ResourcePost
-from models.identity import User
-from models.taxonomy import Category, Section
+from models.catalog.tables import Category, ResourcePost, Section
+from models.identity import tokens
+from models.identity.tables import User
 from models.types import utcnow
 from modhub import demo
 from modhub.app import build_platform, create_app
-from modhub.cli import main
+from modhub.cli.main import main
 from tests.functional.authoring.conftest import EDIT, INIT, PUBLISH, SAVE, V2
 from tests.functional.catalog.conftest import data, error_code
 from tests.support import Creds, SignedClient

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from models import accounts
 from models.authoring import service
 from models.authoring.tables import ResourceDraft
-from models.catalog import ResourcePost
+from models.catalog.tables import Category, ResourcePost, Section
 from models.community.tables import Notification
 from models.console.service import set_role
-from models.identity import User
-from models.taxonomy import Category, Section
+from models.identity import accounts
+from models.identity.tables import User
 from models.types import utcnow
 from tests.functional.identity.test_identity_site import csrf
 from tests.functional.site.browser import assert_styled, needs_chromium, wait

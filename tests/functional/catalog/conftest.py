@@ -7,18 +7,22 @@ import itertools
 
 import pytest
 
-from models.catalog import ResourcePost, ServerPost
-from models.resource_parts import (
+from models.catalog.tables import (
+    Category,
     Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
     ResourceFile,
     ResourceLink,
+    ResourcePost,
     ResourceRelation,
     ResourceVersion,
+    RunPlatform,
+    Section,
+    ServerPost,
+    Tag,
 )
-from models.taxonomy import Category, RunPlatform, Section, Tag
 
 NOW = dt.datetime(2026, 5, 1, 4, 0, tzinfo=dt.UTC)  # 12:00 in Asia/Shanghai
 _n = itertools.count(1)

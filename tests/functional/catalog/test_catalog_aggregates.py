@@ -1,6 +1,6 @@
 """The aggregate cache: one computation per ttl and database, dropped by forget()."""
 
-from models.aggregates import cached, forget
+from models.catalog.queries import cached, forget
 
 
 def test_cached_values_are_reused_within_ttl_and_recomputed_after(db):

@@ -28,7 +28,7 @@ def test_reads_carry_an_etag_and_answer_304_when_it_matches(signed, cat, clock, 
 
 
 def test_the_tag_changes_with_the_data(signed, cat, db):
-    from models.catalog import ResourcePost
+    from models.catalog.tables import ResourcePost
     pid = cat.post()
     tag = signed.get(f"/openapi/v2/stats/mods/{pid}").headers["ETag"]
     with db.session() as session:

@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from models.catalog import ResourcePost
-from models.resource_views import FEATURED
+from models.catalog.service import FEATURED
+from models.catalog.tables import ResourcePost
 from tests.functional.catalog.conftest import NOW, data, error_code
 
 HIDDEN = [{"visibility": "PRIVATE"}, {"is_delete": True}, {"status": "DRAFT"}, {"status": "PENDING"}]

@@ -6,7 +6,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from models.legacy import COMMUNITY_KINDS
+from models.catalog.legacy import COMMUNITY_KINDS
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 

@@ -7,8 +7,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select, text
 
-from models.catalog import ResourcePost
-from models.resource_parts import Comment, DailyStat, Rating
+from models.catalog.tables import Comment, DailyStat, Rating, ResourcePost
 from modhub.cli import main
 from modhub.db import Database
 from modhub.migrate import upgrade

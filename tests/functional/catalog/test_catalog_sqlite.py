@@ -3,9 +3,8 @@
 import pytest
 from sqlalchemy import select
 
-from models.catalog import ResourcePost, ServerPost
-from models.catalog_queries import listed_clause
-from models.resource_parts import ResourceFile
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourceFile, ResourcePost, ServerPost
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.seed import seed_cli

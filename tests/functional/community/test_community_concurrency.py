@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import func, select
 
-from models import applications, tokens
 from models.community.tables import CommunityPost, CommunityProfile, Follow, Reaction
-from models.identity import User
+from models.identity import applications, tokens
+from models.identity.tables import User
 from models.types import utcnow
 from modhub.app import build_platform
 from tests.functional.identity.live import scratch_database, serve_processes, signed_post

@@ -6,8 +6,8 @@ from sqlalchemy import select
 
 from models.community import posts
 from models.community.tables import CommunityPost, Notification
-from models.webhooks import OutboxEvent
-from modhub.errors import ApiError
+from models.webhooks.tables import OutboxEvent
+from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data, error_code
 from tests.functional.community.conftest import NOW
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from models import tokens
+from models.catalog.tables import Comment
 from models.community.tables import Answer, CommunityPost, Moment
-from models.identity import User
-from models.resource_parts import Comment
+from models.identity import tokens
+from models.identity.tables import User
 from models.types import utcnow
 from modhub import demo
 from modhub.app import build_platform, create_app

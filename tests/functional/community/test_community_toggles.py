@@ -3,9 +3,8 @@
 import pytest
 from sqlalchemy import func, select
 
-from models.catalog import ResourcePost
+from models.catalog.tables import Comment, ResourcePost
 from models.community.tables import CommunityPost, CommunityProfile, Moment, Reaction
-from models.resource_parts import Comment
 from tests.functional.catalog.conftest import data, error_code
 
 V2 = "/openapi/v2/community"

@@ -62,7 +62,7 @@ def stored(cat, platform):
     """Stores bytes in the app's storage and records them as a DIRECT_UPLOAD file of a post."""
     import io
 
-    from models.resource_parts import ResourceFile
+    from models.catalog.tables import ResourceFile
 
     def make(post_id: int, content: bytes, **fields) -> int:
         obj = platform.storage.put(io.BytesIO(content))

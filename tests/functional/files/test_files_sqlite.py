@@ -5,9 +5,8 @@ import hashlib
 import pytest
 from sqlalchemy import select
 
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
-from models.resource_parts import ResourceFile
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourceFile, ResourcePost
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.seed import seed_cli

@@ -7,8 +7,8 @@ import datetime as dt
 
 import pytest
 
-from models import oauth
-from modhub.errors import ApiError
+from models.identity import oauth
+from modhub.core.errors import ApiError
 from modhub.guessing import LIMITS, WINDOW_SECONDS, CodeGuard
 from tests.support import Clock, SignedClient
 

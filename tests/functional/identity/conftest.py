@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from models import oauth
+from models.identity import oauth
 from tests.support import Clock
 
 

@@ -6,9 +6,9 @@ import logging
 
 from argon2 import PasswordHasher
 
-from models import accounts
-from models.bindings import UserBinding
-from models.identity import ProxyToken, User, token_hash
+from models.identity import accounts
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken, User, UserBinding
 from tests.functional.identity.conftest import code_of
 from tests.support import SignedClient
 

@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
-from models import accounts, applications
-from models.identity import User
+from models.identity import accounts, applications
+from models.identity.tables import User
 from tests.functional.identity.live import live_app, scratch_database, serve, signed_post
 from tests.support import Creds
 

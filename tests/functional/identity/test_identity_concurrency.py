@@ -11,10 +11,10 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from models import applications, tokens
-from models.identity import User
+from models.identity import applications, tokens
+from models.identity.tables import User, Wallet, WalletLedger
+from models.identity.wallets import change
 from models.types import utcnow
-from models.wallets import Wallet, WalletLedger, change
 from modhub.app import build_platform
 from modhub.db import Database
 from tests.functional.identity.live import scratch_database, serve_processes, signed_post

@@ -10,12 +10,11 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from models import applications, wallets
-from models.identity import User
-from models.wallets import WalletLedger
-from modhub.crypto import SecretBox
+from models.identity import applications, wallets
+from models.identity.tables import User, WalletLedger
+from modhub.core.crypto import SecretBox
+from modhub.core.errors import ApiError
 from modhub.db import Database
-from modhub.errors import ApiError
 from modhub.migrate import upgrade
 from tests.conftest import PG_URL
 from tests.functional.identity.conftest import code_of

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from models import accounts
+from models.identity import accounts
 from tests.functional.identity.conftest import code_of
 from tests.support import SignedClient
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from models import applications
+from models.identity import applications
 from modhub.app import build_platform, create_app
 from tests.support import Creds, SignedClient
 

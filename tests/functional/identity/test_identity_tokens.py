@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from models import oauth
-from models.identity import ProxyToken, token_hash
-from modhub.errors import ApiError
+from models.identity import oauth
+from models.identity.service import token_hash
+from models.identity.tables import AuthCode, PairingCode, ProxyToken, SsoTicket
+from modhub.core.errors import ApiError
 from tests.functional.identity.conftest import code_of
 from tests.support import SignedClient
 
@@ -219,15 +220,15 @@ def test_codes_and_tickets_are_stored_only_as_hashes(api, oauth_app, make_user, 
     ticket = api.post(SSO, headers={"X-Proxy-Access-Token": make_token(oauth_app.app_id, user)}
                       ).json()["data"]["ticket"]
     with db.session() as session:
-        stored = {r.code_hash for r in session.query(oauth.AuthCode)}
-        stored |= {r.code_hash for r in session.query(oauth.PairingCode)}
-        stored |= {r.ticket_hash for r in session.query(oauth.SsoTicket)}
+        stored = {r.code_hash for r in session.query(AuthCode)}
+        stored |= {r.code_hash for r in session.query(PairingCode)}
+        stored |= {r.ticket_hash for r in session.query(SsoTicket)}
     assert {token_hash(code), token_hash(pairing), token_hash(ticket)} <= stored
     assert not {code, pairing, ticket} & stored
 
 
 def test_scopes_added_after_consent_are_not_granted(api, oauth_app, make_user, make_auth_code, clock, db):
-    from models.identity import Application
+    from models.identity.tables import Application
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
     with db.session() as session:
@@ -247,8 +248,8 @@ def test_purge_deletes_only_codes_expired_past_the_grace(creds, make_user, clock
         kept = oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=user,
                                        now=clock() - dt.timedelta(hours=2))["ticket"]
         removed = oauth.purge_expired(session, now=clock())
-        codes = {r.code_hash for r in session.query(oauth.PairingCode).filter_by(user_id=user)}
-        tickets = {r.ticket_hash for r in session.query(oauth.SsoTicket).filter_by(user_id=user)}
+        codes = {r.code_hash for r in session.query(PairingCode).filter_by(user_id=user)}
+        tickets = {r.ticket_hash for r in session.query(SsoTicket).filter_by(user_id=user)}
     assert removed["pairing_code"] == 1 and codes == {token_hash(fresh)}
     assert removed["sso_ticket"] == 1 and tickets == {token_hash(kept)}
 

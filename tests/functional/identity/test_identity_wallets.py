@@ -7,11 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from models import wallets
-from models.catalog import ServerPost
-from models.providers import CarouselPlacement, ProviderAccount
-from models.wallets import WalletLedger
-from modhub.display import format_time
+from models.catalog.tables import ServerPost
+from models.identity import wallets
+from models.identity.tables import CarouselPlacement, ProviderAccount, WalletLedger
+from modhub.core.display import format_time
 from tests.functional.identity.conftest import code_of
 
 COLLECT = "/openapi/v2/provider/activity/collect"

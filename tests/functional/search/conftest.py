@@ -11,12 +11,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
-from models import applications
-from models.catalog import ResourcePost
-from models.catalog_queries import listed_clause
-from models.resource_parts import ResourceAuthor
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourceAuthor, ResourcePost
+from models.identity import applications
 from modhub.app import create_app
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from modhub.migrate import upgrade
 from tests.conftest import PG_URL

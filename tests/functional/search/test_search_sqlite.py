@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.catalog import ResourcePost
+from models.catalog.tables import ResourcePost
 from modhub import demo
 from modhub.app import build_platform, create_app
 from tests.functional.search.conftest import ids, post_row

@@ -10,7 +10,7 @@ import time
 import pytest
 from sqlalchemy import text
 
-from models.catalog import ResourcePost
+from models.catalog.tables import ResourcePost
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 

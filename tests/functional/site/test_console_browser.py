@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import requests
 
-from models import accounts
 from models.console import service
-from models.identity import User
+from models.identity import accounts
+from models.identity.tables import User
 from tests.functional.site.browser import assert_styled, needs_chromium, wait
 from tests.support import Creds
 

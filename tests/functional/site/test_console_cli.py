@@ -8,7 +8,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from models.console import service
-from models.identity import User
+from models.identity.tables import User
 from tests.functional.test_cli import run  # noqa: F401  (the CLI fixture)
 
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from models import accounts
 from models.console import service
+from models.identity import accounts
 from tests.functional.identity.test_identity_site import csrf
 from tests.support import Creds, SignedClient
 

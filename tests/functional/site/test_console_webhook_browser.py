@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from models import accounts
 from models.console import admin, service
-from models.identity import User
+from models.identity import accounts
+from models.identity.tables import User
 from tests.functional.identity.live import live_app, scratch_database, serve
 from tests.functional.site.browser import assert_styled, needs_chromium, wait
 from tests.functional.webhooks.receiver import Receiver

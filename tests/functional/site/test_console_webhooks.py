@@ -9,7 +9,13 @@ import pytest
 from sqlalchemy import select
 
 from models.types import utcnow
-from models.webhooks import DeliveryStatus, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
+from models.webhooks.tables import (
+    DeliveryStatus,
+    OutboxEvent,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookSubscription,
+)
 from tests.functional.site.test_console_pages import log_in, people, post, register  # noqa: F401
 
 

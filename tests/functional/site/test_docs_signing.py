@@ -6,7 +6,7 @@ import json
 
 import requests
 
-from models import applications
+from models.identity import applications
 from tests.functional.site.browser import assert_styled, needs_chromium, wait
 
 DOCS = "/openapi/v2/meta/docs/"
@@ -53,7 +53,7 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
 @needs_chromium
 def test_try_it_out_of_a_p_operation_carries_the_proxy_user(browser, site, shots):
     base, platform = site
-    from models.identity import User
+    from models.identity.tables import User
     with platform.db.session() as session, session.begin():
         made = applications.create(session, platform.secrets, name="Docs P", approve=True,
                                    permissions=["user:proxy"])

@@ -6,8 +6,8 @@ from urllib.parse import urlencode
 
 import requests
 
-from models import accounts, applications
-from models.identity import User
+from models.identity import accounts, applications
+from models.identity.tables import User
 from tests.functional.site.browser import assert_styled, needs_chromium, wait
 
 PASSWORD = "style-pass-1"

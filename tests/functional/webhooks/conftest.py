@@ -13,10 +13,10 @@ import pytest
 import redis
 import rq
 
-from models import webhooks
-from models.events import NOTIFIER
+from models.webhooks import service as webhooks
+from models.webhooks.events import NOTIFIER
 from modhub.app import build_platform
-from modhub.crypto import SecretBox
+from modhub.core.crypto import SecretBox
 from modhub.migrate import upgrade
 from modhub.settings import Settings
 from tests.functional.webhooks.processes import RedisServer, Worker, wait_until

@@ -1,5 +1,5 @@
 """A real webhook receiver on loopback for the tests, and a signature check written independently
-of modhub.webhooks (straight from the service spec)."""
+of modhub.core.webhook_signing (straight from the service spec)."""
 
 from __future__ import annotations
 

@@ -11,11 +11,11 @@ import time
 import pytest
 from sqlalchemy import select
 
-import modhub.webhooks
-from models import webhooks
-from models.events import emit
-from models.webhooks import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
-from modhub.webhooks import verify_signature
+import modhub.core.webhook_signing
+from models.webhooks import service as webhooks
+from models.webhooks.events import emit
+from models.webhooks.tables import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
+from modhub.core.webhook_signing import verify_signature
 from tests.functional.webhooks.receiver import Reply, spec_signature
 from workers.delivery import deliver_many
 from workers.relay import relay_pending
@@ -220,7 +220,7 @@ def test_private_callback_is_refused_again_at_delivery_time(db, rt, receiver, su
 def test_the_sender_connects_to_the_checked_address(db, rt, receiver, subscribe, monkeypatch):
     # "hooks.invalid" cannot resolve: it arrives only if the checked address (loopback) is used.
     port = receiver.server.server_port
-    monkeypatch.setattr(modhub.webhooks, "resolve", lambda host, _port: ["127.0.0.1"])
+    monkeypatch.setattr(modhub.core.webhook_signing, "resolve", lambda host, _port: ["127.0.0.1"])
     subscribe(f"http://hooks.invalid:{port}/hook")
     _emit(db)
     [delivery_id] = relay_pending(rt)

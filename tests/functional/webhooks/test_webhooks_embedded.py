@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from models import webhooks
-from models.events import emit
-from models.identity import Application
+from models.identity.tables import Application
+from models.webhooks import service as webhooks
+from models.webhooks.events import emit
 from modhub.app import build_platform
 from modhub.migrate import upgrade
 from modhub.settings import Settings, finalize

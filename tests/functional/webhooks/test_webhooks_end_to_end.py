@@ -11,12 +11,11 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from models.catalog import ResourcePost, ServerPost
-from models.events import emit
-from models.identity import User
-from models.resource_parts import ResourceAuthor
+from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
+from models.identity.tables import User
+from models.webhooks.events import emit
 from modhub.cli import main
-from modhub.webhooks import EVENT_KINDS
+from modhub.core.webhook_signing import EVENT_KINDS
 from tests.functional.webhooks.processes import wait_until
 from tests.functional.webhooks.receiver import Reply
 

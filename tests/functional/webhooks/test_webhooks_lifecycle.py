@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from models import lifecycle
-from models.catalog import ResourcePost, ServerPost
-from models.webhooks import OutboxEvent
-from modhub.errors import ApiError
+from models.catalog import lifecycle
+from models.catalog.tables import ResourcePost, ServerPost
+from models.webhooks.tables import OutboxEvent
+from modhub.core.errors import ApiError
 
 
 @pytest.fixture()

@@ -8,10 +8,10 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from models import webhook_log
-from models.events import emit
-from models.webhooks import DeliveryStatus, OutboxEvent, WebhookDelivery
-from modhub.errors import ApiError
+from models.webhooks import service as webhooks
+from models.webhooks.events import emit
+from models.webhooks.tables import DeliveryStatus, OutboxEvent, WebhookDelivery
+from modhub.core.errors import ApiError
 from tests.functional.webhooks.receiver import Reply
 from workers.delivery import deliver_many
 from workers.relay import overdue_deliveries, relay_pending
@@ -71,16 +71,16 @@ def test_redeliver_and_replay(db, rt, receiver, subscribe, clock):
     [delivery_id] = relay_pending(rt)
     deliver_many(rt, [delivery_id])
     with db.session() as session:
-        [logged] = webhook_log.list_deliveries(session, event_id=event_id)
+        [logged] = webhooks.list_deliveries(session, event_id=event_id)
     assert logged["status"] == "FAILED" and logged["attempts"][0]["statusCode"] == 410
     with db.session() as session, session.begin():
-        assert webhook_log.replay(session, since=clock.now - dt.timedelta(minutes=1),
+        assert webhooks.replay(session, since=clock.now - dt.timedelta(minutes=1),
                                   now=clock.now) == [delivery_id]
     assert rt.dispatcher.notified[-1] == ([], [delivery_id])
     with db.session() as session, session.begin():
-        assert webhook_log.redeliver(session, event_id=event_id, now=clock.now) == [delivery_id]
+        assert webhooks.redeliver(session, event_id=event_id, now=clock.now) == [delivery_id]
         with pytest.raises(ApiError):
-            webhook_log.redeliver(session, event_id="no-such-event")
+            webhooks.redeliver(session, event_id="no-such-event")
     with db.session() as session:
         d = session.get(WebhookDelivery, delivery_id)
         assert d.status is DeliveryStatus.PENDING and d.subscription_id == sub_id

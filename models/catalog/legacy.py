@@ -1,0 +1,166 @@
+"""Legacy v1 reads: free-form post, resource, server and tag objects built from the v2 records."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, select, true
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import (
+    cached,
+    get_listed_or_raise,
+    listed_by_ids,
+    listed_posts,
+    page_of,
+    page_result,
+    summaries,
+)
+from models.catalog.service import details
+from models.catalog.tables import ResourcePost, ServerPost, Tag
+from models.community import posts as community_posts
+from models.search.backends import backend_for, like_pattern
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
+
+RESOURCE, SERVER = "RESOURCE_POST", "SERVER_POST"
+COMMUNITY_KINDS = ("DISCUSS_POST", "QUESTION_POST")
+
+
+def _kind(post_type: str | None) -> str:
+    return post_type or RESOURCE
+
+
+def _community_post(session: Session, *, kind: str, post_id: int, display: Display) -> dict:
+    """Legacy object of a discussion post (CommunityPostDetailVO) or question (CommunityQuestionVO)."""
+    read = community_posts.get_discuss if kind == "DISCUSS_POST" else community_posts.get_question
+    return {**read(session, post_id=post_id, settings=display), "postType": kind}  # display fields only
+
+
+def _community_page(session: Session, *, kind: str, page_num: int, page_size: int,
+                    section_code: str | None, keyword: str | None, display: Display) -> dict:
+    """PageResult of legacy discussion or question objects (the v2 list records plus postType)."""
+    common = {"section_code": section_code, "keyword": keyword, "page_num": page_num,
+              "page_size": page_size, "settings": display}  # display fields only
+    page = (community_posts.query_discuss(session, **common) if kind == "DISCUSS_POST"
+            else community_posts.query_questions(session, is_resolved=None, **common))
+    return {**page, "list": [{**item, "postType": kind} for item in page["list"]]}
+
+
+def server_status(post: ServerPost, *, display: Display) -> dict:
+    """OpenApiServerStatusVo of a server post."""
+    return {"postId": post.id, "mainName": post.main_name, "queryEnabled": post.query_enabled,
+            "queryType": post.query_type, "serverPort": post.server_port,
+            "currentPlayers": post.current_players, "maxPlayers": post.max_players,
+            "serverStatus": post.server_status, "serverMotd": post.server_motd,
+            "latencyMs": post.latency_ms, "lastHeartbeatTime": display.time(post.last_heartbeat_time)}
+
+
+def server_object(post: ServerPost, *, display: Display) -> dict:
+    """Legacy server object: the status fields plus sectionCode, serverIp and serverVersion."""
+    return {**server_status(post, display=display), "sectionCode": post.section_code,
+            "serverIp": post.server_ip,
+            "serverVersion": getattr(post, "server_version", None), "postType": SERVER}
+
+
+def get_server_or_raise(session: Session, *, post_id: int) -> ServerPost:
+    """A server post that is not deleted, or RECORD_NOT_FOUND."""
+    post = session.get(ServerPost, post_id)
+    if post is None or post.is_delete:
+        raise ApiError("RECORD_NOT_FOUND", f"server post {post_id} does not exist")
+    return post
+
+
+def get_server_status(session: Session, *, post_id: int, display: Display) -> dict:
+    """OpenApiServerStatusVo of one live server post."""
+    return server_status(get_server_or_raise(session, post_id=post_id), display=display)
+
+
+def query_servers(session: Session, *, page_num: int, page_size: int, server_status: str | None,
+                  query_enabled: bool | None, display: Display) -> dict:
+    """PageResult of legacy server objects, most players online first."""
+    query = select(ServerPost).where(ServerPost.is_delete.is_(False))
+    if server_status:
+        query = query.where(ServerPost.server_status == server_status)
+    if query_enabled is not None:
+        query = query.where(ServerPost.query_enabled.is_(query_enabled))
+    query = query.order_by(ServerPost.current_players.desc(), ServerPost.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    return page_result([server_object(p, display=display) for p in rows], total=total, page_num=page_num,
+                       page_size=page_size)
+
+
+def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
+    """Legacy resource object: the fields of ModDetailVO."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return details(session, [post], display=display, today=today)[0]
+
+
+def get_post(session: Session, *, post_id: int, post_type: str | None, display: Display,
+             today: dt.date) -> dict:
+    """Legacy post object of a resource post (default) or a server post, with postType."""
+    if post_type in COMMUNITY_KINDS:
+        return _community_post(session, kind=post_type, post_id=post_id, display=display)
+    if _kind(post_type) == SERVER:
+        return server_object(get_server_or_raise(session, post_id=post_id), display=display)
+    return {**get_resource(session, post_id=post_id, display=display, today=today), "postType": RESOURCE}
+
+
+def batch_post_detail(session: Session, *, post_ids: list[int], display: Display, today: dt.date) -> list:
+    """Legacy resource post objects in request order; null where the id is not a listed resource."""
+    found = listed_by_ids(session, post_ids=post_ids)
+    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+    by_id = {d["postId"]: {**d, "postType": RESOURCE}
+             for d in details(session, present, display=display, today=today)}
+    return [by_id.get(i) for i in post_ids]
+
+
+def query_posts(session: Session, *, page_num: int, page_size: int, section_code: str | None,
+                post_type: str | None, keyword: str | None, display: Display) -> dict:
+    """PageResult of legacy post objects of one kind (resource posts by default), newest first."""
+    kind = _kind(post_type)
+    if kind in COMMUNITY_KINDS:
+        return _community_page(session, kind=kind, page_num=page_num, page_size=page_size,
+                               section_code=section_code, keyword=keyword, display=display)
+    model = ServerPost if kind == SERVER else ResourcePost
+    query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
+    if section_code:
+        query = query.where(model.section_code == section_code)
+    if keyword and kind == RESOURCE:
+        query, _ = backend_for(session).match(query, keyword)  # the v2 search's keyword matching
+    elif keyword:
+        query = query.where(func.lower(ServerPost.main_name).like(like_pattern(keyword.lower()), escape="\\"))
+    query = query.order_by(model.publish_time.desc(), model.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    if kind == SERVER:
+        items = [server_object(p, display=display) for p in rows]
+    else:
+        items = [{**s, "postType": RESOURCE} for s in summaries(session, rows, display=display)]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def list_tags(session: Session, *, section_code: str | None, limit: int) -> list[dict]:
+    """Legacy tag objects (tagId, name, sectionCode, postCount), most used first."""
+    tags = select(Tag).where(Tag.is_delete.is_(False))
+    if section_code:
+        tags = tags.where(Tag.section_code == section_code)
+    rows = list(session.scalars(tags))
+    counts = _tag_counts(session, section_code)
+    objects = [{"tagId": t.id, "name": t.name, "sectionCode": t.section_code,
+                "postCount": counts.get((t.section_code, t.name), 0)} for t in rows]
+    objects.sort(key=lambda o: (-o["postCount"], o["tagId"]))
+    return objects[:limit]
+
+
+def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, str], int]:
+    """Listed posts per (section, tag name), expanding the JSON tag lists in the database."""
+    # Both set-returning functions name their output column "value" and may read the outer row.
+    expand = func.json_each if session.get_bind().dialect.name == "sqlite" else func.json_array_elements_text
+    each = expand(ResourcePost.tags).table_valued("value")
+    query = (select(ResourcePost.section_code, each.c.value, func.count())
+             .select_from(ResourcePost).join(each, true())
+             .where(listed_posts().whereclause).group_by(ResourcePost.section_code, each.c.value))
+    if section_code:
+        query = query.where(ResourcePost.section_code == section_code)
+    return cached(session, ("tag_counts", section_code),
+                  lambda: {(s, name): n for s, name, n in session.execute(query)})

@@ -1,0 +1,136 @@
+"""Shared catalogue reads: the "listed" rule, listed posts by id, authors of a page, paging, and a
+short-lived per-process cache of catalogue aggregates (counts over every public post).
+
+One implementation for the catalogue reads and the search: ModSummaryVO lists are built by
+`summaries`. Counting over the whole catalogue costs a scan of resource_post, so aggregates are
+cached per process for AGGREGATE_TTL seconds (`cached`; `forget` drops them).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Select, bindparam, case, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog.records import mod_summary
+from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
+from models.identity.tables import User
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
+
+MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
+ROLE_ORDER = case({role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role,
+                  else_=len(AUTHOR_ROLES))
+
+
+def listed_clause():
+    """SQL condition of ResourcePost.listed: published, public and not deleted."""
+    return (ResourcePost.status == "PUBLISHED") & (ResourcePost.visibility == "PUBLIC") & \
+        ResourcePost.is_delete.is_(False)
+
+
+def listed_posts() -> Select:
+    """SELECT of every listed resource post."""
+    return select(ResourcePost).where(listed_clause())
+
+
+def get_listed_or_raise(session: Session, *, post_id: int) -> ResourcePost:
+    """A listed resource post, or RECORD_NOT_FOUND (unknown, deleted, private and draft alike)."""
+    post = session.get(ResourcePost, post_id)
+    if post is None or not post.listed:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return post
+
+
+def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, ResourcePost]:
+    """Listed posts among the ids, by id (one query)."""
+    if not post_ids:
+        return {}
+    rows = session.scalars(listed_posts().where(ResourcePost.id.in_(set(post_ids))))
+    return {p.id: p for p in rows}
+
+
+def author_brief(user: User, role: str | None, display: Display) -> dict:
+    """AuthorBriefVO of a user in a role."""
+    return {"userId": user.id, "userName": user.username,
+            "avatarUrl": display.url(user.avatar), "role": role}
+
+
+AUTHORS_OF = (select(ResourceAuthor.post_id, ResourceAuthor.role, User)
+              .join(User, User.id == ResourceAuthor.user_id)
+              .where(ResourceAuthor.post_id.in_(bindparam("post_ids", expanding=True)),
+                     User.is_delete.is_(False))
+              .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
+
+
+def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[dict]]:
+    """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
+    if not post_ids:
+        return {}
+    found: dict[int, list[dict]] = {}
+    for post_id, role, user in session.execute(AUTHORS_OF, {"post_ids": list(set(post_ids))}):
+        found.setdefault(post_id, []).append(author_brief(user, role, display))
+    return found
+
+
+def summaries(session: Session, posts: list[ResourcePost], *, display: Display) -> list[dict]:
+    """ModSummaryVO of each post, in order, with authors loaded in one query."""
+    authors = authors_of(session, post_ids=[p.id for p in posts], display=display)
+    return [mod_summary(p, display=display, authors=authors.get(p.id, [])) for p in posts]
+
+
+def check_page(*, page_num: int, page_size: int) -> int:
+    """The offset of a page, or MAX_OFFSET_EXCEEDED beyond the bound."""
+    offset = (page_num - 1) * page_size
+    if offset >= MAX_OFFSET:
+        raise ApiError("MAX_OFFSET_EXCEEDED",
+                       f"(pageNum - 1) * pageSize must stay below {MAX_OFFSET}: use the sync operation")
+    return offset
+
+
+def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -> tuple[list, int]:
+    """One page of a query's rows and the total count (two queries)."""
+    offset = check_page(page_num=page_num, page_size=page_size)
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    rows = list(session.scalars(query.offset(offset).limit(page_size))) if total > offset else []
+    return rows, total
+
+
+def page_result(items: list, *, total: int, page_num: int, page_size: int) -> dict:
+    """PageResult<T> around one page of items."""
+    pages = math.ceil(total / page_size) if total else 0
+    return {"pageNum": page_num, "pageSize": page_size, "total": total, "pages": pages,
+            "list": items, "emptyFlag": not items, "hasMore": page_num < pages, "extData": None}
+
+AGGREGATE_TTL = 60.0
+T = TypeVar("T")
+
+_lock = threading.Lock()
+# Keyed by the session's bind (the engine; a test's own connection), so databases never mix.
+_entries: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def cached(session: Session, key: Hashable, compute: Callable[[], T], *, ttl: float = AGGREGATE_TTL) -> T:
+    """compute() once per ttl seconds for this database and key; concurrent misses may both compute."""
+    bind = session.get_bind()
+    now = time.monotonic()
+    with _lock:
+        hit = _entries.get(bind, {}).get(key)
+    if hit is not None and now - hit[0] < ttl:
+        return hit[1]
+    value = compute()
+    with _lock:
+        _entries.setdefault(bind, {})[key] = (now, value)
+    return value
+
+
+def forget(session: Session) -> None:
+    """Drop every cached aggregate of the session's database (after a bulk change such as a seed)."""
+    with _lock:
+        _entries.pop(session.get_bind(), None)

@@ -1,0 +1,179 @@
+"""Reads of resource posts: batch, featured, detail, description, authors, links, and the
+per-resource lists (comments paged, rating aggregate, relations, approved versions).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import Float, bindparam, cast, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import (
+    authors_of,
+    cached,
+    check_page,
+    get_listed_or_raise,
+    listed_by_ids,
+    listed_clause,
+    page_result,
+    summaries,
+)
+from models.catalog.records import comment_vo, link_vo, mod_summary, relation_vo
+from models.catalog.stats import stats_briefs
+from models.catalog.tables import (
+    Comment,
+    Rating,
+    ResourceLink,
+    ResourcePost,
+    ResourceRelation,
+    ResourceVersion,
+)
+from models.identity.tables import User
+from modhub.core.display import Display, display_url
+from modhub.core.sanitize import clean_html
+
+FEATURED = 20
+
+
+def get_batch(session: Session, *, post_ids: list[int], display: Display) -> list[dict | None]:
+    """ModSummaryVO per requested id in request order; null where the id is not listed."""
+    found = listed_by_ids(session, post_ids=post_ids)
+    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+    by_id = {s["postId"]: s for s in summaries(session, present, display=display)}
+    return [by_id.get(i) for i in post_ids]
+
+
+def _epoch_days(session: Session, column):
+    if session.get_bind().dialect.name == "sqlite":
+        return func.julianday(column)
+    return func.extract("epoch", column) / 86400.0
+
+
+def featured_score(session: Session):
+    """ln(1 + downloads) + 2 ln(1 + likes) - (days since update) / 30, as an ORDER BY expression.
+
+    The age term is written as +updateDay / 30: it differs from -age / 30 by a constant, so the
+    order is the same and needs no clock.
+    """
+    downloads = cast(ResourcePost.download_count, Float)
+    likes = cast(ResourcePost.like_count, Float)
+    return (func.ln(1.0 + downloads) + 2.0 * func.ln(1.0 + likes)
+            + _epoch_days(session, ResourcePost.update_time) / 30.0)
+
+
+def list_featured(session: Session, *, display: Display) -> list[dict]:
+    """The top 20 listed resources by the featured score (ties: newest id first).
+
+    The ranking scans every public post, so the ranked ids are a cached aggregate; the posts
+    themselves are read fresh (one that stopped being public meanwhile is left out).
+    """
+    ids = cached(session, "featured_ids", lambda: list(session.scalars(
+        select(ResourcePost.id).where(listed_clause())
+        .order_by(featured_score(session).desc(), ResourcePost.id.desc()).limit(FEATURED))))
+    found = listed_by_ids(session, post_ids=ids)
+    return summaries(session, [found[i] for i in ids if i in found], display=display)
+
+
+def detail_fields(post: ResourcePost, *, display: Display, links: list[dict], stats: dict | None) -> dict:
+    """The fields ModDetailVO adds to ModSummaryVO."""
+    cdn = display.cdn_base_url
+    return {
+        "contentCopyright": post.content_copyright, "resourceCopyright": post.resource_copyright,
+        "creationType": post.creation_type, "sourceState": post.source_state, "refLink": post.ref_link,
+        "visibility": post.visibility, "downloadPermission": post.download_permission,
+        "commentPermission": post.comment_permission, "postVersion": post.post_version,
+        "parentPostId": post.parent_post_id,
+        "displayImages": [display_url(i, cdn) for i in (post.display_images or [])[:5]],
+        "links": links, "stats": stats, "enableVersionGrouping": post.enable_version_grouping,
+    }
+
+
+LINKS_OF = (select(ResourceLink).where(ResourceLink.post_id.in_(bindparam("post_ids", expanding=True)))
+            .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id))
+
+
+def details(session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date) -> list[dict]:
+    """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
+    ids = [p.id for p in posts]
+    if not ids:
+        return []
+    authors = authors_of(session, post_ids=ids, display=display)
+    links: dict[int, list[dict]] = {}
+    for link in session.scalars(LINKS_OF, {"post_ids": ids}):
+        links.setdefault(link.post_id, []).append(link_vo(link))
+    stats = stats_briefs(session, post_ids=ids, today=today)
+    return [{**mod_summary(p, display=display, authors=authors.get(p.id, [])),
+             **detail_fields(p, display=display, links=links.get(p.id, []), stats=stats[p.id])}
+            for p in posts]
+
+
+def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
+    """ModDetailVO of a listed resource, with its last 24h/7d/30d statistics."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return details(session, [post], display=display, today=today)[0]
+
+
+def list_authors(session: Session, *, post_id: int, display: Display) -> list[dict]:
+    """AuthorBriefVO of a listed resource's authors, OWNER first."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return authors_of(session, post_ids=[post.id], display=display).get(post.id, [])
+
+
+def get_description(session: Session, *, post_id: int, display: Display) -> dict:
+    """ModDescriptionVO of a listed resource."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return {"postId": post.id, "content": clean_html(post.description_html), "mdContent": post.description_md,
+            "updateTime": display.time(post.update_time)}
+
+RESOURCE_ENTITY = "RESOURCE_POST"
+
+
+def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
+    """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
+    get_listed_or_raise(session, post_id=post_id)
+    offset = check_page(page_num=page_num, page_size=page_size)
+    visible = (Comment.entity_type == RESOURCE_ENTITY, Comment.entity_id == post_id,
+               Comment.status == "NORMAL", Comment.is_delete.is_(False))
+    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
+    rows = session.execute(
+        select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
+        .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
+        .offset(offset).limit(page_size)).all() if total > offset else []
+    items = [comment_vo(c, u, display=display) for c, u in rows]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def get_rating(session: Session, *, post_id: int) -> dict:
+    """RatingAggregateVO: average (two decimals), rater count, all five stars present."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.execute(select(Rating.score, func.count()).where(Rating.post_id == post_id)
+                           .group_by(Rating.score)).all()
+    stars = {str(s): 0 for s in range(1, 6)}
+    for score, count in rows:
+        if 1 <= score <= 5:
+            stars[str(score)] = count
+    total = sum(stars.values())
+    points = sum(int(k) * v for k, v in stars.items())
+    return {"averageScore": round(points / total, 2) if total else 0.0, "totalCount": total,
+            "starDistribution": stars}
+
+
+def list_relations(session: Session, *, post_id: int) -> list[dict]:
+    """RelationVO of a listed resource, grouped by relation type, then by sort order."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.scalars(select(ResourceRelation).where(ResourceRelation.post_id == post_id)
+                           .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order,
+                                     ResourceRelation.id))
+    return [relation_vo(r) for r in rows]
+
+
+def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:
+    """VersionVO of the approved versions of a listed resource, versionNumber descending."""
+    get_listed_or_raise(session, post_id=post_id)
+    rows = session.scalars(select(ResourceVersion)
+                           .where(ResourceVersion.post_id == post_id, ResourceVersion.approved.is_(True))
+                           .order_by(ResourceVersion.version_number.desc(), ResourceVersion.id.desc()))
+    return [{"postId": v.version_post_id, "versionNumber": v.version_number,
+             "resourceVersion": v.resource_version, "updateCommit": v.update_commit,
+             "publishTime": display.time(v.publish_time)} for v in rows]

@@ -1,0 +1,94 @@
+"""Statistics: time-segmented resource counters, section and resource totals, forum counters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import Date, bindparam, case, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import cached, get_listed_or_raise, listed_clause
+from models.catalog.tables import DailyStat, ResourcePost, ServerPost
+from models.catalog.taxonomy import get_section_or_raise
+from models.identity.tables import User
+from modhub.core.display import Display
+
+WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window
+
+
+def _since(label: str):
+    return bindparam(f"since_{label}", type_=Date)
+
+
+# Built once (bound parameters: the post ids and the first day of each window), so a request
+# only binds values; the counters of every window come from one pass over the last 30 days.
+STATS_BRIEFS = (
+    select(DailyStat.post_id, *(func.coalesce(func.sum(case((DailyStat.day >= _since(label), column),
+                                                            else_=0)), 0)
+                                for label, _ in WINDOWS
+                                for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects)))
+    .where(DailyStat.post_id.in_(bindparam("post_ids", expanding=True)),
+           DailyStat.day >= _since(WINDOWS[-1][0]), DailyStat.day <= bindparam("today", type_=Date))
+    .group_by(DailyStat.post_id))
+
+
+def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, dict]:
+    """OpenApiStatsBriefVO of many posts in one query (UTC days; 24h = today's counters)."""
+    days = {f"since_{label}": today - dt.timedelta(days=back) for label, back in WINDOWS}
+    rows = session.execute(STATS_BRIEFS, {"post_ids": list(set(post_ids)), "today": today, **days}).all()
+    found = {row[0]: row[1:] for row in rows}
+    return {pid: _brief(found.get(pid)) for pid in post_ids}
+
+
+def _brief(values) -> dict:
+    names = [f"{kind}Last{label}" for label, _ in WINDOWS for kind in ("views", "downloads", "collects")]
+    return {name: int(values[i]) if values else 0 for i, name in enumerate(names)}
+
+
+def stats_brief(session: Session, *, post_id: int, today: dt.date) -> dict:
+    """OpenApiStatsBriefVO of one post (every counter 0 without data)."""
+    return stats_briefs(session, post_ids=[post_id], today=today)[post_id]
+
+
+def resource_stats(session: Session, *, post_id: int) -> dict:
+    """ResourceStatsDetailVO: lifetime counters of a listed resource."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    return {"postId": post.id, "totalViews": post.views_count, "totalDownloads": post.download_count,
+            "totalLikes": post.like_count, "totalCollects": post.collection_count,
+            "totalComments": post.comment_count, "averageRating": post.average_rating}
+
+
+def section_stats(session: Session, *, section_code: str) -> dict:
+    """SectionStatsVO: counters summed over the section's listed resource posts."""
+    get_section_or_raise(session, code=section_code)
+    row = session.execute(select(func.count(), *(func.coalesce(func.sum(c), 0) for c in (
+        ResourcePost.views_count, ResourcePost.download_count, ResourcePost.like_count,
+        ResourcePost.collection_count)))
+                          .where(listed_clause(), ResourcePost.section_code == section_code)).one()
+    return {"sectionCode": section_code, "postCount": row[0], "totalViews": int(row[1]),
+            "totalDownloads": int(row[2]), "totalLikes": int(row[3]), "totalCollects": int(row[4])}
+
+
+def forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
+    """OpenApiForumStatsVo, a cached aggregate: statsTime says when the figures were computed."""
+    return cached(session, ("forum_stats", display.time_zone),
+                  lambda: _forum_stats(session, now=now, display=display))
+
+
+def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
+    """OpenApiForumStatsVo: listed resource posts, live server posts, users, today's new posts.
+
+    "Today" is the calendar day of the platform time zone. totalDiscussPosts stays null (not
+    counted) until discussion posts are stored by this service.
+    """
+    local = now.astimezone(ZoneInfo(display.time_zone))
+    day_start = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
+    resources = session.scalar(select(func.count()).where(listed_clause()).select_from(ResourcePost))
+    new_today = session.scalar(select(func.count()).select_from(ResourcePost)
+                               .where(listed_clause(), ResourcePost.publish_time >= day_start))
+    servers = session.scalar(select(func.count()).select_from(ServerPost)
+                             .where(ServerPost.is_delete.is_(False)))
+    users = session.scalar(select(func.count()).select_from(User).where(User.is_delete.is_(False)))
+    return {"totalResourcePosts": resources, "totalDiscussPosts": None, "totalServerPosts": servers,
+            "totalUsers": users, "todayNewPosts": new_today, "statsTime": display.time(now)}

@@ -1,0 +1,147 @@
+"""Reads of sections, run platforms, the category tree and the filter options of a section."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from sqlalchemy import Text, cast, func, select
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import cached, listed_clause
+from models.catalog.records import category_node, run_platform_vo, section_vo
+from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
+
+
+def _posts_per_section(session: Session) -> dict[str, int]:
+    """Listed resource posts per section code (cached aggregate)."""
+    def count() -> dict[str, int]:
+        return dict(session.execute(select(ResourcePost.section_code, func.count())
+                                    .where(listed_clause()).group_by(ResourcePost.section_code)).all())
+    return cached(session, "posts_per_section", count)
+
+
+def list_sections(session: Session, *, display: Display) -> list[dict]:
+    """SectionVO of every enabled section, by sort order."""
+    sections = list(session.scalars(select(Section).where(Section.enable.is_(True),
+                                                          Section.is_delete.is_(False))
+                                    .order_by(Section.sort_order, Section.id)))
+    counts = _posts_per_section(session) if sections else {}
+    return [section_vo(s, post_count=counts.get(s.code, 0), display=display) for s in sections]
+
+
+def get_section_or_raise(session: Session, *, code: str) -> Section:
+    """A section that is not deleted, or RECORD_NOT_FOUND."""
+    section = session.scalar(select(Section).where(Section.code == code, Section.is_delete.is_(False)))
+    if section is None:
+        raise ApiError("RECORD_NOT_FOUND", f"section {code!r} does not exist")
+    return section
+
+
+def get_section(session: Session, *, code: str, display: Display) -> dict:
+    """SectionVO of one section."""
+    section = get_section_or_raise(session, code=code)
+    count = _posts_per_section(session).get(code, 0)
+    return section_vo(section, post_count=count, display=display)
+
+
+def list_run_platforms(session: Session, *, display: Display) -> list[dict]:
+    """RunPlatformVO of every enabled run platform, by sort order."""
+    rows = session.scalars(select(RunPlatform).where(RunPlatform.enable.is_(True),
+                                                     RunPlatform.is_delete.is_(False))
+                           .order_by(RunPlatform.sort_order, RunPlatform.id))
+    return [run_platform_vo(p, display=display) for p in rows]
+
+
+def get_run_platform(session: Session, *, code: str, display: Display) -> dict:
+    """RunPlatformVO of one run platform (not deleted), or RECORD_NOT_FOUND."""
+    platform = session.scalar(select(RunPlatform).where(RunPlatform.code == code,
+                                                        RunPlatform.is_delete.is_(False)))
+    if platform is None:
+        raise ApiError("RECORD_NOT_FOUND", f"run platform {code!r} does not exist")
+    return run_platform_vo(platform, display=display)
+
+
+def _categories(session: Session, section_code: str | None = None) -> list[Category]:
+    query = select(Category).where(Category.is_delete.is_(False))
+    if section_code is not None:
+        query = query.where(Category.section_code.is_(None) | (Category.section_code == section_code))
+    return list(session.scalars(query.order_by(Category.sort_order, Category.id)))
+
+
+def _ancestors(categories: list[Category]) -> dict[str, set[str]]:
+    """Each category code with itself and its ancestors (cycles and dangling parents tolerated)."""
+    parent = {c.code: c.parent_code for c in categories}
+    lineage = {}
+    for code in parent:
+        seen, cur = set(), code
+        while cur in parent and cur not in seen:
+            seen.add(cur)
+            cur = parent[cur]
+        lineage[code] = seen
+    return lineage
+
+
+def _combo_counts(session: Session, *extra, section_code: str | None = None) -> list[tuple]:
+    """Listed posts grouped by (type, category list[, extra]): few groups, exact distinct counts."""
+    query = (select(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra,
+                    func.count()).where(listed_clause())
+             .group_by(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra))
+    if section_code is not None:
+        query = query.where(ResourcePost.section_code == section_code)
+    key = ("category_combos", section_code, tuple(str(e) for e in extra))
+    return cached(session, key, lambda: [tuple(r) for r in session.execute(query)])
+
+
+def _category_counts(combos, lineage: dict[str, set[str]]) -> Counter:
+    """Listed posts per category code, a post counted once per node, sub-categories included."""
+    counts: Counter = Counter()
+    for rtype, cats_json, *rest in combos:
+        nodes = set(lineage.get(rtype, ()))
+        for code in json.loads(cats_json or "[]") or []:
+            nodes |= lineage.get(code, set())
+        for node in nodes:
+            counts[node] += rest[-1]
+    return counts
+
+
+def category_tree(session: Session, *, display: Display) -> list[dict]:
+    """The category tree: top-level nodes with children nested, postCount over sub-categories."""
+    categories = _categories(session)
+    counts = _category_counts(_combo_counts(session), _ancestors(categories))
+    nodes = {c.code: category_node(c, count=counts[c.code], display=display) for c in categories}
+    roots = []
+    for c in categories:
+        parent = nodes.get(c.parent_code) if c.parent_code != c.code else None
+        (parent["children"] if parent else roots).append(nodes[c.code])
+    return roots
+
+
+def filter_options(session: Session, *, section_code: str) -> dict:
+    """SectionFilterOptionsVO: resource types, their categories and the run platforms in use."""
+    get_section_or_raise(session, code=section_code)
+    categories = _categories(session, section_code)
+    combos = _combo_counts(session, ResourcePost.run_platform, section_code=section_code)
+    counts = _category_counts([(t, c, n) for t, c, _, n in combos], _ancestors(categories))
+    by_platform: Counter = Counter()
+    for _, _, platform, n in combos:
+        if platform:
+            by_platform[platform] += n
+    codes = {c.code for c in categories}
+    types = [c for c in categories if c.parent_code is None or c.parent_code not in codes]
+    type_codes = {c.code for c in types}
+    seconds = [c for c in categories if c.parent_code in type_codes]
+    platforms = session.scalars(select(RunPlatform).where(
+        RunPlatform.code.in_(list(by_platform)), RunPlatform.is_delete.is_(False))
+        .order_by(RunPlatform.sort_order, RunPlatform.id)) if by_platform else []
+    return {
+        "resourceTypes": [_option(c.code, c.name, None, counts[c.code]) for c in types],
+        "mainCategories": [_option(c.code, c.name, c.parent_code, counts[c.code]) for c in seconds],
+        "runPlatforms": [_option(p.code, p.name, None, by_platform[p.code]) for p in platforms],
+    }
+
+
+def _option(code: str, name: str | None, parent: str | None, count: int) -> dict:
+    return {"code": code, "name": name, "parentCode": parent, "count": count}

@@ -1,0 +1,166 @@
+"""The one small search interface and its two implementations (PostgreSQL, embedded SQLite).
+
+A backend answers five questions over the artifacts of migration 0005: which posts match a
+keyword and how relevant they are, whether a post carries a main category, what its average
+rating is (as a sort key), where a post sits in the change feed, and which feed positions are
+settled (no unseen commit can still land before
+them). Everything else in search and sync is plain SQLAlchemy shared by both databases.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import reduce
+from typing import Protocol
+
+from sqlalchemy import Float, Integer, Select, String, Text, case, cast, func, literal_column, or_, text, true
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
+
+from models.catalog.tables import ResourcePost
+
+P = ResourcePost
+# kana, CJK ideographs and hangul: the scripts written without spaces (same ranges as 0005)
+CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def like_pattern(keyword: str) -> str:
+    """A %substring% LIKE pattern with the wildcards of the keyword escaped (escape char \\)."""
+    escaped = keyword.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement | None:
+    """The keyword as a 'simple' tsquery: its words (in order and adjacent with phrase=True), and
+    its CJK runs as phrases of bigrams."""
+    parts = []
+    rest = CJK_RUN.sub(" ", keyword)
+    if re.search(r"[^\W_]", rest):
+        parts.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", rest))
+    phrases = [" <-> ".join(f"'{run[i:i + 2]}'" for i in range(len(run) - 1))
+               for run in CJK_RUN.findall(keyword) if len(run) >= 2]
+    if phrases:
+        parts.append(func.to_tsquery("simple", " & ".join(f"({p})" for p in phrases)))
+    return reduce(lambda a, b: a.op("&&")(b), parts) if parts else None
+
+
+def in_weight(query: ColumnElement, weights: str) -> ColumnElement:
+    """The tsquery with every lexeme restricted to the given weight labels ('A': titles). Built
+    from constants, so PostgreSQL computes it once per statement."""
+    labelled = func.regexp_replace(cast(query, Text), r"'(\s|\)|$)", rf"':{weights}\1", "g")
+    return func.to_tsquery("simple", labelled)
+
+
+class SearchBackend(Protocol):
+    """What search and sync need from the database's text and change-tracking features."""
+
+    position: ColumnElement[int]
+    rating: ColumnElement[float]
+
+    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+        """The statement narrowed to posts matching keyword, and their relevance (higher first)."""
+
+    def has_category(self, code: str) -> ColumnElement[bool]:
+        """True for posts whose mainCategories contain code."""
+
+    def settled(self) -> ColumnElement[bool]:
+        """True for feed positions that no transaction still running can precede."""
+
+
+# The lowest xid still running in this statement's snapshot, or its xmax when none runs. xids are
+# cluster-wide: transactions that pg_stat_activity shows in other databases cannot write here
+# and are skipped (their backend_xid is visible to superusers and pg_read_all_stats members;
+# without that right they simply count, which delays the feed but never skips a change).
+HORIZON = """(SELECT least(pg_snapshot_xmax(s.snap)::text::bigint,
+  (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) AS x
+    WHERE NOT xid(x) = ANY (ARRAY(SELECT backend_xid FROM pg_stat_activity
+      WHERE backend_xid IS NOT NULL
+        AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database())))))
+  FROM (SELECT pg_current_snapshot() AS snap) AS s)"""
+
+
+class PostgresSearch:
+    """tsvector ('simple' config: language-neutral words) plus pg_trgm substring matching.
+
+    Chinese text has no spaces, so 'simple' keeps a whole run of CJK characters as one word;
+    the vector also holds the run's overlapping bigrams (migration 0005), and a keyword's CJK
+    runs become phrases of bigrams, so any substring of 2+ characters is found via the index.
+    Partial Latin words (3+ characters) are found in titles, abbreviation and tags by the
+    trigram index on search_doc. Relevance of a word match: 1 when the titles hold the keyword as
+    a phrase, plus ts_rank over the weighted vector (titles A, abbreviation and tags B,
+    introduction C); of a substring-only match: 1 when the main title holds the keyword.
+    """
+
+    position = literal_column("resource_post.sync_xid", Integer)
+    rating = literal_column("resource_post.search_rating", Float)  # generated, indexed for sorting
+
+    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+        tsv = literal_column("resource_post.search_tsv")
+        doc = literal_column("resource_post.search_doc", String)
+        query, pattern = tsquery(keyword), like_pattern(keyword)
+        hits = [] if query is None else [tsv.op("@@")(query)]
+        if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
+            hits.append(doc.ilike(pattern, escape="\\"))
+        in_main_title = case((P.main_name.ilike(pattern, escape="\\"), 1.0), else_=0.0)
+        if query is None:  # only partial words or single characters: substring matches alone
+            return stmt.where(or_(*hits)), in_main_title
+        # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
+        # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
+        # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
+        as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+        score = case((tsv.op("@@")(query),
+                      case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)),
+                     else_=in_main_title)
+        return stmt.where(or_(*hits)), score
+
+    def has_category(self, code: str) -> ColumnElement[bool]:
+        return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
+
+    def settled(self) -> ColumnElement[bool]:
+        # Below the horizon every transaction has ended, so no commit can still land at a lower
+        # xid; our own writes are final for ourselves.
+        return or_(self.position < literal_column(HORIZON),
+                   self.position == literal_column("pg_current_xact_id_if_assigned()::text::bigint"))
+
+
+class SqliteSearch:
+    """FTS5 with the trigram tokenizer: case-insensitive substrings in any script, bm25 ranking.
+
+    Trigrams need 3 characters per word, so shorter keywords fall back to LIKE over the same
+    columns (a scan, acceptable at embedded scale).
+    """
+
+    position = literal_column("resource_post.sync_seq", Integer)
+    rating = case((P.rating_count > 0, cast(P.rating_total, Float) / P.rating_count), else_=0.0)
+    FTS_WEIGHTS = "10.0, 8.0, 4.0, 4.0, 1.0"  # main_name, sub_name, abbr_name, tags, introduction
+
+    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+        words = keyword.split()
+        if words and all(len(w) >= 3 for w in words):
+            phrase = " AND ".join('"' + w.replace('"', '""') + '"' for w in words)
+            fts = text(f"SELECT rowid AS post_id, -bm25(resource_post_fts, {self.FTS_WEIGHTS}) AS score "
+                       "FROM resource_post_fts WHERE resource_post_fts MATCH :q").bindparams(q=phrase)
+            hits = fts.columns(post_id=Integer, score=Float).subquery("fts")
+            return stmt.join(hits, hits.c.post_id == P.id), hits.c.score
+        pattern = like_pattern(keyword)
+        columns = (P.main_name, P.sub_name, P.abbr_name, P.introduction)
+        in_tags = text("EXISTS (SELECT 1 FROM json_each(resource_post.tags) AS t "
+                       "WHERE t.value LIKE :pattern ESCAPE '\\')").bindparams(pattern=pattern)
+        hit = or_(*(c.like(pattern, escape="\\") for c in columns), in_tags)
+        score = case((P.main_name.like(pattern, escape="\\"), 1.0), else_=0.0)
+        return stmt.where(hit), score
+
+    def has_category(self, code: str) -> ColumnElement[bool]:
+        return text("EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c "
+                    "WHERE c.value = :category)").bindparams(category=code)
+
+    def settled(self) -> ColumnElement[bool]:
+        # SQLite serializes writers and the trigger numbers changes inside the writing
+        # transaction, so positions are handed out in commit order.
+        return true()
+
+
+def backend_for(session: Session) -> SearchBackend:
+    """The implementation for the session's database."""
+    return PostgresSearch() if session.get_bind().dialect.name == "postgresql" else SqliteSearch()

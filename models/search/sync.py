@@ -1,0 +1,77 @@
+"""The incremental sync feed of resource posts (mods/sync, resource/sync).
+
+Feed order. Every content change of a resource post gives it a new feed position, assigned by
+a database trigger (migration 0005), so no domain function has to remember a hook: publish,
+edit, hide, soft-delete, raw SQL and bulk inserts are all seen. Counter-only updates (views,
+downloads, likes, collections, comments, ratings) are not content changes and move nothing.
+On PostgreSQL the position is the id of the writing transaction (xid8); the feed only hands out
+positions below the lowest xid still running in this database (search/backends.py HORIZON), i.e.
+of transactions that have all ended, so a transaction that commits after a reader passed can
+never land behind that reader's cursor (the price: an open writing transaction - read-only
+ones have no xid - holds back changes committed after it began writing, until it ends).
+On SQLite writers are serialized and the
+trigger numbers changes in commit order. Ties are broken by post id. Resource posts are only
+soft-deleted (is_delete): a row removed with DELETE leaves no trace in the feed.
+
+The trigger also sets update_time (unless the writer set it), so items come in ascending
+updateTime except where concurrent transactions interleave.
+The cursor is opaque (base64url of version, position and post id); the first call passes none.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from sqlalchemy import or_, select, tuple_
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import listed_clause, summaries
+from models.catalog.tables import ResourcePost
+from models.search.backends import backend_for
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
+
+P = ResourcePost
+_CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})")
+
+
+def encode_cursor(position: int, post_id: int) -> str:
+    """The opaque cursor after (position, post_id)."""
+    return base64.urlsafe_b64encode(f"v1.{position}.{post_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> tuple[int, int]:
+    """(position, post id) of a cursor; the start for an empty one; CURSOR_INVALID otherwise."""
+    if not cursor:
+        return 0, 0
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raw = ""
+    found = _CURSOR.fullmatch(raw)
+    if found is None:
+        raise ApiError("CURSOR_INVALID", "cursor is malformed: pass a nextCursor unchanged, "
+                                         "or none to start from the beginning")
+    return int(found.group(1)), int(found.group(2))
+
+
+def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> dict:
+    """ResourceSyncVO: the next `size` changes after the cursor (live items and removed ids)."""
+    position, last_id = decode_cursor(cursor)
+    backend = backend_for(session)
+    rows = session.execute(
+        select(P, backend.position)
+        .where(tuple_(backend.position, P.id) > tuple_(position, last_id), backend.settled(),
+               # never-published drafts are nobody's business; everything else that was
+               # public once must be reported when it leaves
+               or_(P.publish_time.is_not(None), listed_clause()))
+        .order_by(backend.position, P.id).limit(size + 1)).all()
+    has_more = len(rows) > size
+    rows = rows[:size]
+    live = [post for post, _ in rows if post.listed]
+    next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id) if rows else encode_cursor(position, last_id)
+    return {"nextCursor": next_cursor, "hasMore": has_more,
+            "items": summaries(session, live, display=display),
+            "deletedPostIds": [post.id for post, _ in rows if not post.listed]}

@@ -1,0 +1,216 @@
+"""The `modhub` command: database, applications, serving and workers."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import click
+from cryptography.fernet import Fernet
+
+from modhub import __version__
+from modhub.cli.admin import admin
+from modhub.cli.common import load_platform, load_settings, run_or_fail
+from modhub.cli.identity import identity
+from modhub.cli.moderate import moderate
+from modhub.cli.storage import storage
+from modhub.cli.webhooks import webhook
+
+log = logging.getLogger("modhub")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="modhub")
+def main() -> None:
+    """modhub: the open API server of a game-modding community."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+@main.command()
+def keygen() -> None:
+    """Print a new encryption key for MODHUB_ENCRYPTION_KEY."""
+    click.echo(Fernet.generate_key().decode())
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Migrate the database to the newest schema."""
+    from modhub.migrate import upgrade
+    settings = load_settings()
+    _ensure_sqlite_dir(settings)
+    upgrade(settings.database_url)
+    click.echo("database is at the newest revision", err=True)
+
+
+def _ensure_sqlite_dir(settings) -> None:
+    if settings.embedded:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+
+@main.group()
+def app() -> None:
+    """Third-party applications."""
+
+
+@app.command("create")
+@click.option("--name", required=True, help="Display name of the application.")
+@click.option("--permission", "permissions", multiple=True, help="Permission, e.g. user:proxy.")
+@click.option("--scope", "scopes", multiple=True, help="Approved token scope, e.g. post:write.")
+@click.option("--ip-allow", "ip_allow", multiple=True, help="Allowed caller IP or pattern (10.0.0.*).")
+@click.option("--redirect-uri", "redirect_uris", multiple=True, help="Registered OAuth redirect URI.")
+@click.option("--per-minute", type=click.IntRange(min=1), help="Per-minute quota (default 100).")
+@click.option("--per-day", type=click.IntRange(min=1), help="Per-day quota (default 10000).")
+@click.option("--approve", is_flag=True, help="Approve at once.")
+def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
+    """Register an application and print its credentials once, as JSON."""
+    from models.identity import applications
+    platform = load_platform()
+    with platform.db.session() as session, session.begin():
+        creds = applications.create(
+            session, platform.secrets, name=name, permissions=permissions, scopes=scopes,
+            ip_allow=ip_allow, redirect_uris=redirect_uris, per_minute=per_minute,
+            per_day=per_day, approve=approve)
+    click.echo(json.dumps(creds.as_json()))
+
+
+def _set_status(app_id: int, status_name: str) -> None:
+    from models.identity import applications
+    from models.identity.tables import AppStatus
+    platform = load_platform()
+    with platform.db.session() as session, session.begin():
+        run_or_fail(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
+    click.echo(f"application {app_id} is {status_name}", err=True)
+
+
+@app.command("approve")
+@click.argument("app_id", type=int)
+def app_approve(app_id: int) -> None:
+    """Approve an application."""
+    _set_status(app_id, "APPROVED")
+
+
+@app.command("disable")
+@click.argument("app_id", type=int)
+def app_disable(app_id: int) -> None:
+    """Disable an application (its requests get 200204)."""
+    _set_status(app_id, "DISABLED")
+
+
+@app.command("list")
+def app_list() -> None:
+    """List applications as JSON lines (never their secrets)."""
+    from models.identity import applications
+    platform = load_platform()
+    with platform.db.session() as session:
+        for a in applications.list_(session):
+            click.echo(json.dumps({
+                "appId": a.id, "name": a.name, "apiKey": a.api_key, "status": a.status.value,
+                "permissions": a.permissions, "ipAllow": a.ip_allow,
+                "perMinute": a.per_minute, "perDay": a.per_day}))
+
+
+@app.command("rotate-secret")
+@click.argument("app_id", type=int)
+def app_rotate_secret(app_id: int) -> None:
+    """Replace an application's secret key and print the new credentials once."""
+    from models.identity import applications
+    platform = load_platform()
+    with platform.db.session() as session, session.begin():
+        creds = run_or_fail(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
+    click.echo(json.dumps(creds.as_json()))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+def serve(host: str, port: int, workers: int) -> None:
+    """Serve the API with uvicorn (production server; several worker processes)."""
+    import uvicorn
+    load_settings()  # fail fast on a missing production secret, before forking workers
+    uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=False, access_log=False, log_level="info")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+def run(host: str, port: int) -> None:
+    """Create the database, print a demo API key and secret, and serve (embedded quick start)."""
+    from modhub import demo
+    from modhub.migrate import upgrade
+    settings = load_settings()
+    _ensure_sqlite_dir(settings)
+    upgrade(settings.database_url)
+    base = f"http://{host}:{port}"
+    platform = load_platform()
+    creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
+    password = demo.new_demo_password(platform, creds["demoUserId"])
+    from modhub.seed import seed_cli
+    seed_cli(platform, resources=200, only_if_empty=True)  # a small demo catalogue on first start
+    platform.db.engine.dispose()
+    import threading
+
+    import uvicorn
+    server = uvicorn.Server(uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port,
+                                           log_level="info"))
+
+    def _banner() -> None:  # after uvicorn's start-up lines, not in the middle of them
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.1)
+        if server.started:
+            click.echo(demo.banner(creds, base, password), err=True)
+    threading.Thread(target=_banner, daemon=True).start()
+    server.run()
+
+
+@main.group("demo")
+def demo_group() -> None:
+    """Demo data."""
+
+
+@demo_group.command("seed")
+@click.option("--resources", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Number of resource posts to create.")
+def demo_seed(resources: int) -> None:
+    """Fill an EMPTY database with a deterministic demo catalogue (same N, same data).
+
+    Refuses (exit status 1) when sections or resource posts already exist: it never mixes demo
+    rows into real data and is all-or-nothing (one transaction).
+    """
+    from modhub.seed import SeedRefused, seed_cli
+    try:
+        counts = seed_cli(load_platform(), resources=resources)
+    except SeedRefused as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(json.dumps(counts))
+
+
+@main.command()
+@click.option("--queue", "queues", multiple=True,
+              help="Queue to work on (default: MODHUB_WEBHOOK_QUEUE, then default).")
+@click.option("--worker-class", type=click.Choice(["simple", "fork"]), default="simple", show_default=True,
+              help="simple runs jobs in-process (measured faster); fork forks a child per job.")
+@click.option("--burst", is_flag=True, help="Stop when the queues are empty.")
+@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING"]), default="INFO",
+              show_default=True)
+def worker(queues, worker_class, burst, log_level) -> None:
+    """Run an RQ worker (with the scheduler and the webhook sweep) over the configured Redis."""
+    from workers.runner import run_worker
+    settings = load_settings()
+    if not settings.redis_url:
+        raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
+    run_worker(settings, list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
+
+
+main.add_command(webhook)
+main.add_command(identity)
+main.add_command(admin)
+main.add_command(storage)
+main.add_command(moderate)
+

@@ -1,0 +1,60 @@
+"""Display rules shared by every record: times in the platform time zone, display URLs, and the one
+`Display` (time zone, CDN base, site URL) built once per platform and passed to the reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+@lru_cache(maxsize=16)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def format_time(value: dt.datetime | None, zone: str) -> str | None:
+    """A stored UTC time as `yyyy-MM-dd HH:mm:ss` in the platform time zone."""
+    if value is None:
+        return None
+    return value.astimezone(_zone(zone)).strftime(TIME_FORMAT)
+
+
+def display_url(raw: str | None, cdn_base: str) -> str | None:
+    """An image or avatar reference as a display URL (absolute URLs pass through)."""
+    if not raw:
+        return raw
+    if raw.startswith(("http://", "https://", "//")) or not cdn_base:
+        return raw
+    return f"{cdn_base}/{raw.lstrip('/')}"
+
+
+@dataclass(frozen=True)
+class Display:
+    """How records show times and URLs: the platform time zone, the CDN base of stored images and
+    the public site URL. Built once from the settings (build_platform) and passed as one argument.
+
+    The field names are the settings' own, so code that still reads these fields from the settings
+    (models/community, models/files) reads a Display the same way.
+    """
+
+    time_zone: str
+    cdn_base_url: str = ""
+    site_url: str = ""
+
+    @classmethod
+    def from_settings(cls, settings) -> Display:
+        """The display fields of the settings."""
+        return cls(time_zone=settings.time_zone, cdn_base_url=settings.cdn_base_url,
+                   site_url=settings.site_url)
+
+    def time(self, value: dt.datetime | None) -> str | None:
+        """A stored UTC time in the platform time zone (format_time)."""
+        return format_time(value, self.time_zone)
+
+    def url(self, raw: str | None) -> str | None:
+        """An image or avatar reference as a display URL (display_url)."""
+        return display_url(raw, self.cdn_base_url)

@@ -1,12 +1,33 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
 from models.catalog import service as catalog
-from modhub.web import ok_tagged, platform, session
+from models.catalog.cache import MISSING
+from modhub.core.errors import ApiError
+from modhub.web import caller, ok_tagged, platform, session
+
+
+def _cached(kind: str, post_ids: list[int], read):
+    """Records by post id: kept ones of the current catalogue generation, the rest read with
+    `read(missing ids) -> {id: record or None}` and kept (models.catalog.cache)."""
+    cache, generation = platform().records, caller().catalog_generation
+    if generation is None or not cache.enabled:
+        return read(post_ids)
+    found = {i: cache.get(kind, i, generation) for i in dict.fromkeys(post_ids)}
+    missing = [i for i, record in found.items() if record is MISSING]
+    if missing:
+        fresh = read(missing)
+        cache.put_many(kind, fresh.items(), generation)
+        found.update(fresh)
+    return found
 
 
 def get_batch(body: dict, **_):
     """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
-    return ok_tagged(catalog.get_batch(session(), post_ids=body["postIds"], display=platform().display))
+    post_ids = body["postIds"]
+    display = platform().display
+    records = _cached("summary", post_ids, lambda ids: dict(zip(
+        ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)))
+    return ok_tagged([records[i] for i in post_ids])
 
 
 def list_featured(**_):
@@ -16,8 +37,20 @@ def list_featured(**_):
 
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    return ok_tagged(catalog.get_detail(session(), post_id=post_id, display=platform().display,
-                                               today=platform().clock().date()))
+    record = _cached("detail", [post_id], _read_detail)[post_id]
+    if record is None:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return ok_tagged(record)
+
+
+def _read_detail(ids: list[int]) -> dict:
+    try:
+        return {ids[0]: catalog.get_detail(session(), post_id=ids[0], display=platform().display,
+                                           today=platform().clock().date())}
+    except ApiError as exc:
+        if exc.code != 200404:
+            raise
+        return {ids[0]: None}  # unknown, deleted or not public: kept as absent
 
 
 def list_authors(post_id: int, **_):

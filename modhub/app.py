@@ -25,6 +25,8 @@ from connexion.middleware.server_error import ServerErrorMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
+from models.catalog.cache import RecordCache
+from models.webhooks.events import CATALOG_LISTENER
 from modhub import blobs, errors_http, site
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
@@ -76,6 +78,7 @@ class Platform:
     storage: object = None
     display: Display = None  # time zone, CDN base, site URL: built from the settings once
     code_guard: object = None  # wrong-code counters (modhub.guessing), over quota
+    records: RecordCache = None  # catalogue records kept between requests (models.catalog.cache)
     login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
 
     @contextmanager
@@ -86,10 +89,12 @@ class Platform:
         time (body limits, site cookie, validation) must match the ones it was built with.
         """
         saved = (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
-                 self.login_throttle, self.code_guard)
+                 self.login_throttle, self.code_guard, self.records)
         from workers.dispatch import RQDispatcher, attach
         attach(db, RQDispatcher.from_settings(settings))
+        watch_catalog(db, quota)
         self.settings, self.db, self.quota = settings, db, quota
+        self.records = RecordCache(settings.record_cache_seconds)
         self.display = Display.from_settings(settings)
         self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
         self.login_throttle = LoginThrottle.for_quota(quota)
@@ -98,7 +103,7 @@ class Platform:
             yield self
         finally:
             (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
-             self.login_throttle, self.code_guard) = saved
+             self.login_throttle, self.code_guard, self.records) = saved
 
 
 def _utc_now() -> dt.datetime:
@@ -149,17 +154,29 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
             quota = RedisQuota(redis.Redis.from_url(settings.redis_url, socket_timeout=1,
                                                     socket_connect_timeout=1))
         else:
-            log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process "
-                        "(embedded mode); run with Redis to share them across processes")
+            if not settings.embedded:  # a shared database served by several processes, likely
+                log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process; run "
+                            "with Redis to share them across processes")
+            # The embedded default (SQLite, one `modhub run` process) counts in process by design:
+            # no warning there; `modhub run` says it in its banner.
             quota = LocalQuota()
     platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
                         quota=quota, secrets=SecretBox(settings.encryption_key),
                         contract=contract or Contract.load(),
                         storage=storage or storage_from_settings(settings),
-                        code_guard=CodeGuard.for_quota(quota), display=Display.from_settings(settings))
+                        code_guard=CodeGuard.for_quota(quota), display=Display.from_settings(settings),
+                        records=RecordCache(settings.record_cache_seconds))
     from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
     attach(platform.db, RQDispatcher.from_settings(settings))
+    watch_catalog(platform.db, quota)
     return platform
+
+
+def watch_catalog(db: Database, quota) -> None:
+    """After a commit that changed the catalogue, move the generation in the quota store (every
+    process's cached records of the catalogue are stale from then on: models.catalog.cache)."""
+    db.sessions.configure(info={**(db.sessions.kw.get("info") or {}),
+                                CATALOG_LISTENER: quota.bump_catalog})
 
 
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:

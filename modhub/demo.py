@@ -45,10 +45,12 @@ def new_demo_password(platform, user_id: int) -> str:
     return password
 
 
-def banner(creds: dict, base: str, password: str) -> str:
+def banner(creds: dict, base: str, password: str, shared_quota: bool = False) -> str:
     """The lines `modhub run` prints once the server listens."""
+    quotas = ("  quotas: counted in Redis" if shared_quota else
+              "  quotas: counted in this process (embedded mode; MODHUB_REDIS_URL shares them)")
     return "\n".join([
-        "", "=" * 64, f"modhub is running at {base}",
+        "", "=" * 64, f"modhub is running at {base}", quotas,
         f"  API docs (sign requests there): {base}/openapi/v2/meta/docs/",
         f"  developer console:              {base}/console   (admin pages: {base}/admin)",
         f"  demo app id {creds['appId']}  API key {creds['apiKey']}",

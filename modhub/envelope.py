@@ -30,6 +30,7 @@ class RequestState:
     proxy_user_id: int | None = None
     token_scopes: tuple[str, ...] = ()
     session: Any = None  # the gateway's database session, handed on to the handler
+    catalog_generation: int | None = None  # from the quota round trip (signed requests)
 
     def take_session(self):
         """The gateway's session, now owned by the caller (None when the gateway opened none)."""

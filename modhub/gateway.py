@@ -167,6 +167,7 @@ class Gatekeeper:
             state.add_header(name, value)
         verdict.raise_if_refused()
         state.app_id = app.id
+        state.catalog_generation = verdict.generation
         if access in (Access.PROXY_USER, Access.TOKEN):
             if not app.proxy_permission:
                 raise ApiError("PROXY_PERMISSION_REQUIRED")

@@ -15,22 +15,24 @@ import redis
 
 from modhub.core.errors import ApiError
 
-# KEYS: minute counter, day counter, optionally the seen-signature key of a signed write.
-# ARGV: minute limit, day limit, minute ttl, day ttl, seen-signature ttl.
-# Returns {verdict, minute count, day count}; verdict 0 = counted, 1 = minute full, 2 = day full,
-# 3 = this signed write was already accepted (a replay). A refused request is not counted, so a
-# burst over the minute limit does not eat the day.
+# KEYS: minute counter, day counter, the catalogue generation, optionally the seen-signature key
+# of a signed write. ARGV: minute limit, day limit, minute ttl, day ttl, seen-signature ttl.
+# Returns {verdict, minute count, day count, catalogue generation}; verdict 0 = counted, 1 =
+# minute full, 2 = day full, 3 = this signed write was already accepted (a replay). A refused
+# request is not counted, so a burst over the minute limit does not eat the day. The generation
+# rides along so that cached catalogue records are checked without a round trip of their own.
 _LUA = """
 local m = tonumber(redis.call('GET', KEYS[1]) or '0')
 local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-if d >= tonumber(ARGV[2]) then return {2, m, d} end
-if m >= tonumber(ARGV[1]) then return {1, m, d} end
-if KEYS[3] and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[5]) then return {3, m, d} end
+local g = tonumber(redis.call('GET', KEYS[3]) or '0')
+if d >= tonumber(ARGV[2]) then return {2, m, d, g} end
+if m >= tonumber(ARGV[1]) then return {1, m, d, g} end
+if KEYS[4] and not redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5]) then return {3, m, d, g} end
 m = redis.call('INCR', KEYS[1])
 if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 d = redis.call('INCR', KEYS[2])
 if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-return {0, m, d}
+return {0, m, d, g}
 """
 
 
@@ -61,6 +63,7 @@ class Verdict:
     day_count: int
     windows: Windows
     now: float
+    generation: int = 0  # the catalogue generation (see `bump_catalog`)
 
     def headers(self) -> list[tuple[str, str]]:
         """The X-RateLimit-* headers of this response."""
@@ -94,6 +97,7 @@ class RedisQuota:
         self.client = client
         self.prefix = prefix
         self.script = client.register_script(_LUA)
+        self.generation_key = f"{prefix}:catalog:generation"
 
     def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
             nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
@@ -104,14 +108,22 @@ class RedisQuota:
         """
         now = time.time() if now is None else now
         w = Windows.at(now)
-        keys = [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}"]
+        keys = [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}",
+                self.generation_key]
         if nonce is not None:
             keys.append(f"{self.prefix}:{app_id}:seen:{nonce}")
         try:
-            verdict, m, d = self.script(keys=keys, args=[per_minute, per_day, 120, 90000, nonce_ttl])
+            verdict, m, d, g = self.script(keys=keys, args=[per_minute, per_day, 120, 90000, nonce_ttl])
         except redis.RedisError as exc:
             raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
-        return Verdict(int(verdict), per_minute, per_day, int(m), int(d), w, now)
+        return Verdict(int(verdict), per_minute, per_day, int(m), int(d), w, now, int(g))
+
+    def bump_catalog(self) -> None:
+        """A committed change of the catalogue: every process's cached records are stale now.
+
+        Called after the commit (a failure is logged by the caller; cached records then live out
+        their time limit)."""
+        self.client.incr(self.generation_key)
 
     def usage(self, app_id: int, now: float | None = None) -> tuple[int, int]:
         """Requests counted this minute and this UTC day, without counting one."""
@@ -134,6 +146,7 @@ class LocalQuota:
         self.counts: dict[tuple, int] = {}
         self.seen: dict[tuple, float] = {}
         self.minute = -1
+        self.generation = 0
 
     def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
             nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
@@ -156,7 +169,12 @@ class LocalQuota:
             if verdict == 0:
                 m, d = m + 1, d + 1
                 self.counts[mk], self.counts[dk] = m, d
-        return Verdict(verdict, per_minute, per_day, m, d, w, now)
+        return Verdict(verdict, per_minute, per_day, m, d, w, now, self.generation)
+
+    def bump_catalog(self) -> None:
+        """A committed change of the catalogue (one process: its own counter)."""
+        with self.lock:
+            self.generation += 1
 
     def usage(self, app_id: int, now: float | None = None) -> tuple[int, int]:
         """Requests counted this minute and this UTC day, without counting one."""

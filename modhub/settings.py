@@ -39,6 +39,7 @@ class Settings:
     max_header_bytes: int = 32 * 1024
     timestamp_window_seconds: int = 300
     app_cache_seconds: float = 5.0
+    record_cache_seconds: float = 30.0  # catalogue records kept per process (0: off)
     default_per_minute: int = 100
     default_per_day: int = 10_000
     validate_responses: bool = False
@@ -115,6 +116,7 @@ def from_env() -> Settings:
         max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
         max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
         timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),
         default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
         default_per_day=_number("DEFAULT_PER_DAY", 10_000),
         production=production,
@@ -175,7 +177,9 @@ def _embedded_key(data_dir: Path) -> str:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(key + "\n")
-    log.warning("generated a new encryption key in %s (embedded mode); set "
+    # info, not a warning: the embedded first start does this by design, and production mode
+    # refuses to start without MODHUB_ENCRYPTION_KEY (finalize)
+    log.info("generated a new encryption key in %s (embedded mode); set "
                 "MODHUB_ENCRYPTION_KEY in production", path)
     return key
 

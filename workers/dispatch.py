@@ -71,4 +71,4 @@ class RQDispatcher:
 def attach(db, dispatcher) -> None:
     """Make sessions of this database notify the dispatcher after each commit with new events."""
     if dispatcher is not None:
-        db.sessions.configure(info={NOTIFIER: dispatcher.notify})
+        db.sessions.configure(info={**(db.sessions.kw.get("info") or {}), NOTIFIER: dispatcher.notify})

@@ -14,7 +14,7 @@ from models.catalog.records import mod_summary
 from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
 from models.identity.tables import User
 from models.types import utcnow
-from models.webhooks.events import emit
+from models.webhooks.events import catalog_changed, emit
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
@@ -79,6 +79,7 @@ def update_resource(session: Session, *, post_id: int, settings, now: dt.datetim
         setattr(post, name, value)
     post.update_time = now or utcnow()
     session.flush()
+    catalog_changed(session)  # also when the post is not (or no longer) published
     if post.status == "PUBLISHED":
         emit(session, kind="resource.updated",
              data=resource_snapshot(session, post, display=Display.from_settings(settings)))

@@ -24,6 +24,7 @@ log = logging.getLogger("modhub")
 def main() -> None:
     """modhub: the open API server of a game-modding community."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # 7 set-up lines a start
 
 
 @main.command()
@@ -132,7 +133,10 @@ def app_rotate_secret(app_id: int) -> None:
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the API with uvicorn (production server; several worker processes)."""
     import uvicorn
-    load_settings()  # fail fast on a missing production secret, before forking workers
+    settings = load_settings()  # fail fast on a missing production secret, before forking workers
+    if not settings.redis_url and workers > 1:
+        click.echo(f"warning: MODHUB_REDIS_URL is not set: each of the {workers} workers counts "
+                   "quotas on its own; run with Redis to share them", err=True)
     uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, workers=workers,
                 proxy_headers=False, access_log=False, log_level="info")
 
@@ -164,7 +168,8 @@ def run(host: str, port: int) -> None:
         while not server.started and not server.should_exit:
             threading.Event().wait(0.1)
         if server.started:
-            click.echo(demo.banner(creds, base, password), err=True)
+            click.echo(demo.banner(creds, base, password, shared_quota=bool(settings.redis_url)),
+                       err=True)
     threading.Thread(target=_banner, daemon=True).start()
     server.run()
 

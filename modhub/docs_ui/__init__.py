@@ -1,7 +1,9 @@
 """The interactive docs page: Swagger UI with a key + secret form that signs every "Try it out".
 
 Our `index.j2` (no inline script or style) replaces the bundle's; the bundle's files are still
-served from its own folder. The signing runs in the browser (site static `docs-sign.js`).
+served from its own folder. The signing runs in the browser (site static `docs-sign.js`). The page
+carries a strict Content-Security-Policy like the site pages; it differs from theirs only by
+allowing `data:` images, which Swagger UI's stylesheet uses for its icons.
 """
 
 from __future__ import annotations
@@ -13,12 +15,23 @@ from starlette.templating import Jinja2Templates
 
 TEMPLATES = Path(__file__).parent
 
+DOCS_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+"""No inline script or style, no other origin; the docs page may not be framed."""
+
+_HEADERS = {"Content-Security-Policy": DOCS_CSP, "X-Frame-Options": "DENY",
+            "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
 
 class _SigningDocsAPI(SwaggerUIAPI):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._templates = Jinja2Templates(directory=[str(TEMPLATES),
                                                      str(self.options.swagger_ui_template_dir)])
+
+    async def _get_swagger_ui_home(self, req):
+        response = await super()._get_swagger_ui_home(req)
+        response.headers.update(_HEADERS)
+        return response
 
 
 class SigningDocsMiddleware(SwaggerUIMiddleware):

@@ -9,9 +9,12 @@
     Object.keys(fields).forEach(function (name) {
       creds[name] = document.getElementById(fields[name]).value.trim();
     });
-    document.getElementById("sign-state").textContent = creds.key && creds.secret
+    var state = creds.key && creds.secret
       ? "Signing every request with API key " + creds.key + "."
       : "Not signing yet: type a key and a secret.";
+    if (creds.key && creds.secret && creds.user) { state += " Acting for user " + creds.user + "."; }
+    if (creds.key && creds.secret && creds.token) { state += " Proxy access token set."; }
+    document.getElementById("sign-state").textContent = state;
   }
 
   function base64(buffer) {
@@ -41,6 +44,21 @@
     return request;
   }
 
+  // A response that hands out a proxy access token (oauth/token, pairing/redeem,
+  // proxy-user/register) fills the token and user fields, so a T operation can be tried next.
+  // Like the secret, the token stays in this page's memory and its form fields only.
+  function takeToken(response) {
+    var data = response && response.body && response.body.data;
+    if (response && response.ok && data && typeof data.accessToken === "string" && data.accessToken) {
+      document.getElementById(fields.token).value = data.accessToken;
+      if (data.userId !== undefined && data.userId !== null) {
+        document.getElementById(fields.user).value = String(data.userId);
+      }
+      refresh();
+    }
+    return response;
+  }
+
   window.addEventListener("load", function () {
     Object.keys(fields).forEach(function (name) {
       document.getElementById(fields[name]).addEventListener("input", refresh);
@@ -54,7 +72,8 @@
       presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
       plugins: [SwaggerUIBundle.plugins.DownloadUrl],
       layout: "BaseLayout",
-      requestInterceptor: signRequest
+      requestInterceptor: signRequest,
+      responseInterceptor: takeToken
     });
   });
 }());

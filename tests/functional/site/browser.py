@@ -27,6 +27,7 @@ def start_browser(profile: Path, width: int = 1280, height: int = 900):
                  "--disable-dev-shm-usage", f"--window-size={width},{height}",
                  f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console log, for CSP
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     return driver
@@ -55,8 +56,16 @@ def computed(driver, css: str, prop: str) -> str:
         css, prop)
 
 
+def csp_violations(driver) -> list[str]:
+    """Console messages since the last call that report something the CSP blocked."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if "Content Security Policy" in entry["message"] or "Refused to" in entry["message"]]
+
+
 def assert_styled(driver, folder: Path, name: str) -> Path:
-    """Save a screenshot and check that site.css applies (computed font and layout, not defaults)."""
+    """Save a screenshot, check that site.css applies (computed font and layout, not defaults)
+    and that the CSP blocked nothing on the page (the browser's console log)."""
+    assert csp_violations(driver) == []
     shot = folder / f"{name}.png"
     assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 1000
     font = computed(driver, "body", "font-family")

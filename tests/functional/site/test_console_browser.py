@@ -48,6 +48,10 @@ def test_register_approve_and_see_the_secret_once(browser, site, shots):
     assert_styled(browser, shots, "console-app-pending")
     app_id = int(browser.find_element("css selector", "#app-id").text)
     api_key = browser.find_element("css selector", "#api-key").text
+    browser.get(f"{base}/admin")  # no admin role: refused, on a styled page
+    wait(browser, "#error-code")
+    assert "administrators" in browser.find_element("css selector", "#error").text
+    assert_styled(browser, shots, "admin-refused")
 
     _log_in(browser, base, "boss")
     browser.get(f"{base}/admin")

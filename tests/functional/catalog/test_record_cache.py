@@ -1,0 +1,150 @@
+"""Detail and batch records kept between requests (models.catalog.cache): a kept record is served
+without a database statement, and a change made through the domain (update, visibility change,
+deletion) is seen by the very next read, in this process and in every other one."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from sqlalchemy import event, update
+
+from models.catalog import lifecycle
+from models.catalog.tables import ResourcePost
+from models.identity import applications
+from models.types import utcnow
+from modhub.app import build_platform
+from tests.functional.catalog.conftest import data, error_code
+from tests.functional.identity.live import scratch_database, serve_processes
+from tests.support import Creds
+
+DETAIL = "/openapi/v2/mods/{}"
+BATCH = "/openapi/v2/mods"
+
+
+@pytest.fixture()
+def settings(settings):
+    """Records kept for 30 s (the suite's default settings keep none), applications too."""
+    return settings.replace(cdn_base_url="https://cdn.example", record_cache_seconds=30.0,
+                            app_cache_seconds=30.0)
+
+
+@pytest.fixture()
+def statements(platform):
+    """The SQL statements the app sends, counted."""
+    seen = []
+
+    def count(*_args):
+        seen.append(1)
+
+    engine = platform.db.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute", count)
+    yield seen
+    event.remove(engine, "before_cursor_execute", count)
+
+
+def _change(db, settings, **changes):
+    with db.session() as session:
+        lifecycle.update_resource(session, settings=settings, **changes)
+        session.commit()
+
+
+def test_a_kept_detail_is_served_without_a_statement(signed, cat, statements):
+    post = cat.post()
+    first = signed.get(DETAIL.format(post))
+    statements.clear()
+    again = signed.get(DETAIL.format(post))
+    assert data(again) == data(first) and again.headers["ETag"] == first.headers["ETag"]
+    assert statements == []
+
+
+def test_batch_reads_only_the_ids_it_does_not_keep(signed, cat, statements):
+    a, b = cat.post(), cat.post()
+    first = data(signed.post(BATCH, json={"postIds": [a, 999999]}))
+    assert [r and r["postId"] for r in first] == [a, None]
+    statements.clear()
+    answer = data(signed.post(BATCH, json={"postIds": [999999, a, a]}))
+    assert statements == []  # a and the unknown id are both kept
+    assert [r and r["postId"] for r in answer] == [None, a, a]
+    assert [r["postId"] for r in data(signed.post(BATCH, json={"postIds": [b, a]}))] == [b, a]
+
+
+def test_update_visibility_and_deletion_are_seen_by_the_next_read(signed, cat, db, settings):
+    post = cat.post()
+    before = signed.get(DETAIL.format(post))
+    signed.post(BATCH, json={"postIds": [post]})
+    _change(db, settings, post_id=post, main_name="新名字 Renamed")
+    after = signed.get(DETAIL.format(post))
+    assert data(after)["mainName"] == "新名字 Renamed"
+    assert after.headers["ETag"] != before.headers["ETag"]
+    assert data(signed.post(BATCH, json={"postIds": [post]}))[0]["mainName"] == "新名字 Renamed"
+    _change(db, settings, post_id=post, visibility="PRIVATE")
+    assert error_code(signed.get(DETAIL.format(post)), 404) == 200404
+    assert data(signed.post(BATCH, json={"postIds": [post]})) == [None]
+    _change(db, settings, post_id=post, visibility="PUBLIC")
+    assert data(signed.get(DETAIL.format(post)))["postId"] == post
+    with db.session() as session:
+        lifecycle.delete_resource(session, post_id=post, settings=settings)
+        session.commit()
+    assert error_code(signed.get(DETAIL.format(post)), 404) == 200404
+    assert data(signed.post(BATCH, json={"postIds": [post]})) == [None]
+
+
+def test_a_rolled_back_change_keeps_the_records(signed, cat, db, settings, statements):
+    post = cat.post()
+    signed.get(DETAIL.format(post))
+    with db.session() as session:
+        lifecycle.update_resource(session, settings=settings, post_id=post, main_name="never")
+        session.rollback()
+    statements.clear()
+    assert data(signed.get(DETAIL.format(post)))["mainName"] != "never"
+    assert statements == []
+
+
+@pytest.mark.slow
+def test_every_process_sees_a_change_at_its_next_read(settings):
+    """Two server processes keep the record; a change committed by a third (the domain's
+    lifecycle, as the admin CLI and moderation do) is seen by both at once."""
+    with scratch_database("record_cache") as url:
+        platform = build_platform(settings.replace(database_url=url))
+        with platform.db.session() as session, session.begin():
+            made = applications.create(session, platform.secrets, name="cache", approve=True,
+                                       per_minute=100_000, per_day=1_000_000)
+            post = ResourcePost(section_code="minecraft", main_name="原名 Original", sub_name="s",
+                                introduction="i", abbr_name="o", cover_image="c.jpg",
+                                resource_type="mod", run_platform="forge", status="PUBLISHED",
+                                visibility="PUBLIC", main_categories=[], tags=[],
+                                publish_time=utcnow(), update_time=utcnow())
+            session.add(post)
+        creds = Creds(made.app_id, made.api_key, made.secret_key)
+        env = {"MODHUB_DATABASE_URL": url, "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+               "MODHUB_REDIS_URL": settings.redis_url, "MODHUB_DATA_DIR": str(settings.data_dir),
+               "MODHUB_RECORD_CACHE_SECONDS": "600"}
+        path = DETAIL.format(post.id)
+
+        def read(base):
+            return requests.get(base + path, headers=creds.headers("GET", path), timeout=30)
+
+        with serve_processes(2, env) as bases:
+            for base in bases:  # each process keeps the record
+                assert read(base).json()["data"]["mainName"] == "原名 Original"
+            with platform.db.session() as session:  # behind the domain's back: not seen (kept)
+                session.execute(update(ResourcePost).where(ResourcePost.id == post.id)
+                                .values(main_name="直接 Direct"))
+                session.commit()
+            assert [read(b).json()["data"]["mainName"] for b in bases] == ["原名 Original"] * 2
+            with platform.db.session() as session:
+                lifecycle.update_resource(session, settings=settings, post_id=post.id,
+                                          main_name="改名 Renamed")
+                session.commit()
+            assert [read(b).json()["data"]["mainName"] for b in bases] == ["改名 Renamed"] * 2
+            with platform.db.session() as session:
+                lifecycle.update_resource(session, settings=settings, post_id=post.id,
+                                          visibility="PRIVATE")
+                session.commit()
+            assert [read(b).json()["code"] for b in bases] == [200404, 200404]
+            with platform.db.session() as session:
+                lifecycle.update_resource(session, settings=settings, post_id=post.id,
+                                          visibility="PUBLIC")
+                lifecycle.delete_resource(session, post_id=post.id, settings=settings)
+                session.commit()
+            assert [read(b).json()["code"] for b in bases] == [200404, 200404]

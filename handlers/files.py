@@ -2,10 +2,24 @@
 
 import flask
 
+from models.delivery import downloads, install, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
-from modhub.web import ok_tagged, platform, session
+from modhub.web import caller, ok, ok_tagged, platform, session
+
+
+def _now() -> float:
+    return platform().clock().timestamp()
+
+
+def _user() -> int | None:
+    """The optional proxy user of a K operation (X-Proxy-Access-Token or X-Proxy-User-Id)."""
+    state = caller()
+    if state.proxy_user_id is not None:
+        return state.proxy_user_id
+    return downloads.request_user(session(), app_id=state.app_id, headers=flask.request.headers,
+                                  clock=platform().clock)
 
 
 def list_files(post_id: int, **_):
@@ -22,12 +36,9 @@ def get_file(post_id: int, file_id: int, **_):
 
 def download_file(post_id: int, file_id: int, **_):
     """File content or 302 redirect (no envelope) (downloadModFile, downloadResourceFile)."""
-    storage = platform().storage
-    d = files.resolve_download(session(), storage, post_id=post_id, file_id=file_id)
-    if d.redirect:
-        return flask.Response(b"", status=302, headers={"Location": d.redirect},
-                              mimetype="application/octet-stream")
-    return blobs.stream(storage, key=d.key, size=d.size, filename=d.file_name, sha256=d.sha256)
+    storage, user = platform().storage, _user()
+    d = downloads.file_download(session(), storage, post_id=post_id, file_id=file_id, user_id=user)
+    return blobs.serve(d, user_id=user)
 
 
 def get_download_url(file_id: int, post_id: int | None = None, **_):
@@ -39,3 +50,54 @@ def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
     return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"],
                                           zone=platform().display.time_zone))
+
+
+def download_auth(post_id: int, body: dict | None = None, **_):
+    """DownloadAuthVo: temporary links of one file (authorizeResourceDownload, legacyDownloadAuth)."""
+    body, db = body or {}, session()
+    user = (downloads.named_user(db, app_id=caller().app_id, user_id=body["proxyUserId"])
+            if body.get("proxyUserId") else _user())
+    return ok(downloads.download_auth(db, settings=platform().settings, post_id=post_id,
+                                      file_id=body.get("fileInfoId"), app_id=caller().app_id,
+                                      user_id=user, now=_now()))
+
+
+def get_install_config(post_id: int, file_info_id: int | None = None, **_):
+    """InstallConfigVo (getModInstallConfig, getResourceInstallConfig, legacyGetInstallConfig)."""
+    return ok_tagged(install.install_config(session(), post_id=post_id, file_id=file_info_id))
+
+
+def get_install_info(post_id: int, **_):
+    """OpenApiInstallInfoVo with the signed script (getModInstallInfo, getResourceInstallInfo)."""
+    return ok(install.install_info(session(), settings=platform().settings, post_id=post_id,
+                                   app_id=caller().app_id, user_id=_user(), now=_now()))
+
+
+def get_install_launch(post_id: int, **_):
+    """InstallLaunchVo (getModInstallLaunch, getResourceInstallLaunch)."""
+    return ok_tagged(install.install_launch(session(), settings=platform().settings, post_id=post_id))
+
+
+def get_game_startup_command(post_id: int, memory_mb: int, **_):
+    """GameStartupCommandVo for a machine (get*GameStartupCommand)."""
+    return ok_tagged(install.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
+
+
+def report_game_startup_command(post_id: int, body: dict, **_):
+    """Store the startup command a consumer used (report*GameStartupCommand)."""
+    install.report_startup_command(session(), post_id=post_id, app_id=caller().app_id,
+                                   user_id=_user(), body=body)
+    return ok(None)
+
+
+def lookup_files(body: dict, **_):
+    """FileHashMatchVO (or null) per hash in request order (lookupFilesByHash, an extension)."""
+    return ok(lookup.lookup(session(), algorithm=body["algorithm"], hashes=body["hashes"],
+                            display=platform().display))
+
+
+def find_updates(body: dict, **_):
+    """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
+    return ok(lookup.updates(session(), algorithm=body["algorithm"], hashes=body["hashes"],
+                             game_version=body["gameVersion"], run_platform=body["runPlatform"],
+                             display=platform().display))

@@ -14,7 +14,7 @@ def _today():
 def batch_post_detail(body: dict, **_):
     """List of free-form post objects in request order (legacyBatchPostDetail)."""
     return ok_tagged(legacy.batch_post_detail(session(), post_ids=body["postIds"], display=platform().display,
-                                              today=_today()))
+                                              today=_today(), post_type=body.get("postType")))
 
 
 def query_posts(page_num: int = 1, page_size: int = 20, section_code: str | None = None,

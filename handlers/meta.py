@@ -2,8 +2,8 @@
 
 import flask
 
-from modhub.core.signing import install_signer
-from modhub.web import platform
+from models.delivery import keys
+from modhub.web import platform, session
 
 
 def openapi_json(**_):
@@ -17,6 +17,8 @@ def openapi_yaml(**_):
 
 
 def install_signing_key(**_):
-    """The public key of install-script signatures, PEM (getInstallSigningKey, an extension)."""
-    return flask.Response(install_signer(platform().settings).public_pem(),
-                          mimetype="application/x-pem-file")
+    """The published public keys of install-script signatures, PEM, the current one first
+    (getInstallSigningKey, an extension)."""
+    ring = keys.ring(session(), platform().settings)
+    return flask.Response(keys.bundle(ring), mimetype="application/x-pem-file",
+                          headers={"X-Install-Key-Id": ring.kid})

@@ -35,6 +35,13 @@ from models.community.tables import (
     UserBlock,
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
+from models.delivery.tables import (
+    Entitlement,
+    FailureReporter,
+    Feedback,
+    InstallSigningKey,
+    StartupCommandReport,
+)
 from models.identity.tables import (
     Application,
     AuthCode,
@@ -50,6 +57,7 @@ from models.identity.tables import (
     Wallet,
     WalletLedger,
 )
+from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
 from models.webhooks.tables import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -61,5 +69,7 @@ __all__ = [
     "ProviderCollect", "Wallet", "WalletLedger", "IdempotencyKey", "AdminAudit", "ConsoleApp",
     "SiteRole",
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
-    "Notification", "PrivateMessage", "UserBlock", "ResourceDraft", "ReviewDecision", "DraftFile",
+    "Notification", "PrivateMessage", "UserBlock", "LobbyPost", "LobbyResource", "LobbyBlob",
+    "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport", "InstallSigningKey",
+    "ResourceDraft", "ReviewDecision", "DraftFile",
 ]

@@ -1,13 +1,20 @@
-"""Serving stored bytes over HTTP: single-range requests, ETag = sha256, and the disk backend's
-HMAC-signed, expiring `/storage/<key>` URLs (outside the contract and the envelope)."""
+"""Serving stored bytes over HTTP: single-range requests, ETag = sha256, the disk backend's
+HMAC-signed, expiring `/storage/<key>` URLs and the temporary links of download-auth
+`/dl/<fileId>` (outside the contract; refusals of /dl use the envelope)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import flask
 
+from models.delivery import downloads, links
+from modhub.addresses import client_address
+from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
+from modhub.envelope import error_bytes
+from modhub.web import session
 
 bp = flask.Blueprint("blobs", __name__)
 RANGE_RE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -79,3 +86,52 @@ def signed_blob(key: str):
     except ObjectMissing:
         return flask.Response("not found\n", status=404, mimetype="text/plain")
     return stream(storage, key=key, size=size, filename=args.get("n") or None, sha256=key)
+
+
+def _address() -> str:
+    settings = flask.current_app.extensions["modhub"].settings
+    return client_address(flask.request.remote_addr or "-",
+                          flask.request.headers.get("X-Forwarded-For"), settings.trusted_networks)
+
+
+def _new_download() -> bool:
+    """A GET of the whole file or of its start; a HEAD, a revalidation (If-None-Match) or a
+    resumed range is not a new download."""
+    r = flask.request
+    if r.method != "GET" or "If-None-Match" in r.headers:
+        return False
+    wanted = (r.headers.get("Range") or "").replace(" ", "")
+    return not wanted or wanted.startswith("bytes=0-")
+
+
+def serve(d, *, user_id: int | None) -> flask.Response:
+    """A resolved download, counted once per client per 10 minutes (one Redis round trip), then
+    streamed, or redirected (DIRECT_LINK's external link, S3's presigned URL)."""
+    platform = flask.current_app.extensions["modhub"]
+    if _new_download():
+        downloads.count(platform, post_id=d.post_id, file_id=d.file_id, user_id=user_id,
+                        address=_address(), now=platform.clock().timestamp())
+    if d.redirect:
+        return flask.Response(b"", status=302, headers={"Location": d.redirect},
+                              mimetype="application/octet-stream")
+    return stream(platform.storage, key=d.key, size=d.size, filename=d.file_name, sha256=d.sha256)
+
+
+@bp.route(links.PATH + "<int:file_id>", methods=["GET", "HEAD"])
+def temporary_link(file_id: int):
+    """Serve the file of a download-auth link to its holder (see models/delivery/links.py)."""
+
+    platform = flask.current_app.extensions["modhub"]
+    try:
+        d, link = downloads.link_download(
+            session(), platform.storage, settings=platform.settings, file_id=file_id,
+            args=flask.request.args, api_key=flask.request.headers.get("X-API-Key"),
+            now=platform.clock().timestamp())
+    except ApiError as exc:
+        return flask.Response(error_bytes(exc), status=exc.status, mimetype="application/json")
+    if not d.redirect and getattr(platform.storage, "signer", None) is None:
+        # S3: hand over to the store's presigned URL, valid until the link expires
+        ttl = max(1, int(link.expires - platform.clock().timestamp()))
+        d = dataclasses.replace(d, redirect=platform.storage.url(d.key, expires_in=ttl,
+                                                                 filename=d.file_name))
+    return serve(d, user_id=link.user_id)

@@ -84,7 +84,8 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
             writer.write_chunk(size)
             bar.update(size)
     _insert(session, ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
-    return {**writer.counts, **seed_community(session, resources=resources, user_ids=user_ids, now=now)}
+    return {**writer.counts, **seed_community(session, resources=resources, user_ids=user_ids, now=now,
+                                              progress=progress)}
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -136,11 +137,21 @@ def post_row(rng: random.Random, tax: Taxonomy, now: dt.datetime, user_count: in
                             f"<p>{rng.choice(V.EN_INTRO)}</p>",
         "tags": rng.sample(V.TAGS, k=rng.randint(0, 4)),
         "ref_link": None, "post_version": 1, "game_versions": rng.sample(versions, k=1),
+        "install_script": _install_script(en, rtype, client_env),
         "publish_time": published, "update_time": min(now, published + rng.uniform(0, 200) * DAY),
         "is_delete": deleted, "delete_time": now - rng.uniform(0, 30) * DAY if deleted else None,
         "views_count": 0, "download_count": 0, "like_count": 0, "collection_count": 0,
         "comment_count": 0, "rating_count": 0, "rating_total": 0,
     }
+
+
+def _install_script(name: str, rtype: str, client_env: str) -> str | None:
+    """A small JSON install script (signed by install-info) for resources a client installs."""
+    if client_env == "NO_NEED":
+        return None
+    return json.dumps({"source": "AUTHOR", "summary": f"Copy {name} into {rtype}s/.",
+                       "steps": [{"action": "copy", "from": "@0", "to": f"{rtype}s/"}]},
+                      ensure_ascii=False)
 
 
 def demo_content(name: str, size: int) -> bytes:

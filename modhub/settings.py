@@ -57,6 +57,8 @@ class Settings:
     s3_access_key_id: str = ""
     s3_secret_access_key: str = ""
     install_signing_key: str = ""
+    # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
+    download_failure_hide_threshold: int = 5
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
     extra: dict = field(default_factory=dict)
 
@@ -133,6 +135,7 @@ def from_env() -> Settings:
         s3_access_key_id=_env("S3_ACCESS_KEY_ID"),
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
+        download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
     )
     return finalize(settings)

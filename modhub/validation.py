@@ -15,7 +15,9 @@ from connexion.validators import (
     ParameterValidator,
 )
 from jsonschema import Draft4Validator, FormatChecker, ValidationError, validators
+from starlette.datastructures import Headers
 from starlette.formparsers import MultiPartParser
+from werkzeug.http import parse_options_header
 
 from modhub.core.errors import ApiError
 
@@ -135,12 +137,31 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
                            f"body{'.' + where if where else ''}: {exc.message}") from exc
 
 
+STREAMED_MULTIPART = "application/x-modhub-streamed-multipart"
+
+
 class ClosingMultiPartValidator(MultiPartFormDataValidator):
     """Connexion's multipart validation, closing the temporary files it parsed (it leaves them open).
 
     The handler reads the upload again from the request, so the validator's copies are only needed
     while validating.
+
+    A schema marked `x-modhub-streamed: true` is not parsed here at all (Connexion would hold
+    every message of the body in memory to replay it): the body passes through untouched, with
+    its Content-Type renamed to STREAMED_MULTIPART (boundary kept) so that neither Connexion nor
+    Werkzeug parses the form before the handler, which streams the parts itself.
     """
+
+    async def wrap_receive(self, receive, *, scope):
+        if not self._schema.get("x-modhub-streamed"):
+            return await super().wrap_receive(receive, scope=scope)
+        _, options = parse_options_header(Headers(scope=scope).get("content-type", ""))
+        boundary = options.get("boundary", "")
+        if not boundary or len(boundary) > 200:
+            raise ApiError("PARAMETER_INVALID", "multipart/form-data needs a boundary")
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+        headers.append((b"content-type", f'{STREAMED_MULTIPART}; boundary="{boundary}"'.encode()))
+        return receive, {**scope, "headers": headers}
 
     async def _parse(self, stream, scope) -> dict:
         forms = []

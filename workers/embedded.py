@@ -28,9 +28,10 @@ class LocalDispatcher:
 class EmbeddedRelay:
     """A daemon thread delivering from the outbox; retries are due rows it finds on each pass."""
 
-    def __init__(self, runtime: Runtime, dispatcher: LocalDispatcher):
+    def __init__(self, runtime: Runtime, dispatcher: LocalDispatcher, downloads=None):
         self.runtime = runtime
         self.dispatcher = dispatcher
+        self.downloads = downloads  # the in-process download counter, flushed on each pass
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="modhub-webhook-relay", daemon=True)
 
@@ -49,6 +50,9 @@ class EmbeddedRelay:
     def run_once(self) -> int:
         """One pass: relay every committed event, then send every due delivery."""
         relay_pending(self.runtime)
+        if self.downloads is not None:
+            from models.delivery.counting import flush
+            flush(self.runtime.db, self.downloads)
         due = overdue_deliveries(self.runtime, grace=dt.timedelta(0))
         size = self.runtime.settings.webhook_batch_size
         sent = 0
@@ -74,4 +78,5 @@ def start(platform) -> EmbeddedRelay:
     runtime = Runtime(settings=platform.settings, db=platform.db, secrets=platform.secrets,
                       dispatcher=None, clock=platform.clock)
     attach(platform.db, dispatcher)
-    return EmbeddedRelay(runtime, dispatcher).start()
+    from models.delivery.counting import counter_for
+    return EmbeddedRelay(runtime, dispatcher, counter_for(platform.quota)).start()

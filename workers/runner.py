@@ -14,6 +14,7 @@ import time
 import redis
 from rq import SimpleWorker, Worker
 
+from models.delivery.counting import RedisCounter, flush
 from modhub.settings import Settings
 from workers.relay import sweep
 from workers.runtime import build, install
@@ -29,12 +30,14 @@ class Sweeper(threading.Thread):
         super().__init__(name="modhub-webhook-sweep", daemon=True)
         self.rt = rt
         self.stopping = threading.Event()
+        self.downloads = RedisCounter(redis.Redis.from_url(rt.settings.redis_url), "modhub:quota")
 
     def run(self) -> None:
         """Sweep until stopped; a failed pass (Redis or database down) is retried next period."""
         while not self.stopping.wait(self.rt.settings.webhook_sweep_seconds):
             try:
                 sweep(self.rt)
+                flush(self.rt.db, self.downloads)  # download counts into the statistics
             except Exception as exc:  # noqa: BLE001 - the rows stay owed; try again next period
                 log.warning("webhook sweep failed (%s: %s); retrying in %g s", type(exc).__name__,
                             exc, self.rt.settings.webhook_sweep_seconds)

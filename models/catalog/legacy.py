@@ -106,12 +106,24 @@ def get_post(session: Session, *, post_id: int, post_type: str | None, display: 
     return {**get_resource(session, post_id=post_id, display=display, today=today), "postType": RESOURCE}
 
 
-def batch_post_detail(session: Session, *, post_ids: list[int], display: Display, today: dt.date) -> list:
-    """Legacy resource post objects in request order; null where the id is not a listed resource."""
-    found = listed_by_ids(session, post_ids=post_ids)
-    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
-    by_id = {d["postId"]: {**d, "postType": RESOURCE}
-             for d in details(session, present, display=display, today=today)}
+def batch_post_detail(session: Session, *, post_ids: list[int], display: Display, today: dt.date,
+                      post_type: str | None = None) -> list:
+    """Legacy post objects of one kind (resource posts by default) in request order; null where
+    the id is not a shown post of that kind."""
+    kind = _kind(post_type)
+    if kind in COMMUNITY_KINDS:
+        found = community_posts.details_by_ids(session, post_type=kind, post_ids=post_ids,
+                                               settings=display)  # display fields only
+        by_id = {i: {**vo, "postType": kind} for i, vo in found.items()}
+    elif kind == SERVER:
+        servers = session.scalars(select(ServerPost).where(ServerPost.id.in_(set(post_ids)),
+                                                           ServerPost.is_delete.is_(False)))
+        by_id = {p.id: server_object(p, display=display) for p in servers}
+    else:
+        found = listed_by_ids(session, post_ids=post_ids)
+        present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+        by_id = {d["postId"]: {**d, "postType": RESOURCE}
+                 for d in details(session, present, display=display, today=today)}
     return [by_id.get(i) for i in post_ids]
 
 

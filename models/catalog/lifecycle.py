@@ -27,6 +27,7 @@ UPDATABLE = frozenset({
     "visibility", "tags",
 })
 ROLE_ORDER = {"OWNER": 0, "COLLABORATOR": 1, "CONTRIBUTOR": 2}
+HIDDEN = "HIDDEN"  # taken out of every listing by consumer reports until an operator restores it
 
 
 def _resource(session: Session, post_id: int) -> ResourcePost:
@@ -92,6 +93,20 @@ def delete_resource(session: Session, *, post_id: int, settings, now: dt.datetim
     post = _resource(session, post_id)
     now = now or utcnow()
     post.is_delete, post.delete_time, post.update_time = True, now, now
+    session.flush()
+    emit(session, kind="resource.deleted",
+         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
+    return post
+
+
+def hide_resource(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+                  ) -> ResourcePost:
+    """Take a published resource out of search, batch, detail and sync (status HIDDEN) and emit
+    resource.deleted; publish_resource brings it back. No-op when it is not published."""
+    post = _resource(session, post_id)
+    if post.status != "PUBLISHED":
+        return post
+    post.status, post.update_time = HIDDEN, now or utcnow()
     session.flush()
     emit(session, kind="resource.deleted",
          data=resource_snapshot(session, post, display=Display.from_settings(settings)))

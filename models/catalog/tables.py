@@ -178,6 +178,10 @@ class ResourceFile(Base):
     """A downloadable file of a resource: on-site upload, external link or cloud-disk share."""
 
     __tablename__ = "resource_file"
+    __table_args__ = (  # hash lookups of launchers (files/lookup, files/updates)
+        Index("ix_resource_file_sha1", "sha1"), Index("ix_resource_file_sha256", "sha256"),
+        Index("ix_resource_file_sha512", "sha512"),
+    )
 
     id: Mapped[id_pk]
     post_id: Mapped[big_id] = mapped_column(ForeignKey("resource_post.id"), index=True)

@@ -80,6 +80,19 @@ def get_discuss(session: Session, *, post_id: int, settings) -> dict:
     return records.post_detail(post, _author(session, post.user_id), settings=settings)
 
 
+def details_by_ids(session: Session, *, post_type: str, post_ids: list[int], settings) -> dict[int, dict]:
+    """CommunityPostDetailVO (discussion) or CommunityQuestionVO with content (question) of the live
+    posts of that type among post_ids, by id (two queries: posts, then their authors)."""
+    posts = list(session.scalars(select(CommunityPost).where(
+        CommunityPost.id.in_(set(post_ids)), CommunityPost.post_type == post_type,
+        CommunityPost.is_delete.is_(False))))
+    user_ids = {p.user_id for p in posts}
+    authors = {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids), LIVE_USER))}
+    if post_type == DISCUSS:
+        return {p.id: records.post_detail(p, authors.get(p.user_id), settings=settings) for p in posts}
+    return {p.id: records.question(p, authors.get(p.user_id), settings=settings, detail=True) for p in posts}
+
+
 def query_questions(session: Session, *, section_code: str | None, keyword: str | None,
                     is_resolved: bool | None, page_num: int, page_size: int, settings) -> dict:
     """PageResult<CommunityQuestionVO> of questions, newest first (no content in the list)."""

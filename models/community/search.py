@@ -1,9 +1,10 @@
-"""Community full-text search (resource, discussion and question posts) and title suggestions.
+"""Community full-text search (resource, discussion and question posts, answers and moments) and
+search suggestions.
 
-Resource posts are matched by the catalogue's search backend (PostgreSQL tsvector + pg_trgm,
-SQLite FTS5); community posts by a case-insensitive substring of title and Markdown text
-(PostgreSQL: a trigram GIN index over that expression, migration 0008). One ranked UNION ALL
-gives the page and the total; the page's records are then loaded by id.
+Every kind is matched by the catalogue's search approach: resource posts by the catalogue backend
+(models/search/backends.py), the community texts by models/community/search_backend.py over the
+artifacts of migration 0010 (PostgreSQL tsvector + pg_trgm, SQLite FTS5). One ranked UNION ALL
+gives the page and the total; the page's records are then loaded by id, one query per kind.
 """
 
 from __future__ import annotations
@@ -11,73 +12,124 @@ from __future__ import annotations
 import html
 import re
 
-from sqlalchemy import Float, String, case, cast, func, literal, literal_column, select, union_all
+from sqlalchemy import Float, String, cast, func, literal, select, union_all
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import check_page, listed_clause, page_result
 from models.catalog.tables import ResourcePost, Tag
 from models.community.records import user_name
-from models.community.tables import POST_TYPES, RESOURCE, CommunityPost
+from models.community.search_backend import ANSWERS, MOMENTS, POSTS, match_for
+from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import backend_for, like_pattern
+from models.search.backends import CJK_RUN, backend_for, like_pattern
 from modhub.core.display import display_url, format_time
 
+ANSWER = "QUESTION_ANSWER"
+KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)
 SUGGESTIONS = 10
 SNIPPET_SPAN = 40
+TAG = re.compile(r"<[^>]*>")
 
 
-def search_text():
-    """The lower-cased searchable text of a community post (indexed on PostgreSQL)."""
-    space, empty = literal_column("' '", String), literal_column("''", String)
-    return func.lower(CommunityPost.title.op("||")(space).op("||")(
-        func.coalesce(CommunityPost.content_md, empty)))
+def terms(keyword: str) -> list[str]:
+    """What a keyword matches: its whitespace-separated words, CJK runs apart from Latin parts."""
+    found: list[str] = []
+    for word in keyword.split():
+        found += CJK_RUN.findall(word) + [p for p in CJK_RUN.split(word) if p]
+    return sorted(set(found), key=len, reverse=True)
 
 
 def snippet(text: str | None, keyword: str) -> str | None:
-    """An HTML-escaped excerpt around the first match, every match wrapped in <em>."""
+    """An HTML-escaped excerpt around the first matched term, every term wrapped in <em>."""
     if not text:
         return None
-    at = text.lower().find(keyword.lower())
-    start = max(at - SNIPPET_SPAN, 0) if at >= 0 else 0
+    words = terms(keyword) or [keyword]
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.I)
+    first = pattern.search(text)
+    start = max(first.start() - SNIPPET_SPAN, 0) if first else 0
     part = text[start:start + 2 * SNIPPET_SPAN + len(keyword)]
-    escaped = html.escape(part)
-    marked = re.sub(re.escape(html.escape(keyword)), lambda m: f"<em>{m.group(0)}</em>", escaped,
-                    flags=re.I)
-    return ("…" if start else "") + marked
+    out, at = [], 0
+    for hit in pattern.finditer(part):
+        out += [html.escape(part[at:hit.start()]), f"<em>{html.escape(hit.group(0))}</em>"]
+        at = hit.end()
+    out.append(html.escape(part[at:]))
+    return ("…" if start else "") + "".join(out)
+
+
+def _holds(text: str | None, keyword: str) -> bool:
+    low = (text or "").lower()
+    return any(w.lower() in low for w in terms(keyword) or [keyword])
+
+
+def _plain(content: str | None) -> str | None:
+    """Text of stored HTML (moments), for the snippet."""
+    return html.unescape(TAG.sub(" ", content)).strip() if content else content
+
+
+def _hits(kind: str, id_col, score, at):
+    return (literal(kind, String).label("kind"), id_col.label("id"), cast(score, Float).label("score"),
+            at.label("at"))
 
 
 def _resource_hits(session: Session, keyword: str, section_code: str | None):
     stmt, score = backend_for(session).match(select(ResourcePost.id).where(listed_clause()), keyword)
     if section_code:
         stmt = stmt.where(ResourcePost.section_code == section_code)
-    return stmt.with_only_columns(literal(RESOURCE, String).label("kind"), ResourcePost.id.label("id"),
-                                  cast(score, Float).label("score"),
-                                  ResourcePost.publish_time.label("at"))
+    return stmt.with_only_columns(*_hits(RESOURCE, ResourcePost.id, score, ResourcePost.publish_time))
 
 
-def _post_hits(keyword: str, section_code: str | None, kinds: list[str]):
-    pattern = like_pattern(keyword.lower())
-    in_title = func.lower(CommunityPost.title).like(pattern, escape="\\")
-    stmt = select(CommunityPost.post_type.label("kind"), CommunityPost.id.label("id"),
-                  cast(case((in_title, 1.0), else_=0.5), Float).label("score"),
-                  CommunityPost.publish_time.label("at")).where(
-        CommunityPost.is_delete.is_(False), CommunityPost.post_type.in_(kinds),
-        search_text().like(pattern, escape="\\"))
+def _post_hits(match, keyword: str, section_code: str | None, kinds: list[str]):
+    """Discussion and question posts in one scan (the kind is the post type)."""
+    stmt = select(CommunityPost.id).where(CommunityPost.is_delete.is_(False),
+                                          CommunityPost.post_type.in_(kinds))
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
-    return stmt
+    stmt, score = match(stmt, POSTS, keyword)
+    return stmt.with_only_columns(CommunityPost.post_type.label("kind"), CommunityPost.id.label("id"),
+                                  cast(score, Float).label("score"), CommunityPost.publish_time.label("at"))
+
+
+def _answer_hits(match, keyword: str, section_code: str | None):
+    """Live answers of live questions; the section is the question's."""
+    stmt = select(Answer.id).join(CommunityPost, CommunityPost.id == Answer.question_id).where(
+        Answer.is_delete.is_(False), CommunityPost.is_delete.is_(False),
+        CommunityPost.post_type == QUESTION)
+    if section_code:
+        stmt = stmt.where(CommunityPost.section_code == section_code)
+    stmt, score = match(stmt, ANSWERS, keyword)
+    return stmt.with_only_columns(*_hits(ANSWER, Answer.id, score, Answer.create_time))
+
+
+def _moment_hits(match, keyword: str):
+    stmt, score = match(select(Moment.id).where(Moment.is_delete.is_(False)), MOMENTS, keyword)
+    return stmt.with_only_columns(*_hits(MOMENT, Moment.id, score, Moment.create_time))
 
 
 def search(session: Session, *, keyword: str, entity_type: str | None, section_code: str | None,
            page_num: int, page_size: int, settings) -> dict:
-    """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id."""
+    """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id.
+    Moments belong to no section: a sectionCode filter leaves them out."""
     offset = check_page(page_num=page_num, page_size=page_size)
+    keyword, match = keyword.strip(), match_for(session)
+    if not keyword:
+        return page_result([], total=0, page_num=page_num, page_size=page_size)
+    wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
     parts = []
-    if entity_type in (None, RESOURCE):
+    if RESOURCE in wanted:
         parts.append(_resource_hits(session, keyword, section_code))
-    kinds = [k for k in POST_TYPES if entity_type in (None, k)]
-    if kinds:
-        parts.append(_post_hits(keyword, section_code, kinds))
+    if kinds := [k for k in POST_TYPES if k in wanted]:
+        parts.append(_post_hits(match, keyword, section_code, kinds))
+    if ANSWER in wanted:
+        parts.append(_answer_hits(match, keyword, section_code))
+    if MOMENT in wanted:
+        parts.append(_moment_hits(match, keyword))
+    if session.get_bind().dialect.name == "postgresql":
+        # A handful of index scans: starting parallel workers costs more than it saves (measured
+        # 50+ ms on a busy host for a keyword that matches nothing); this transaction only.
+        session.execute(sql("SET LOCAL max_parallel_workers_per_gather = 0"))
+    if not parts:
+        return page_result([], total=0, page_num=page_num, page_size=page_size)
     hits = (union_all(*parts) if len(parts) > 1 else parts[0]).subquery("hits")
     rows = session.execute(select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
                            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
@@ -88,29 +140,50 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
+def _by_id(session: Session, model, ids: list[int]) -> dict:
+    return {r.id: r for r in session.scalars(select(model).where(model.id.in_(ids)))} if ids else {}
+
+
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:
-    res_ids = [i for k, i, _ in hits if k == RESOURCE]
-    post_ids = [i for k, i, _ in hits if k != RESOURCE]
-    resources = {p.id: p for p in session.scalars(select(ResourcePost).where(ResourcePost.id.in_(res_ids)))}
-    posts = {p.id: p for p in session.scalars(select(CommunityPost).where(CommunityPost.id.in_(post_ids)))}
-    user_ids = {p.user_id for p in [*resources.values(), *posts.values()] if p.user_id}
+    """FullTextSearchResultVo of each hit: one query per kind present, one for the authors."""
+    wanted: dict[str, list[int]] = {}
+    for kind, entity_id, _ in hits:
+        wanted.setdefault(kind, []).append(entity_id)
+    resources = _by_id(session, ResourcePost, wanted.get(RESOURCE, []))
+    answers = _by_id(session, Answer, wanted.get(ANSWER, []))
+    moments = _by_id(session, Moment, wanted.get(MOMENT, []))
+    post_ids = [i for k in POST_TYPES for i in wanted.get(k, [])] + [a.question_id for a in answers.values()]
+    posts = _by_id(session, CommunityPost, post_ids)
+    rows = [*resources.values(), *answers.values(), *moments.values(), *posts.values()]
+    user_ids = {r.user_id for r in rows if r.user_id}
     users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids),
                                                                  User.is_delete.is_(False)))}
     items, zone, cdn = [], settings.time_zone, settings.cdn_base_url
     for kind, entity_id, score in hits:
+        question_id, cover = None, None
         if kind == RESOURCE:
             row = resources[entity_id]
-            title, cover = row.main_name, display_url(row.cover_image, cdn)
-            text = row.introduction if keyword.lower() in (row.introduction or "").lower() else title
+            title, section, at = row.main_name, row.section_code, row.publish_time
+            cover = display_url(row.cover_image, cdn)
+            text = row.introduction if _holds(row.introduction, keyword) else title
+        elif kind == ANSWER:
+            row = answers[entity_id]
+            question = posts[row.question_id]
+            title, section, at = question.title, question.section_code, row.create_time
+            question_id = question.id
+            text = row.content_md or _plain(row.content_html)
+        elif kind == MOMENT:
+            row = moments[entity_id]
+            title, section, at, text = None, None, row.create_time, _plain(row.content)
         else:
             row = posts[entity_id]
-            title, cover = row.title, None
-            text = row.content_md if keyword.lower() in (row.content_md or "").lower() else row.title
-        items.append({"entityType": kind, "entityId": entity_id, "title": title,
-                      "snippet": snippet(text, keyword), "sectionCode": row.section_code,
+            title, section, at = row.title, row.section_code, row.publish_time
+            text = row.content_md if _holds(row.content_md, keyword) else row.title
+        items.append({"entityType": kind, "entityId": entity_id, "questionId": question_id,
+                      "title": title, "snippet": snippet(text, keyword), "sectionCode": section,
                       "authorId": row.user_id, "authorName": user_name(users.get(row.user_id)),
                       "coverImageUrl": cover, "score": round(float(score), 6),
-                      "publishTime": format_time(row.publish_time, zone)})
+                      "publishTime": format_time(at, zone)})
     return items
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise
-from models.catalog.tables import ResourceFile
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.files import records
 from models.files.listing import platform_names
 from modhub.core.errors import ApiError
@@ -18,13 +18,19 @@ from modhub.core.storage import ObjectMissing
 
 def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:
     """A visible file of a listed resource; postId (when given) must be its owner, else 200404."""
+    return get_with_post_or_raise(session, file_id=file_id, post_id=post_id)[0]
+
+
+def get_with_post_or_raise(session: Session, *, file_id: int, post_id: int | None
+                           ) -> tuple[ResourceFile, ResourcePost]:
+    """The file and its listed resource (kept referenced: the identity map holds objects only
+    while someone does), with the checks of get_owned_or_raise."""
     f = session.get(ResourceFile, file_id)
     if (f is None or f.is_delete or f.file_status != "NORMAL"
             or (post_id is not None and f.post_id != post_id)):
         raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist"
                        + (f" in resource {post_id}" if post_id is not None else ""))
-    get_listed_or_raise(session, post_id=f.post_id)
-    return f
+    return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
 def get_detail(session: Session, *, post_id: int, file_id: int, zone: str) -> dict:
@@ -48,29 +54,34 @@ class Download:
 
     file_id: int
     file_name: str | None
+    post_id: int | None = None
+    post: ResourcePost | None = None
     key: str | None = None
     size: int = 0
     sha256: str | None = None
     redirect: str | None = None
 
 
-def resolve_download(session: Session, storage, *, post_id: int, file_id: int) -> Download:
-    """The download of a file owned by postId: DIRECT_UPLOAD streams the stored bytes,
-    DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are 200420."""
-    f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
+def resolve_download(session: Session, storage, *, post_id: int | None, file_id: int) -> Download:
+    """The download of a file owned by postId (any listed one when None): DIRECT_UPLOAD streams
+    the stored bytes, DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are
+    200420."""
+    f, post = get_with_post_or_raise(session, file_id=file_id, post_id=post_id)
     if f.storage_type == "CLOUD_DISK":
         raise ApiError("CLOUD_DISK_NOT_DOWNLOADABLE")
     if f.storage_type == "DIRECT_LINK":
         if not f.external_url:
             raise ApiError("FILE_CONTENT_MISSING")
-        return Download(file_id=f.id, file_name=f.file_name, redirect=f.external_url)
+        return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
+                        redirect=f.external_url)
     if not f.object_key:
         raise ApiError("FILE_CONTENT_MISSING")
     try:
         size = storage.size(f.object_key)
     except ObjectMissing as exc:
         raise ApiError("FILE_CONTENT_MISSING") from exc
-    return Download(file_id=f.id, file_name=f.file_name, key=f.object_key, size=size,
+    return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
+                    key=f.object_key, size=size,
                     sha256=f.sha256 or f.object_key)
 
 

@@ -14,7 +14,12 @@ UNMODELLED_INDEXES = {"ix_resource_post_sync_xid", "ix_resource_post_sync_seq"} 
     f"ix_resource_post_search_{name}" for name in
     ("tsv", "trgm", "categories", "filters", "updated", "downloads", "likes", "published", "rating")}
 UNMODELLED_INDEXES |= {"ix_community_post_search_trgm", "ix_community_post_suggest"}  # 0008
-UNMODELLED_TABLES = {"resource_post_fts"}
+COMMUNITY_SEARCHED = ("community_post", "community_answer", "community_moment")  # 0010
+UNMODELLED_COLUMNS |= {(table, "search_tsv") for table in COMMUNITY_SEARCHED}
+UNMODELLED_INDEXES |= {f"ix_{table}_search_tsv" for table in COMMUNITY_SEARCHED} | {
+    "ix_community_answer_search_trgm", "ix_community_moment_search_trgm", "ix_resource_post_suggest",
+    "ix_community_post_suggest_live"}
+UNMODELLED_TABLES = {"resource_post_fts"} | {f"{table}_fts" for table in COMMUNITY_SEARCHED}
 
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
@@ -24,5 +29,6 @@ def include_object(obj, name, type_, reflected, compare_to) -> bool:
     if type_ == "index":
         return name not in UNMODELLED_INDEXES
     if type_ == "table":
-        return not (name in UNMODELLED_TABLES or name.startswith("resource_post_fts_"))
+        return not (name in UNMODELLED_TABLES
+                    or any(name.startswith(f"{fts}_") for fts in UNMODELLED_TABLES))
     return True

@@ -11,6 +11,7 @@ from cryptography.fernet import Fernet
 from modhub import __version__
 from modhub.cli.admin import admin
 from modhub.cli.common import load_platform, load_settings, run_or_fail
+from modhub.cli.delivery import downloads, keys
 from modhub.cli.identity import identity
 from modhub.cli.moderate import moderate
 from modhub.cli.storage import storage
@@ -218,4 +219,6 @@ main.add_command(identity)
 main.add_command(admin)
 main.add_command(storage)
 main.add_command(moderate)
+main.add_command(downloads)
+main.add_command(keys)
 

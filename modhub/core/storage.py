@@ -35,6 +35,22 @@ class ObjectMissing(StorageError):
     """No object is stored under the key."""
 
 
+class ContentMismatch(StorageError):
+    """The streamed bytes are not the expected ones (size or sha256); nothing was stored."""
+
+    def __init__(self, what: str, message: str):
+        super().__init__(message)
+        self.what = what  # "size" or "sha256"
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a verified `put` must receive: the exact size and sha256 (lowercase hex)."""
+
+    size: int
+    sha256: str
+
+
 @dataclass(frozen=True)
 class StoredObject:
     """What `put` stored: the key (the sha256) and the size and digests of the bytes."""
@@ -51,7 +67,7 @@ class Storage(Protocol):
 
     kind: str
 
-    def put(self, stream: BinaryIO) -> StoredObject: ...
+    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject: ...
 
     def open(self, key: str, start: int = 0, end: int | None = None) -> Iterator[bytes]: ...
 
@@ -79,19 +95,32 @@ class _Hasher:
         return StoredObject(key=sha256, size=self.size, sha1=sha1, sha256=sha256, sha512=sha512)
 
 
-def _spool(stream: BinaryIO, directory: Path | None) -> tuple[StoredObject, str]:
-    """Copy a stream into a temporary file, hashing on the way; returns the digests and path."""
+def _spool(stream: BinaryIO, directory: Path | None,
+           expect: Expected | None = None) -> tuple[StoredObject, str]:
+    """Copy a stream into a temporary file, hashing on the way; returns the digests and path.
+
+    With `expect`, more bytes than expected stop the copy at once, and a size or sha256 that
+    differs at the end raises ContentMismatch; the temporary file is removed either way, so
+    nothing reaches the content address.
+    """
     hasher = _Hasher()
     fd, tmp = tempfile.mkstemp(prefix="upload-", dir=directory)
     try:
         with os.fdopen(fd, "wb") as out:
             while chunk := stream.read(CHUNK):
                 hasher.update(chunk)
+                if expect is not None and hasher.size > expect.size:
+                    raise ContentMismatch("size", f"more than the expected {expect.size} bytes")
                 out.write(chunk)
+        obj = hasher.result()
+        if expect is not None and obj.size != expect.size:
+            raise ContentMismatch("size", f"{obj.size} bytes received, {expect.size} expected")
+        if expect is not None and obj.sha256 != expect.sha256:
+            raise ContentMismatch("sha256", f"sha256 {obj.sha256} received, {expect.sha256} expected")
     except BaseException:
         os.unlink(tmp)
         raise
-    return hasher.result(), tmp
+    return obj, tmp
 
 
 def check_key(key: str) -> str:
@@ -151,11 +180,16 @@ class DiskStorage:
         check_key(key)
         return self.root / key[:2] / key[2:4] / key
 
-    def put(self, stream: BinaryIO) -> StoredObject:
+    @property
+    def spool_dir(self) -> Path:
+        """Where uploads are spooled before they reach their content address."""
+        return self.root / "tmp"
+
+    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
         """Store a stream once per content; returns its key, size and digests."""
-        tmpdir = self.root / "tmp"
+        tmpdir = self.spool_dir
         tmpdir.mkdir(parents=True, exist_ok=True)
-        obj, tmp = _spool(stream, tmpdir)
+        obj, tmp = _spool(stream, tmpdir, expect)
         target = self.path(obj.key)
         if target.exists():
             os.unlink(tmp)
@@ -221,9 +255,9 @@ class S3Storage:
         code = getattr(exc, "response", {}).get("Error", {}).get("Code", "")
         return code in ("404", "NoSuchKey", "NotFound")
 
-    def put(self, stream: BinaryIO) -> StoredObject:
+    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
         """Spool to a temporary file while hashing, then upload once per content."""
-        obj, tmp = _spool(stream, self.spool_dir)
+        obj, tmp = _spool(stream, self.spool_dir, expect)
         try:
             try:
                 self.client.head_object(Bucket=self.bucket, Key=self._name(obj.key))

@@ -65,3 +65,52 @@ def test_suggest_prefixes_of_titles_and_tags(signed, corpus, com, make_user):
         com.discuss(make_user(), title=f"many {n}")
     assert len(data(signed.get(f"{V2}/search/suggest?keyword=many"))) == 10
     assert error_code(signed.get(f"{V2}/search/suggest"), 400) == 200301
+
+
+@pytest.fixture()
+def texts(com, make_user):
+    author = make_user(username="答主")
+    question = com.question(author, title="光影 shaders question", section_code="terraria")
+    gone = com.question(author, title="old question", is_delete=True)
+    ids = {"author": author, "question": question,
+           "answer": com.answer(question, author, content_md="安装 OptiFine 后开启光影, then restart"),
+           "moment": com.moment(author, content="<p>我的光影截图 &amp; my OptiFine shots</p>"),
+           "hidden": com.moment(author, content="OptiFine deleted", is_delete=True)}
+    com.answer(gone, author, content_md="OptiFine in a deleted question")
+    com.answer(question, author, content_md="OptiFine removed", is_delete=True)
+    return ids
+
+
+def test_search_finds_answers_and_moments(signed, texts):
+    page = data(signed.get(f"{V2}/search?keyword=optifine"))
+    by_kind = {h["entityType"]: h for h in page["list"]}
+    assert page["total"] == 2 and set(by_kind) == {"QUESTION_ANSWER", "USER_MOMENT"}
+    answer, moment = by_kind["QUESTION_ANSWER"], by_kind["USER_MOMENT"]
+    assert (answer["entityId"], answer["questionId"], answer["title"], answer["sectionCode"]) == (
+        texts["answer"], texts["question"], "光影 shaders question", "terraria")
+    assert answer["snippet"] == "安装 <em>OptiFine</em> 后开启光影, then restart"
+    assert answer["authorName"] == "答主" and answer["publishTime"] == "2026-05-01 12:00:00"
+    assert (moment["entityId"], moment["title"], moment["sectionCode"], moment["questionId"]) == (
+        texts["moment"], None, None, None)
+    assert moment["snippet"] == "我的光影截图 &amp; my <em>OptiFine</em> shots"
+    # an answer is in its question's section; moments have none, so a section leaves them out
+    assert [h["entityType"] for h in data(signed.get(
+        f"{V2}/search?keyword=optifine&sectionCode=terraria"))["list"]] == ["QUESTION_ANSWER"]
+    assert data(signed.get(f"{V2}/search?keyword=optifine&sectionCode=minecraft"))["total"] == 0
+    only = data(signed.get(f"{V2}/search?keyword=optifine&entityType=USER_MOMENT"))["list"]
+    assert [h["entityId"] for h in only] == [texts["moment"]]
+    # two terms: a word and a Chinese run, both highlighted; the question's title holds 光影 too
+    both = data(signed.get(f"{V2}/search?keyword=光影 restart"))["list"]
+    assert [(h["entityType"], h["snippet"]) for h in both] == [
+        ("QUESTION_ANSWER", "安装 OptiFine 后开启<em>光影</em>, then <em>restart</em>")]
+    cjk = {(h["entityType"], h["entityId"]) for h in data(signed.get(f"{V2}/search?keyword=光影"))["list"]}
+    assert cjk == {("QUESTION_POST", texts["question"]), ("QUESTION_ANSWER", texts["answer"]),
+                   ("USER_MOMENT", texts["moment"])}
+
+
+def test_search_partial_words_and_nothing_found(signed, texts):
+    partial = data(signed.get(f"{V2}/search?keyword=ptiFi"))  # a part of a word: trigram substring
+    assert {h["entityType"] for h in partial["list"]} == {"QUESTION_ANSWER", "USER_MOMENT"}
+    empty = data(signed.get(f"{V2}/search?keyword=zzzqqq"))
+    assert (empty["total"], empty["list"], empty["emptyFlag"]) == (0, [], True)
+    assert data(signed.get(f"{V2}/search?keyword=%20%20"))["total"] == 0  # only spaces

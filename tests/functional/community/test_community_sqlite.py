@@ -1,5 +1,7 @@
 """The community reads and toggles on the embedded SQLite mode."""
 
+import datetime as dt
+
 import pytest
 
 from models.catalog.tables import Comment
@@ -30,15 +32,20 @@ def embedded(embedded_settings, checker):
                                  user_id=author.id, title="怎么 how", question_status="OPEN",
                                  tags=["forge"])
         moment = Moment(user_id=author.id, content="hi")
-        session.add_all([post, question, moment])
+        shots = Moment(user_id=fan.id, content="<p>my OptiFine shots</p>",
+                       create_time=utcnow() - dt.timedelta(days=1))
+        session.add_all([post, question, moment, shots])
         session.flush()
-        session.add_all([Answer(question_id=question.id, user_id=fan.id, content_html="<p>a</p>"),
+        answer = Answer(question_id=question.id, user_id=fan.id, content_html="<p>a</p>",
+                        content_md="安装 OptiFine 后开启光影")
+        session.add_all([answer,
                          Comment(entity_type="DISCUSS_POST", entity_id=post.id, user_id=fan.id,
                                  content="好")])
+        session.flush()
         token, _ = tokens.issue_token(session, app_id=info["appId"], user_id=fan.id, scopes=[],
                                       source="OAUTH", now=utcnow())
-        ids = {"post": post.id, "question": question.id, "moment": moment.id,
-               "author": author.id, "fan": fan.id, "token": token}
+        ids = {"post": post.id, "question": question.id, "moment": moment.id, "shots": shots.id,
+               "answer": answer.id, "author": author.id, "fan": fan.id, "token": token}
     app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     with app.test_client() as client:
@@ -60,6 +67,15 @@ def test_community_reads_and_toggles_on_sqlite(embedded):
         hits = data(signed.get(f"{V2}/search?keyword={keyword}"))["list"]
         assert [(h["entityType"], h["entityId"]) for h in hits] == [("DISCUSS_POST", ids["post"])]
     assert data(signed.get(f"{V2}/search/suggest?keyword=红")) == ["红石 Redstone"]
+    hits = data(signed.get(f"{V2}/search?keyword=optifine"))["list"]  # FTS5 trigram tables
+    assert {(h["entityType"], h["entityId"]) for h in hits} == {("USER_MOMENT", ids["shots"]),
+                                                               ("QUESTION_ANSWER", ids["answer"])}
+    answer = next(h for h in hits if h["entityType"] == "QUESTION_ANSWER")
+    assert (answer["questionId"], answer["snippet"]) == (ids["question"], "安装 <em>OptiFine</em> 后开启光影")
+    assert [h["entityType"] for h in data(signed.get(
+        f"{V2}/search?keyword=optifine&sectionCode=minecraft"))["list"]] == ["QUESTION_ANSWER"]
+    assert [h["entityId"] for h in data(signed.get(
+        f"{V2}/search?keyword=光影&entityType=QUESTION_ANSWER"))["list"]] == [ids["answer"]]  # LIKE path
     headers = {"X-Proxy-User-Id": str(ids["fan"]), "X-Proxy-Access-Token": ids["token"]}
     like = {"entityType": "DISCUSS_POST", "entityId": ids["post"]}
     assert data(signed.post(f"{V2}/like", json=like, headers=headers)) is True
@@ -93,7 +109,15 @@ def test_demo_seed_writes_a_consistent_community(embedded_settings, checker):
             "community_answer a WHERE a.question_id = p.id)")).scalar()
         resolved = session.execute(text("SELECT count(*) FROM community_post WHERE "
                                         "question_status = 'RESOLVED'")).scalar()
-    assert off == 0 and resolved > 0
+        threads = session.execute(text(
+            "SELECT count(*) FROM comment c WHERE entity_type = 'DISCUSS_POST' AND reply_count <> "
+            "(SELECT count(*) FROM comment r WHERE r.parent_id = c.id)")).scalar()
+        nested = session.execute(text("SELECT count(*) FROM community_answer WHERE "
+                                      "parent_answer_id IS NOT NULL")).scalar()
+        kinds = set(session.execute(text("SELECT DISTINCT message_type FROM "
+                                         "community_notification")).scalars())
+    assert off == 0 and resolved > 0 and threads == 0 and nested > 0
+    assert kinds == {"ANSWER_ACCEPTED", "REPLY", "COMMENT", "LIKE", "FOLLOW", "PRIVATE_MESSAGE"}
     app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     with app.test_client() as client:
         signed = SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker)

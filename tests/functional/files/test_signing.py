@@ -26,7 +26,8 @@ def _openssl_verify(tmp_path, pem: bytes, signature_b64: str, data: bytes) -> su
 def test_published_key_verifies_a_signature_with_openssl(client, settings, tmp_path):
     r = client.get("/openapi/v2/meta/install-signing-key")
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/x-pem-file")
-    assert r.content.startswith(b"-----BEGIN PUBLIC KEY-----")
+    assert r.content.split(b"\n", 1)[1].startswith(b"-----BEGIN PUBLIC KEY-----")
+    assert r.content.startswith(f"# {r.headers['X-Install-Key-Id']} CURRENT\n".encode())
     signature = install_signer(settings).sign(SCRIPT)
     ok = _openssl_verify(tmp_path, r.content, signature, SCRIPT)
     assert ok.returncode == 0 and "Verified OK" in ok.stdout

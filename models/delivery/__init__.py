@@ -1,0 +1,1 @@
+"""Delivery domain: entitlements, download links and counting, install info, consumer reports."""

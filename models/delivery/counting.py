@@ -1,0 +1,173 @@
+"""Download counting: one count per file per client (proxy user, else address) per 10 minutes.
+
+On the download path a count costs one Redis round trip (one Lua script: SET NX EX on the
+dedup key, and on success HINCRBY of the pending hash). `flush` moves the pending counts into
+resource_file.download_count, resource_post.download_count and the daily statistics in batches
+(the worker's sweep and `modhub downloads flush` call it). Without Redis (embedded mode) the
+same rules hold in-process.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+import uuid
+import weakref
+from collections import defaultdict
+
+import redis
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from models.catalog.tables import DailyStat, ResourceFile, ResourcePost
+
+DEDUP_SECONDS = 600
+BATCH = 500
+
+_COUNT = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+  return 1
+end
+return 0
+"""
+_TAKE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+redis.call('RENAME', KEYS[1], KEYS[2])
+local all = redis.call('HGETALL', KEYS[2])
+redis.call('DEL', KEYS[2])
+return all
+"""
+
+
+def _field(post_id: int, file_id: int, day: dt.date) -> str:
+    return f"{post_id}:{file_id}:{day.isoformat()}"
+
+
+class RedisCounter:
+    """Counts shared by every process, in the quota's Redis."""
+
+    def __init__(self, client: redis.Redis, prefix: str):
+        self.client, self.prefix = client, f"{prefix}:dl"
+        self._count = client.register_script(_COUNT)
+        self._take = client.register_script(_TAKE)
+
+    def hit(self, *, post_id: int, file_id: int, client_key: str, day: dt.date) -> bool:
+        """Count a download unless this client fetched this file in the last 10 minutes."""
+        keys = [f"{self.prefix}:seen:{file_id}:{client_key}", f"{self.prefix}:pending"]
+        try:
+            return bool(self._count(keys=keys, args=[DEDUP_SECONDS, _field(post_id, file_id, day)]))
+        except redis.RedisError:
+            return False  # a lost count must never fail a download
+
+    def take(self) -> dict[str, int]:
+        """The pending counts, removed atomically."""
+        raw = self._take(keys=[f"{self.prefix}:pending", f"{self.prefix}:taking:{uuid.uuid4().hex}"])
+        pairs = [x.decode() if isinstance(x, bytes) else x for x in raw]
+        return {pairs[i]: int(pairs[i + 1]) for i in range(0, len(pairs), 2)}
+
+    def give_back(self, counts: dict[str, int]) -> None:
+        """Put counts that could not be written back into the pending hash."""
+        pipe = self.client.pipeline(transaction=True)
+        for name, n in counts.items():
+            pipe.hincrby(f"{self.prefix}:pending", name, n)
+        pipe.execute()
+
+
+class LocalCounter:
+    """In-process counts of the embedded mode (no Redis)."""
+
+    def __init__(self, clock=time.monotonic):
+        self.lock, self.clock = threading.Lock(), clock
+        self.seen: dict[tuple, float] = {}
+        self.pending: dict[str, int] = defaultdict(int)
+
+    def hit(self, *, post_id: int, file_id: int, client_key: str, day: dt.date) -> bool:
+        """Count a download unless this client fetched this file in the last 10 minutes."""
+        now = self.clock()
+        with self.lock:
+            if len(self.seen) > 100_000:
+                self.seen = {k: v for k, v in self.seen.items() if v > now}
+            if self.seen.get((file_id, client_key), 0) > now:
+                return False
+            self.seen[(file_id, client_key)] = now + DEDUP_SECONDS
+            self.pending[_field(post_id, file_id, day)] += 1
+            return True
+
+    def take(self) -> dict[str, int]:
+        """The pending counts, removed."""
+        with self.lock:
+            taken, self.pending = dict(self.pending), defaultdict(int)
+        return taken
+
+    def give_back(self, counts: dict[str, int]) -> None:
+        """Put counts that could not be written back."""
+        with self.lock:
+            for name, n in counts.items():
+                self.pending[name] += n
+
+
+_COUNTERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def counter_for(quota):
+    """The download counter sharing the quota store (built once per quota object)."""
+    counter = _COUNTERS.get(quota)
+    if counter is None:
+        client = getattr(quota, "client", None)
+        counter = (RedisCounter(client, getattr(quota, "prefix", "modhub:quota"))
+                   if client is not None else LocalCounter())
+        _COUNTERS[quota] = counter
+    return counter
+
+
+def client_key(user_id: int | None, address: str | None) -> str:
+    """Who downloads: the proxy user when known, else the caller's address."""
+    return f"u{user_id}" if user_id else f"a{address or '-'}"
+
+
+def apply(session: Session, counts: dict[str, int]) -> int:
+    """Add counts {"post:file:day": n} to the files, the resources and the daily statistics."""
+    by_file, by_post, by_day = defaultdict(int), defaultdict(int), defaultdict(int)
+    for name, n in counts.items():
+        post, file, day = name.split(":")
+        by_file[int(file)] += n
+        by_post[int(post)] += n
+        by_day[(int(post), dt.date.fromisoformat(day))] += n
+    for file_id, n in by_file.items():
+        session.execute(update(ResourceFile).where(ResourceFile.id == file_id)
+                        .values(download_count=ResourceFile.download_count + n))
+    for post_id, n in by_post.items():
+        session.execute(update(ResourcePost).where(ResourcePost.id == post_id)
+                        .values(download_count=ResourcePost.download_count + n))
+    posts = {p for p, _ in by_day}
+    existing = {(s.post_id, s.day): s for s in session.scalars(
+        select(DailyStat).where(DailyStat.post_id.in_(posts),
+                                DailyStat.day.in_({d for _, d in by_day})))}
+    for (post_id, day), n in by_day.items():
+        row = existing.get((post_id, day))
+        if row is None:
+            session.add(DailyStat(post_id=post_id, day=day, downloads=n))
+        else:
+            row.downloads += n
+    session.flush()
+    return sum(counts.values())
+
+
+def flush(db, counter, *, log=None) -> int:
+    """Move all pending counts into the database, BATCH fields per transaction; counts of a
+    failed batch go back to the counter. Returns the downloads written."""
+    counts = counter.take()
+    names, written = sorted(counts), 0
+    for i in range(0, len(names), BATCH):
+        batch = {n: counts[n] for n in names[i:i + BATCH]}
+        try:
+            with db.session() as session, session.begin():
+                written += apply(session, batch)
+        except Exception:
+            counter.give_back({n: counts[n] for n in names[i:]})
+            raise
+        if log:
+            log(f"flushed {written} downloads ({min(i + BATCH, len(names))}/{len(names)} counters)")
+    return written

@@ -1,0 +1,255 @@
+"""Install configuration, signed install information, the client hand-over and startup commands.
+
+An install script is JSON text written by the author (kept byte for byte: the signature covers
+the exact bytes). Recognised members: `files` (fileInfoIds; `@N` in the script means files[N],
+and without `files` the resource's N-th file in its file-list order), `dependencies`,
+`preChecks`, `postActions`, `serverPackLayout`, `source` (AUTHOR / AI), `summary`. Anything else
+is the installer's business. A script that is not a JSON object still travels (raw, signed);
+its parsed parts are then empty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.records import detail_url
+from models.catalog.tables import ResourceFile
+from models.delivery import access, keys
+from models.delivery.downloads import chosen_file, signed_infos
+from models.delivery.tables import StartupCommandReport
+from models.files.listing import visible_files
+from modhub.core.errors import ApiError
+
+REF = re.compile(r"@(\d{1,4})\b")
+LAYOUT_KEYS = ("version", "status", "rootPath", "stripComponents", "fileCount", "uncompressedSize",
+               "sizesVerified", "hasLibrariesJar", "hasModsJar")
+
+
+def parse(script: str | None) -> dict:
+    """The script as a JSON object, or {} when there is none or it is not one."""
+    if not script:
+        return {}
+    try:
+        doc = json.loads(script)
+    except ValueError:
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _text(v) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _objects(doc: dict, name: str) -> list[dict]:
+    items = doc.get(name)
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def dependencies(doc: dict) -> list[dict]:
+    """Dependency list of the script (entries without an integer resourcePostId are skipped)."""
+    return [{"resourcePostId": d["resourcePostId"], "name": _text(d.get("name")),
+             "required": d.get("required") if isinstance(d.get("required"), bool) else None,
+             "versionRequirement": _text(d.get("versionRequirement"))}
+            for d in _objects(doc, "dependencies")
+            if isinstance(d.get("resourcePostId"), int) and not isinstance(d.get("resourcePostId"), bool)]
+
+
+def pre_checks(doc: dict) -> list[dict]:
+    """PreCheck list of the script."""
+    return [{"type": _text(c.get("type")), "condition": _text(c.get("condition")),
+             "failMessage": _text(c.get("failMessage"))} for c in _objects(doc, "preChecks")]
+
+
+def post_actions(doc: dict) -> list[dict]:
+    """PostAction list of the script."""
+    return [{"type": _text(a.get("type")),
+             "params": a.get("params") if isinstance(a.get("params"), dict) else None}
+            for a in _objects(doc, "postActions")]
+
+
+def server_pack_layout(doc: dict) -> dict | None:
+    """ServerPackLayout of the script, or null."""
+    layout = doc.get("serverPackLayout")
+    if not isinstance(layout, dict):
+        return None
+    out = {k: layout.get(k) for k in LAYOUT_KEYS}
+    if out["status"] not in ("ROOT", "WRAPPED", "PENDING", "UNKNOWN", "AMBIGUOUS"):
+        out["status"] = None
+    return out
+
+
+def referenced_files(session: Session, post_id: int, script: str | None, doc: dict
+                     ) -> list[tuple[int, ResourceFile]]:
+    """(index, file) of every @N the script references, ascending N; without a script, the
+    default file as @0. References to no visible file of the resource are left out."""
+    files = list(session.scalars(visible_files().where(ResourceFile.post_id == post_id)
+                                 .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())))
+    if not script:
+        return [(0, files[0])] if files else []
+    declared = doc.get("files")
+    if isinstance(declared, list):
+        by_id = {f.id: f for f in files}
+        order = [by_id.get(i) if isinstance(i, int) else None for i in declared]
+    else:
+        order = files
+    indexes = sorted({int(m) for m in REF.findall(script)})
+    return [(i, order[i]) for i in indexes if i < len(order) and order[i] is not None]
+
+
+def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None
+                 ) -> dict:
+    """InstallFileInfo of a file."""
+    return {"index": index, "fileInfoId": f.id, "fileName": f.file_name, "fileSize": f.file_size,
+            "sha256": f.sha256, "storageType": f.storage_type, "downloadUrl": url,
+            "downloadUrlExpiresAt": expires, "resourceVersions": list(f.resource_versions or []),
+            "runPlatform": f.run_platform, "environmentSide": f.environment_side}
+
+
+def install_config(session: Session, *, post_id: int, file_id: int | None = None) -> dict:
+    """InstallConfigVo of a listed resource for one file (default: its newest)."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    try:
+        chosen = chosen_file(session, post_id=post_id, file_id=file_id)[0].id
+    except ApiError:
+        if file_id is not None:
+            raise
+        chosen = None  # a resource without files still has a configuration
+    doc = parse(post.install_script)
+    return {"postId": post.id, "fileInfoId": chosen, "mainName": post.main_name,
+            "sectionCode": post.section_code, "resourceType": post.resource_type,
+            "runPlatform": post.run_platform, "resourceVersion": post.resource_version,
+            "clientEnvironment": post.client_environment,
+            "serverEnvironment": post.server_environment,
+            "clientInstallPath": post.client_install_path,
+            "serverInstallPath": post.server_install_path, "installScript": post.install_script,
+            "dependencies": dependencies(doc), "preChecks": pre_checks(doc),
+            "postActions": post_actions(doc), "serverPackLayout": server_pack_layout(doc),
+            "files": [install_file(i, f) for i, f in
+                      referenced_files(session, post.id, post.install_script, doc)]}
+
+
+def verified_game_versions(session: Session, *, post_id: int) -> list[str]:
+    """Game versions of successful startup reports, most reported first."""
+    n = func.count(StartupCommandReport.id)
+    rows = session.execute(select(StartupCommandReport.game_version, n)
+                           .where(StartupCommandReport.post_id == post_id,
+                                  StartupCommandReport.success.is_(True),
+                                  StartupCommandReport.game_version.is_not(None))
+                           .group_by(StartupCommandReport.game_version)
+                           .order_by(n.desc(), StartupCommandReport.game_version.desc())).all()
+    return [v for v, _ in rows]
+
+
+def install_info(session: Session, *, settings, post_id: int, app_id: int, user_id: int | None,
+                 now: float) -> dict:
+    """OpenApiInstallInfoVo: the signed script and its files; download URLs only for a user who
+    may download the resource (temporary links bound to the application and that user)."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    script, doc = post.install_script, parse(post.install_script)
+    allowed = access.denial(session, post, user_id) is None
+    files = []
+    for index, f in referenced_files(session, post.id, script, doc):
+        url = expires = None
+        if allowed and f.storage_type != "CLOUD_DISK":
+            info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id,
+                                now=now)
+            first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
+            url, expires = (first["url"], first["expiresAt"]) if first else (None, None)
+        files.append(install_file(index, f, url, expires))
+    key_ring = keys.ring(session, settings) if script else None
+    source = doc.get("source") if doc.get("source") in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
+    return {"postId": post.id, "name": post.main_name, "version": post.resource_version,
+            "game": post.section_code, "script": script,
+            "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
+            "scriptKeyId": key_ring.kid if script else None,
+            "scriptSource": source, "scriptSummary": _text(doc.get("summary")),
+            "postUrl": detail_url(post.id, settings.site_url) or None, "sourceType": None,
+            "externalId": None, "externalGameId": None, "externalUrl": None, "files": files,
+            "verifiedGameVersions": verified_game_versions(session, post_id=post.id)}
+
+
+def install_launch(session: Session, *, settings, post_id: int) -> dict:
+    """InstallLaunchVo: the deep link of the platform client and how to detect or get it."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    page = detail_url(post.id, settings.site_url) or None
+    client = f"{settings.site_url}/client" if settings.site_url else None
+    guide = (f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
+             f"2. Open `modhub://install?postId={post.id}`: the client shows **{post.main_name}** "
+             "and installs it with its signed install script.\n"
+             f"3. Without the client, download the files{f' from {page}' if page else ''} and "
+             "verify each sha256 before use.")
+    return {"postId": post.id, "deeplink": f"modhub://install?postId={post.id}",
+            "fallbackUrl": page, "clientDownloadUrl": client,
+            "detectProcessNames": ["ModHub.exe", "ModHub", "modhub-client"],
+            "detectPaths": ["%LOCALAPPDATA%\\ModHub", "~/Library/Application Support/ModHub",
+                            "~/.local/share/modhub"], "guide": guide}
+
+
+LOADER_ARGUMENTS = {
+    "forge": ["--launchTarget", "forgeclient"],
+    "neoforge": ["--launchTarget", "neoforgeclient"],
+    "fabric": [],
+    "quilt": [],
+}
+MAIN_CLASS = {
+    "forge": "cpw.mods.modlauncher.Launcher", "neoforge": "cpw.mods.modlauncher.Launcher",
+    "fabric": "net.fabricmc.loader.impl.launch.knot.KnotClient",
+    "quilt": "org.quiltmc.loader.impl.launch.knot.KnotClient",
+}
+
+
+def heap_sizes(memory_mb: int) -> tuple[int, int]:
+    """(-Xms, -Xmx) in MiB for a machine: leave the system at least 1.5 GiB (a quarter of the
+    memory at most), round down to 256 MiB, keep 512 MiB at least and 16 GiB at most."""
+    heap_max = min(memory_mb - 1536, memory_mb * 3 // 4) // 256 * 256
+    heap_max = max(512, min(16384, heap_max))
+    return min(1024, heap_max), heap_max
+
+
+def java_version(game_versions: list[str]) -> str | None:
+    """Java major version of the newest Minecraft-style game version (1.x.y), else null."""
+    parsed = []
+    for v in game_versions:
+        m = re.fullmatch(r"1\.(\d+)(?:\.(\d+))?", v or "")
+        if m:
+            parsed.append((int(m.group(1)), int(m.group(2) or 0)))
+    if not parsed:
+        return None
+    minor, patch = max(parsed)
+    return "21" if (minor, patch) >= (20, 5) else "17" if minor >= 18 else "16" if minor == 17 else "8"
+
+
+def startup_command(session: Session, *, post_id: int, memory_mb: int) -> dict:
+    """GameStartupCommandVo computed for the machine's memory and the run platform (GENERATED)."""
+    post = get_listed_or_raise(session, post_id=post_id)
+    versions = [v for f in session.scalars(visible_files().where(ResourceFile.post_id == post_id))
+                for v in (f.resource_versions or [])]
+    xms, xmx = heap_sizes(memory_mb)
+    loader = (post.run_platform or "").lower()
+    jvm = [f"-Xms{xms}m", f"-Xmx{xmx}m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200"]
+    loader_args = list(LOADER_ARGUMENTS.get(loader, []))
+    main = MAIN_CLASS.get(loader)
+    command = " ".join(["java", *jvm, *([main] if main else ["-jar", "server.jar"]), *loader_args])
+    return {"postId": post.id, "memoryMb": memory_mb, "heapMinMb": xms, "heapMaxMb": xmx,
+            "javaVersion": java_version(versions), "runPlatform": post.run_platform,
+            "jvmArguments": jvm, "loaderArguments": loader_args, "command": command,
+            "source": "GENERATED"}
+
+
+def report_startup_command(session: Session, *, post_id: int, app_id: int, user_id: int | None,
+                           body: dict) -> None:
+    """Store the startup command a consumer finally used."""
+    get_listed_or_raise(session, post_id=post_id)
+    session.add(StartupCommandReport(
+        app_id=app_id, post_id=post_id, user_id=user_id, command=body["command"],
+        origin=body["origin"], memory_mb=body.get("memoryMb"),
+        java_version=(body.get("javaVersion") or None) and body["javaVersion"][:32],
+        game_version=(body.get("gameVersion") or None) and body["gameVersion"][:64],
+        success=body.get("success"), client_version=body.get("clientVersion")))
+    session.flush()
+

@@ -1,0 +1,104 @@
+"""The install-script key ring: the CURRENT key signs; PREVIOUS keys stay published (so clients
+holding scripts signed before a rotation still verify them) until an operator retires them.
+
+Before the first rotation the ring is the configured key (MODHUB_INSTALL_SIGNING_KEY, or the
+one generated into the data folder). `rotate` keeps that key as PREVIOUS (public half only) and
+stores the new private key sealed with the encryption key, so every server shares it. Reading
+the ring is one small query; a key's PEM is parsed once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.delivery.tables import InstallSigningKey
+from models.types import utcnow
+from modhub.core.errors import ApiError
+from modhub.core.signing import InstallSigner, install_signer
+
+CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
+
+
+def kid_of(public_pem: bytes) -> str:
+    """Key id: the first 16 hex digits of the sha256 of the DER public key."""
+    key = serialization.load_pem_public_key(public_pem)
+    der = key.public_bytes(serialization.Encoding.DER,
+                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    return hashlib.sha256(der).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class KeyRing:
+    """The signer of new signatures and every published public key, current first."""
+
+    signer: InstallSigner
+    kid: str
+    published: list[tuple[str, str, bytes]]  # (kid, status, public PEM)
+
+
+@functools.lru_cache(maxsize=8)
+def _unsealed(sealed: str, encryption_key: str) -> InstallSigner:
+    from modhub.core.crypto import SecretBox
+    return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode())
+
+
+def ring(session: Session, settings) -> KeyRing:
+    """The key ring (one query)."""
+    rows = list(session.scalars(select(InstallSigningKey)
+                                .where(InstallSigningKey.status != RETIRED)
+                                .order_by(InstallSigningKey.id.desc())))
+    current = next((r for r in rows if r.status == CURRENT), None)
+    previous = [(r.kid, r.status, r.public_pem.encode()) for r in rows if r.status == PREVIOUS]
+    if current is None:
+        signer = install_signer(settings)
+        pem = signer.public_pem()
+        kid = kid_of(pem)
+        return KeyRing(signer, kid, [(kid, CURRENT, pem)] +
+                       [p for p in previous if p[0] != kid])
+    signer = _unsealed(current.private_sealed, settings.encryption_key)
+    return KeyRing(signer, current.kid, [(current.kid, CURRENT, current.public_pem.encode())]
+                   + previous)
+
+
+def bundle(key_ring: KeyRing) -> bytes:
+    """The published keys as one PEM file, current first, each after a `# kid status` line
+    (openssl reads the first key of such a file)."""
+    return b"".join(f"# {kid} {status}\n".encode() + pem for kid, status, pem in key_ring.published)
+
+
+def rotate(session: Session, *, settings, secrets, key_size: int = 3072) -> str:
+    """Make a new CURRENT key; the old one becomes PREVIOUS (still published). Returns its kid."""
+    old = ring(session, settings)
+    for row in session.scalars(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT)):
+        row.status = PREVIOUS
+    if not session.scalar(select(InstallSigningKey.id).where(InstallSigningKey.kid == old.kid)):
+        session.add(InstallSigningKey(kid=old.kid, status=PREVIOUS,
+                                      public_pem=old.published[0][2].decode()))
+    key = rsa.generate_private_key(public_exponent=65537, key_size=key_size)
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    kid = kid_of(public)
+    session.add(InstallSigningKey(kid=kid, status=CURRENT, public_pem=public.decode(),
+                                  private_sealed=secrets.seal(private), created_at=utcnow()))
+    session.flush()
+    return kid
+
+
+def retire(session: Session, *, kid: str) -> None:
+    """Stop publishing a PREVIOUS key (the CURRENT one cannot be retired: rotate first)."""
+    row = session.scalar(select(InstallSigningKey).where(InstallSigningKey.kid == kid))
+    if row is None or row.status == RETIRED:
+        raise ApiError("RECORD_NOT_FOUND", f"no published install signing key {kid}")
+    if row.status == CURRENT:
+        raise ApiError("CONFLICT", f"key {kid} is the current key: rotate before retiring it")
+    row.status, row.retired_at = RETIRED, utcnow()
+    session.flush()

@@ -1,0 +1,144 @@
+"""Consumer reports: download failures (merged by fingerprint, counts summed; enough distinct
+reporters hide the resource until an operator restores it), usefulness snapshots, and the
+feedback an operator resolved, read back by the reporting application."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from models.catalog import lifecycle
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourceFile, ResourcePost
+from models.delivery.tables import FailureReporter, Feedback
+from models.types import utcnow
+from modhub.core.display import format_time
+from modhub.core.errors import ApiError
+
+
+def _check_file(session: Session, post_id: int, file_id: int | None) -> None:
+    if file_id is not None:
+        f = session.get(ResourceFile, file_id)
+        if f is None or f.post_id != post_id:
+            raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist in resource {post_id}")
+
+
+def _merge(session: Session, *, app_id: int, post_id: int, kind: str, fingerprint: str,
+           now: dt.datetime) -> Feedback:
+    """The report row of (application, resource, kind, fingerprint), locked, created when new.
+    A report of a fingerprint already resolved opens it again."""
+    key = (Feedback.app_id == app_id, Feedback.post_id == post_id, Feedback.kind == kind,
+           Feedback.fingerprint == fingerprint)
+    row = session.scalar(select(Feedback).where(*key).with_for_update())
+    if row is None:
+        try:  # a concurrent first report of the same fingerprint may win the insert
+            with session.begin_nested():
+                session.add(Feedback(app_id=app_id, post_id=post_id, kind=kind,
+                                     fingerprint=fingerprint, count=0, create_time=now,
+                                     update_time=now))
+        except IntegrityError:
+            pass
+        row = session.scalar(select(Feedback).where(*key).with_for_update())
+    if row.status == "RESOLVED":
+        row.status, row.resolved_at, row.resolution, row.count = "ACTIVE", None, None, 0
+    return row
+
+
+def report_download_failure(session: Session, *, settings, post_id: int, app_id: int,
+                            reporter: str, body: dict) -> bool:
+    """Merge a download-failure report; True when it made the resource hidden."""
+    get_listed_or_raise(session, post_id=post_id)
+    _check_file(session, post_id, body.get("fileInfoId"))
+    now = utcnow()
+    row = _merge(session, app_id=app_id, post_id=post_id, kind="DOWNLOAD_FAILURE",
+                 fingerprint=body["fingerprint"], now=now)
+    row.count += body.get("count") or 1
+    row.file_id = body.get("fileInfoId") or row.file_id
+    row.error_type, row.http_status = body["errorType"], body.get("httpStatus")
+    row.download_url, row.message = body.get("downloadUrl"), body.get("message")
+    row.client_version, row.update_time = body.get("clientVersion"), now
+    reporter = reporter[:128]
+    known = session.scalar(select(FailureReporter.id).where(FailureReporter.post_id == post_id,
+                                                            FailureReporter.reporter == reporter))
+    if known is None:
+        try:
+            with session.begin_nested():
+                session.add(FailureReporter(post_id=post_id, reporter=reporter, create_time=now))
+        except IntegrityError:
+            pass
+    session.flush()
+    threshold = settings.download_failure_hide_threshold
+    reporters = session.scalar(select(func.count(FailureReporter.id))
+                               .where(FailureReporter.post_id == post_id))
+    if threshold and reporters >= threshold:
+        lifecycle.hide_resource(session, post_id=post_id, settings=settings, now=now)
+        return True
+    return False
+
+
+def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: dict) -> None:
+    """Store a usefulness snapshot (one row per report)."""
+    get_listed_or_raise(session, post_id=post_id)
+    _check_file(session, post_id, body.get("fileInfoId"))
+    now = utcnow()
+    session.add(Feedback(
+        app_id=app_id, post_id=post_id, kind="USER_FEEDBACK",
+        fingerprint=f"uf-{uuid.uuid4().hex}",  # snapshots are never merged
+        file_id=body.get("fileInfoId"), count=1, useful_count=body["usefulCount"],
+        not_useful_count=body["notUsefulCount"], threshold=body.get("threshold"),
+        message=body.get("comment"), client_version=body.get("clientVersion"),
+        create_time=now, update_time=now))
+    session.flush()
+
+
+def parse_since(since: str, zone: str) -> dt.datetime:
+    """The UTC instant of a local yyyy-MM-ddTHH:mm:ss in the platform time zone."""
+    try:
+        local = dt.datetime.fromisoformat(since)
+    except ValueError as exc:
+        raise ApiError("PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss") from exc
+    if local.tzinfo is not None:
+        raise ApiError("PARAMETER_INVALID", "since is a local time without offset")
+    try:
+        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
+    except (OverflowError, ValueError) as exc:  # 0001-01-01T00:00 east of UTC, for one
+        raise ApiError("PARAMETER_INVALID", "since is out of range") from exc
+
+
+def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:
+    """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
+    start = parse_since(since, zone)
+    rows = session.scalars(select(Feedback).where(Feedback.app_id == app_id,
+                                                  Feedback.status == "RESOLVED",
+                                                  Feedback.resolved_at >= start)
+                           .order_by(Feedback.resolved_at, Feedback.id).limit(limit))
+    return [{"feedbackId": r.id, "postId": r.post_id, "feedbackType": r.kind,
+             "fingerprint": r.fingerprint if r.kind == "DOWNLOAD_FAILURE" else None,
+             "resolution": r.resolution, "resolvedAt": format_time(r.resolved_at, zone)}
+            for r in rows]
+
+
+def resolve(session: Session, *, post_id: int, resolution: str, now: dt.datetime | None = None) -> int:
+    """Resolve every active report of a resource and forget its failure reporters."""
+    now = now or utcnow()
+    done = session.execute(update(Feedback).where(Feedback.post_id == post_id,
+                                                  Feedback.status == "ACTIVE")
+                           .values(status="RESOLVED", resolved_at=now, resolution=resolution[:1000])
+                           ).rowcount
+    session.execute(delete(FailureReporter).where(FailureReporter.post_id == post_id))
+    session.flush()
+    return done
+
+
+def restore(session: Session, *, post_id: int, settings, resolution: str) -> int:
+    """Publish a resource hidden by reports again and resolve its reports (operator action)."""
+    post = session.get(ResourcePost, post_id)
+    if post is None or post.is_delete or post.status != lifecycle.HIDDEN:
+        raise ApiError("CONFLICT", f"resource {post_id} is not hidden")
+    lifecycle.publish_resource(session, post_id=post_id, settings=settings)
+    return resolve(session, post_id=post_id, resolution=resolution)

@@ -1,0 +1,1 @@
+"""Lobby server posts: their resource manifests, reservations, deduplicated uploads."""

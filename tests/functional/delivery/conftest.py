@@ -1,0 +1,61 @@
+"""Fixtures of the delivery tests: the app's storage on each backend, posts, stored files."""
+
+from __future__ import annotations
+
+import io
+import uuid
+
+import pytest
+
+from models.catalog.tables import ResourceFile
+from tests.functional.files import conftest as files_fixtures
+from tests.functional.files.conftest import s3_client
+
+cat = files_fixtures.cat  # the catalogue factories
+moto_endpoint = files_fixtures.moto_endpoint  # one moto server for the run
+
+
+@pytest.fixture(params=["disk", "s3"])
+def backend(request, platform, tmp_path):
+    """The app's storage: its disk folder, or an S3 bucket on the loopback moto server."""
+    if request.param == "disk":
+        yield "disk"
+        return
+    from modhub.core.storage import S3Storage
+
+    client = s3_client(request.getfixturevalue("moto_endpoint"))
+    bucket = f"modhub-{uuid.uuid4().hex[:12]}"
+    client.create_bucket(Bucket=bucket)
+    saved = platform.storage
+    platform.storage = S3Storage(bucket, client=client, prefix="objects", spool_dir=tmp_path)
+    try:
+        yield "s3"
+    finally:
+        platform.storage = saved
+
+
+@pytest.fixture()
+def post(cat):
+    """A listed free resource post on the forge platform."""
+    cat.section()
+    cat.platform()
+    return cat.post()
+
+
+@pytest.fixture()
+def stored(cat, platform):
+    """Stores bytes in the app's current storage and records them as a DIRECT_UPLOAD file."""
+    def make(post_id: int, content: bytes, **fields) -> int:
+        obj = platform.storage.put(io.BytesIO(content))
+        return cat.add(ResourceFile, **{
+            "post_id": post_id, "title": "main", "file_name": "mod-1.0.jar",
+            "run_platform": "forge", "resource_versions": ["1.20.1"], "storage_type": "DIRECT_UPLOAD",
+            "object_key": obj.key, "file_size": obj.size, "sha1": obj.sha1, "sha256": obj.sha256,
+            "sha512": obj.sha512, **fields})
+    return make
+
+
+def fetch(client, url: str, **kwargs):
+    """GET a link the way a download manager does (relative or absolute), following nothing."""
+    path = url.split("://", 1)[-1].split("/", 1)[-1] if "://" in url else url.lstrip("/")
+    return client.get("/" + path, **kwargs)

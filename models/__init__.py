@@ -5,6 +5,7 @@ tables.py holds its mapped classes, records.py its VO builders, service.py its r
 base.py and types.py are shared by all; every mapped class is re-exported here (Alembic).
 """
 
+from models.authoring.tables import DraftFile, ResourceDraft, ReviewDecision
 from models.base import Base
 from models.catalog.tables import (
     Category,
@@ -70,4 +71,5 @@ __all__ = [
     "CommunityPost", "Answer", "Moment", "Follow", "Reaction", "CommunityProfile",
     "Notification", "PrivateMessage", "UserBlock", "LobbyPost", "LobbyResource", "LobbyBlob",
     "Entitlement", "Feedback", "FailureReporter", "StartupCommandReport", "InstallSigningKey",
+    "ResourceDraft", "ReviewDecision", "DraftFile",
 ]

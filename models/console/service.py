@@ -17,7 +17,8 @@ from modhub.core.crypto import SecretBox
 from modhub.core.errors import ApiError
 
 ADMIN = "admin"
-ROLES = (ADMIN,)
+MODERATOR = "moderator"  # reviews resource drafts (admins may too)
+ROLES = (ADMIN, MODERATOR)
 WANTABLE = (PROXY_PERMISSION,)
 MAX_LIST = 20
 

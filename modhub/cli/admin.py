@@ -110,9 +110,10 @@ def user() -> None:
 
 @user.command("role")
 @click.argument("user_id", type=int)
-@click.argument("role", type=click.Choice(["admin", "none"]))
+@click.argument("role", type=click.Choice(["admin", "moderator", "none"]))
 def user_role(user_id: int, role: str) -> None:
-    """Grant a site role to a user (admin: may use the admin pages), or remove it with `none`."""
+    """Grant a site role to a user (admin: may use the admin pages; moderator: may review resource
+    drafts, as admins may too), or remove it with `none`."""
     from models.console.service import set_role
     from models.identity.service import get_user
     platform = load_platform()

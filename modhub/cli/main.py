@@ -13,6 +13,7 @@ from modhub.cli.admin import admin
 from modhub.cli.common import load_platform, load_settings, run_or_fail
 from modhub.cli.delivery import downloads, keys
 from modhub.cli.identity import identity
+from modhub.cli.moderate import moderate
 from modhub.cli.storage import storage
 from modhub.cli.webhooks import webhook
 
@@ -213,11 +214,11 @@ def worker(queues, worker_class, burst, log_level) -> None:
     run_worker(settings, list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
 
 
-
 main.add_command(webhook)
 main.add_command(identity)
 main.add_command(admin)
 main.add_command(storage)
+main.add_command(moderate)
 main.add_command(downloads)
 main.add_command(keys)
 

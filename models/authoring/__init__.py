@@ -1,0 +1,1 @@
+"""Authoring and moderation: resource drafts, the review queue, draft files."""

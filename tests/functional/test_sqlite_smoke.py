@@ -21,5 +21,5 @@ def test_embedded_mode_serves_signed_requests(embedded_settings, checker):
                         headers={"X-Proxy-User-Id": str(info["demoUserId"])})
         assert ok.status_code == 200 and ok.json()["data"]["loginName"] == "demo"
         assert ok.headers["X-RateLimit-Limit"] == "100"
-        assert signed.get("/openapi/v2/mods/1/install-launch").json()["code"] == 200501
+        assert signed.get("/openapi/v2/mods/999999").json()["code"] == 200404
         assert c.get("/openapi/v2/games").json()["code"] == 200201

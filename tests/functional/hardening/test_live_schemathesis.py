@@ -41,7 +41,7 @@ from models.identity.tables import ProxyToken, User
 from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
-from tests.functional.hardening import st_hooks
+from tests.functional.hardening import st_rules
 from tests.functional.identity.live import scratch_database, serve_processes
 from tests.functional.webhooks.processes import RedisServer
 from tests.support import Creds
@@ -99,10 +99,10 @@ def _signed_probe(base: str, schema, creds: Creds, user_id: int, token: str, met
         setattr(case, container, _without_nul(getattr(case, container)))  # the 200301 rule
     kwargs = case.as_transport_kwargs(base_url=base)
     sent = urlsplit(requests.Request(kwargs["method"], kwargs["url"]).prepare().url).path
-    ts = st_hooks.next_timestamp()
+    ts = st_rules.next_timestamp()
     kwargs["headers"] = {**(kwargs.get("headers") or {}), "X-API-Key": creds.api_key,
                          "X-Timestamp": ts,
-                         "X-Signature": st_hooks.signature(method, sent, ts, creds.secret_key),
+                         "X-Signature": st_rules.signature(method, sent, ts, creds.secret_key),
                          "X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
     kwargs.pop("cookies", None)
     return requests.request(**kwargs, timeout=30)
@@ -131,7 +131,7 @@ def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
                 document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
                 planned = _planned(document)
                 ruled = copy.deepcopy(document)
-                st_hooks.apply_rules(ruled)  # the same rules as the `st` run
+                st_rules.apply_rules(ruled)  # the same rules as the `st` run
                 schema = schemathesis.openapi.from_dict(ruled)
                 gaps = []
                 for method, path, op_id in planned:

@@ -7,8 +7,9 @@ An operation's codes are the union of:
     token) and its inputs (parameters, JSON body, paging): the gateway, the edge and the request
     validation answer them before any handler runs;
   - every catalog code its description names (the domain rules are written there first);
-  - the codes the test suite saw it answer (--observed: JSON lines {"operationId", "code"}
-    written by the declared-errors check when MODHUB_RECORD_ERROR_CODES is set).
+  - the codes recorded test runs saw it or an alias of it answer: openapi/observed/error-codes.jsonl,
+    into which --observed folds new recordings (JSON lines {"operationId", "code"} written by
+    the declared-errors check when MODHUB_RECORD_ERROR_CODES is set).
 They are grouped by HTTP status into `'4xx'` responses placed before `default`, each with a
 description naming the codes and `x-modhub-codes` (the list the declared-errors check of the
 test suite enforces: an operation answering a 4xx code it does not declare fails the test that
@@ -34,6 +35,7 @@ from modhub.core.errors import BY_CODE  # noqa: E402
 from modhub.gateway import Access, access_of  # noqa: E402
 
 SPEC = ROOT / "openapi" / "openapi.yaml"
+OBSERVED = ROOT / "openapi" / "observed" / "error-codes.jsonl"  # kept: what recorded runs saw
 METHODS = ("get", "post", "put", "patch", "delete")
 TITLES = {
     400: "Invalid request", 401: "Not authenticated", 403: "Not permitted", 404: "Not found",
@@ -81,14 +83,12 @@ def described_codes(operation: dict) -> set[int]:
             if int(c) in BY_CODE and 400 <= BY_CODE[int(c)].status < 500}
 
 
-def observed_codes(paths: list[Path]) -> dict[str, set[int]]:
-    """operationId -> codes seen in a recorded test run."""
+def observed_codes_of(rows: set[str]) -> dict[str, set[int]]:
+    """operationId -> codes seen in recorded test runs (JSON lines)."""
     seen: dict[str, set[int]] = {}
-    for path in paths:
-        for line in path.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                seen.setdefault(row["operationId"], set()).add(int(row["code"]))
+    for line in rows:
+        row = json.loads(line)
+        seen.setdefault(row["operationId"], set()).add(int(row["code"]))
     return seen
 
 
@@ -153,15 +153,20 @@ def main() -> int:
     args = parser.parse_args()
     text = SPEC.read_text()
     spec = yaml.safe_load(text)
-    seen = observed_codes(args.observed)
-    declared = {}
-    for item in spec["paths"].values():
-        for method in METHODS:
-            operation = item.get(method)
-            if operation:
-                op_id = operation["operationId"]
-                declared[op_id] = (access_codes(operation) | described_codes(operation)
-                                   | seen.get(op_id, set()))
+    rows = set(OBSERVED.read_text().splitlines()) if OBSERVED.exists() else set()
+    for path in args.observed:  # fold a new recording into the kept observations
+        rows |= {line for line in path.read_text().splitlines() if line.strip()}
+    if args.observed and not args.check:
+        OBSERVED.write_text("".join(line + "\n" for line in sorted(rows)))
+    seen = observed_codes_of(rows)
+    operations = [item[m] for item in spec["paths"].values() for m in METHODS if m in item]
+    by_handler: dict[str, set[int]] = {}  # aliases share a handler: what one answered, all can
+    for operation in operations:
+        by_handler.setdefault(operation.get("x-handler"), set()).update(
+            seen.get(operation["operationId"], set()))
+    declared = {operation["operationId"]: (access_codes(operation) | described_codes(operation)
+                                           | by_handler[operation.get("x-handler")])
+                for operation in operations}
     new = rewrite(text, declared, shared_refusals(spec))
     if args.check:
         return 0 if new == text else 1

@@ -99,13 +99,25 @@ class NamedParameterValidator(ParameterValidator):
         return None
 
 
+_BODY_ABSENT = "modhub.body_absent"
+
+
 class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
     """JSON body validation: malformed JSON gets its own code; messages carry the field path."""
+
+    async def wrap_receive(self, receive, *, scope):
+        """Note a body left out before Connexion stands a JSON null in for it."""
+        if not int(Headers(scope=scope).get("content-length", 0) or 0):
+            scope[_BODY_ABSENT] = True
+        return await super().wrap_receive(receive, scope=scope)
 
     async def _parse(self, stream: t.AsyncGenerator[bytes, None], scope) -> t.Any:
         raw = b"".join([chunk async for chunk in stream])
         if not raw:
             return None
+        if raw.strip() == b"null" and not scope.get(_BODY_ABSENT) and not self._nullable:
+            # a body sent as JSON null is not a body left out: the schema says object
+            raise ApiError("PARAMETER_INVALID", "request body must be a JSON object, not null")
         try:
             body = json.loads(raw.decode(self._encoding))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -82,6 +82,7 @@ class Platform:
     code_guard: object = None  # wrong-code counters (modhub.guessing), over quota
     records: RecordCache = None  # catalogue records kept between requests (models.catalog.cache)
     login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
+    gatekeeper: object = None  # the gateway's checks and its snapshots (modhub.gateway)
 
     @contextmanager
     def serving(self, *, settings: Settings, db: Database, quota) -> Iterator[Platform]:
@@ -184,6 +185,7 @@ def watch_catalog(db: Database, quota) -> None:
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     """The ASGI application serving the whole contract."""
     platform = build_platform(settings, **platform_parts)
+    platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
         ServerErrorMiddleware,
         partial(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
@@ -193,7 +195,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         ExceptionMiddleware,
         SigningDocsMiddleware,
         RoutingMiddleware,
-        partial(GatewayMiddleware, gatekeeper=Gatekeeper(platform)),
+        partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
         ResponseValidationMiddleware,
         LifespanMiddleware,

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/catalog.py [--resources 100000] [--reuse] [--requests 200]
                                       [--seconds 10] [--connections 8] [--workers 2]
+                                      [--rounds 3] [--record-cache-seconds 30]
 
 The app is served by uvicorn on loopback (the deployment's own server), over the seeded
 PostgreSQL database and Redis; every request is signed and goes through the whole stack.
@@ -13,12 +14,14 @@ psycopg2 connections.
   Server-side time is the Server-Timing header (arrival at the application to the start of the
   answer); the client's round trip is shown beside it. Baseline: the SQL replayed one run at a time.
 - Throughput (detail over 200 resources, batch(50) over 20 bodies): wrk with --connections
-  against --workers uvicorn processes for --seconds; baseline: --connections client processes
-  replaying the same requests' SQL for the same time. Two floors under the same load
-  (bench/floor_app.py): a Connexion FlaskApp operation that does nothing, and the whole modhub
-  stack with a detail handler that reads nothing; from the latter and the SQL baseline, the
-  best ratio any detail handler could reach on this stack and machine. Last, a bare Flask app
-  doing the same checks and reads (bench/bare_app.py, gunicorn) under the same load.
+  against --workers uvicorn processes for --seconds, in --rounds rounds. Each round measures,
+  back to back under the same load, two floors (bench/floor_app.py: a Connexion FlaskApp
+  operation that does nothing, and the whole modhub stack with a detail handler that reads
+  nothing) and the real detail and batch, and prints its ratios; the medians of the rounds'
+  ratios are the figures (issue 17: detail / stack >= 0.7, batch / stack >= 0.35, stack / empty
+  >= 0.75). Baseline beside them: --connections client processes replaying the same requests'
+  SQL for the same time. Last, a bare Flask app doing the same checks and reads
+  (bench/bare_app.py, gunicorn) under the same load.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
@@ -315,6 +318,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--reuse", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="throughput rounds (floors and real, back to back)")
     parser.add_argument("--record-cache-seconds", type=float, default=30.0,
                         help="the served app's MODHUB_RECORD_CACHE_SECONDS (0: records read every time)")
     args = parser.parse_args()
@@ -357,33 +362,57 @@ def main() -> None:
                 print_latency(name, rows[name], len(request.statements))
             worst = max(r["p95"] for name, r in rows.items() if name.startswith("keyword"))
             print(f"worst keyword search p95 server-side: {worst:.2f} ms (target < 50 ms)")
-            print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
-                  f"{args.seconds} s; baseline: {args.connections} processes replaying the SQL")
-            throughputs = {}
-            for name, requests in (("detail", details), ("batch of 50", batches)):
-                full = wrk(PORT, requests, args.seconds, args.connections)
-                base = sql_throughput(requests, args.seconds, args.connections)
-                throughputs[name] = (full["rps"], base)
-                print(f"  {name:14s} full stack {full['rps']:7.0f} req/s (p50 {full['p50']:.1f} ms)   "
-                      f"SQL directly {base:7.0f} runs/s   ratio {full['rps'] / base if base else 0:.2f}"
-                      + ("  (target >= 0.60)" if name == "detail" else ""))
             sync_walk(creds, client, capture, raw)
         finally:
             stop(server)
-    # Floors: the same detail requests on the framework alone, and on the whole stack with a
-    # handler that reads nothing. The stack floor bounds the ratio any detail handler can reach:
-    # at best its time is the stack's plus the SQL's.
-    floors = {}
-    for name, target, factory in (("empty Connexion FlaskApp operation", "bench.floor_app:app", False),
-                                  ("whole stack, handler reads nothing", "bench.floor_app:create_stack",
-                                   True)):
-        floor = serve(target, FLOOR_PORT, args.workers, env, factory=factory)
-        try:
-            requests = details if factory else [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
-            floors[name] = wrk(FLOOR_PORT, requests, args.seconds, args.connections)["rps"]
-            print(f"  floor: {name:36s} {floors[name]:7.0f} req/s")
-        finally:
-            stop(floor)
+        throughput(args, env, creds, details, batches)
+    raw.close()
+
+
+def throughput(args, env: dict, creds: Creds, details: list[Request], batches: list[Request]) -> None:
+    """--rounds rounds, each measuring the floors and the real server back to back under the same
+    load, so that every ratio compares figures of one moment of the machine; the SQL baselines
+    once. Each round's ratios are printed, then their medians."""
+    print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
+          f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
+          "stack with a handler that reads nothing, detail, batch of 50")
+    empty_requests = [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
+    servers = (("empty", "bench.floor_app:app", False, empty_requests),
+               ("stack", "bench.floor_app:create_stack", True, details),
+               ("real", "modhub.asgi:create", True, None))
+    rounds = []
+    for n in range(1, args.rounds + 1):
+        got = {}
+        for name, target, factory, requests in servers:
+            proc = serve(target, FLOOR_PORT, args.workers, env, factory=factory)
+            try:
+                if requests is not None:
+                    wrk(FLOOR_PORT, requests, 2, args.connections)  # warm-up
+                    got[name] = wrk(FLOOR_PORT, requests, args.seconds, args.connections)
+                else:
+                    for label, reqs in (("detail", details), ("batch", batches)):
+                        wrk(FLOOR_PORT, reqs, 2, args.connections)
+                        got[label] = wrk(FLOOR_PORT, reqs, args.seconds, args.connections)
+            finally:
+                stop(proc)
+        rounds.append(got)
+        print(f"  round {n}: " + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)"
+                                           for k, v in got.items()))
+        print(f"           detail / stack {got['detail']['rps'] / got['stack']['rps']:.2f}, batch / stack "
+              f"{got['batch']['rps'] / got['stack']['rps']:.2f}, stack / empty "
+              f"{got['stack']['rps'] / got['empty']['rps']:.2f}")
+    sql = {name: sql_throughput(reqs, args.seconds, args.connections)
+           for name, reqs in (("detail", details), ("batch", batches))}
+    print(f"  SQL replayed directly by {args.connections} processes: detail {sql['detail']:.0f} runs/s, "
+          f"batch of 50 {sql['batch']:.0f} runs/s (the records cache makes the served figures "
+          "exceed these)")
+
+    def median(key, base):
+        return statistics.median(r[key]["rps"] / r[base]["rps"] for r in rounds)
+    print(f"  medians over {len(rounds)} rounds (records kept {args.record_cache_seconds:g} s): detail / "
+          f"stack floor {median('detail', 'stack'):.2f} (target >= 0.70), batch of 50 / stack floor "
+          f"{median('batch', 'stack'):.2f} (target >= 0.35), stack floor / empty Connexion "
+          f"{median('stack', 'empty'):.2f} (target >= 0.75)")
     # The issue-2 style baseline: a bare Flask app (gunicorn, same workers) doing the same
     # checks and reads (bench/bare_app.py).
     bare = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-k", "gthread",
@@ -393,20 +422,10 @@ def main() -> None:
     try:
         wait_serving(FLOOR_PORT, bare)
         bare_rps = wrk(FLOOR_PORT, details, args.seconds, args.connections)["rps"]
-        print(f"  bare Flask doing the same checks and reads {bare_rps:7.0f} req/s; full stack / bare "
-              f"{throughputs['detail'][0] / bare_rps:.2f}")
+        print(f"  bare Flask doing the same checks and reads {bare_rps:7.0f} req/s; detail (last round) / "
+              f"bare {rounds[-1]['detail']['rps'] / bare_rps:.2f}")
     finally:
         stop(bare)
-    stack, sql = floors["whole stack, handler reads nothing"], throughputs["detail"][1]
-    best = 1 / (1 / stack + 1 / sql) if sql else 0.0
-    print(f"  bound: stack floor + the detail's SQL = at most {best:.0f} req/s, "
-          f"ratio {best / sql if sql else 0:.2f}")
-    empty = floors["empty Connexion FlaskApp operation"]
-    print(f"  ratios to the stack floor (records kept {args.record_cache_seconds:g} s): detail "
-          f"{throughputs['detail'][0] / stack:.2f} (target >= 0.70), batch of 50 "
-          f"{throughputs['batch of 50'][0] / stack:.2f} (target >= 0.35); stack floor / empty "
-          f"Connexion {stack / empty:.2f} (target >= 0.75)")
-    raw.close()
 
 
 if __name__ == "__main__":

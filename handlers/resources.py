@@ -3,19 +3,22 @@
 from models.catalog import service as catalog
 from models.catalog.cache import MISSING
 from modhub.core.errors import ApiError
-from modhub.web import caller, ok_tagged, platform, session
+from modhub.envelope import dumps
+from modhub.web import caller, ok_tagged, ok_tagged_json, platform, session
 
 
-def _cached(kind: str, post_ids: list[int], read):
-    """Records by post id: kept ones of the current catalogue generation, the rest read with
-    `read(missing ids) -> {id: record or None}` and kept (models.catalog.cache)."""
+def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, str]:
+    """JSON text of each record by post id ('null' when absent): kept ones of the current
+    catalogue generation, the rest read with `read(missing ids) -> {id: record or None}`,
+    serialized once and kept (models.catalog.cache). A kept record is answered without being
+    serialized again: a batch joins the texts of its records."""
     cache, generation = platform().records, caller().catalog_generation
     if generation is None or not cache.enabled:
-        return read(post_ids)
+        return {i: dumps(record) for i, record in read(post_ids).items()}
     found = {i: cache.get(kind, i, generation) for i in dict.fromkeys(post_ids)}
-    missing = [i for i, record in found.items() if record is MISSING]
+    missing = [i for i, text in found.items() if text is MISSING]
     if missing:
-        fresh = read(missing)
+        fresh = {i: dumps(record) for i, record in read(missing).items()}
         cache.put_many(kind, fresh.items(), generation)
         found.update(fresh)
     return found
@@ -25,9 +28,9 @@ def get_batch(body: dict, **_):
     """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
     post_ids = body["postIds"]
     display = platform().display
-    records = _cached("summary", post_ids, lambda ids: dict(zip(
+    texts = _kept_json("summary", post_ids, lambda ids: dict(zip(
         ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)))
-    return ok_tagged([records[i] for i in post_ids])
+    return ok_tagged_json("[" + ",".join(texts[i] for i in post_ids) + "]", data_type=2)
 
 
 def list_featured(**_):
@@ -37,10 +40,10 @@ def list_featured(**_):
 
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    record = _cached("detail", [post_id], _read_detail)[post_id]
-    if record is None:
+    text = _kept_json("detail", [post_id], _read_detail)[post_id]
+    if text == "null":
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
-    return ok_tagged(record)
+    return ok_tagged_json(text, data_type=1)
 
 
 def _read_detail(ids: list[int]) -> dict:

@@ -75,10 +75,10 @@ def ok(data=None) -> dict:
             "dataType": data_type(data), "traceId": trace_id()}
 
 
-def ok_json(data_json: str, data) -> str:
-    """The success envelope as JSON text around data already serialized (so data is dumped once)."""
+def ok_text(data_json: str, data_type_code: int) -> str:
+    """The success envelope as JSON text around serialized data of the given dataType."""
     return (f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":{data_json},'
-            f'"dataType":{data_type(data)},"traceId":{json.dumps(trace_id())}}}')
+            f'"dataType":{data_type_code},"traceId":{json.dumps(trace_id())}}}')
 
 
 def error(code: int, msg: str, status: int) -> dict:
@@ -113,3 +113,4 @@ class _CompactJSON:
 
 
 JSONIFIER = Jsonifier(_CompactJSON)
+dumps = _CompactJSON.dumps  # compact JSON text, no trailing line feed (Jsonifier adds one)

@@ -11,7 +11,6 @@ from sqlalchemy.orm import Session
 from modhub import envelope
 from modhub.core.errors import ApiError
 from modhub.envelope import (
-    JSONIFIER,
     ok,  # noqa: F401  (handlers import the envelope from here)
 )
 
@@ -69,12 +68,16 @@ def proxy_user_id() -> int:
 def ok_tagged(data) -> flask.Response:
     """ok(data) with a weak ETag over data alone (not the traceId); a matching If-None-Match
     answers 304 with no body. Data is serialized once, for the tag and the body alike."""
-    data_json = JSONIFIER.dumps(data)
+    return ok_tagged_json(envelope.dumps(data), data_type=envelope.data_type(data))
+
+
+def ok_tagged_json(data_json: str, *, data_type: int) -> flask.Response:
+    """ok_tagged() of data already serialized (`data_type` as in the envelope)."""
     tag = hashlib.blake2b(data_json.encode(), digest_size=16).hexdigest()
     headers = {"ETag": f'W/"{tag}"'}
     if flask.request.if_none_match.contains_weak(tag):
         return flask.Response(status=304, headers=headers)
-    return flask.Response(envelope.ok_json(data_json, data), status=200, headers=headers,
+    return flask.Response(envelope.ok_text(data_json, data_type), status=200, headers=headers,
                           mimetype="application/json")
 
 

@@ -1,4 +1,5 @@
-"""Catalogue records kept per process between requests: ModDetailVO and ModSummaryVO by post id.
+"""Catalogue records kept per process between requests: ModDetailVO and ModSummaryVO by post id,
+as their JSON text (handlers.resources serializes a record once, when it is read).
 
 A record is served from here only while both hold:
   - the catalogue generation it was read under is still the current one. The generation is a

@@ -1,10 +1,15 @@
 """Community full-text search (resource, discussion and question posts, answers and moments) and
 search suggestions.
 
-Every kind is matched by the catalogue's search approach: resource posts by the catalogue backend
-(models/search/backends.py), the community texts by models/community/search_backend.py over the
-artifacts of migration 0010 (PostgreSQL tsvector + pg_trgm, SQLite FTS5). One ranked UNION ALL
-gives the page and the total; the page's records are then loaded by id, one query per kind.
+Every kind is matched by the catalogue's search approach. On PostgreSQL the ranked rows come from
+the narrow search documents of migration 0012, kept by triggers in the writing transaction:
+resource posts from resource_search_doc (the listed posts; the catalogue backend's match,
+models/search/backends.py, over its columns), the community texts from community_search_doc in
+one scan (models/community/search_backend.py). On SQLite, resource posts by the catalogue backend
+and each community table by its FTS5 table (0010). One ranked UNION ALL gives the page and the
+total (on PostgreSQL fenced, so the window count buffers only the scored rows); the page's
+records are then read by id, one query per kind with its author's name joined in, only the
+columns shown, as plain rows.
 """
 
 from __future__ import annotations

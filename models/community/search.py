@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import re
 
-from sqlalchemy import Float, String, case, cast, func, literal, select, union_all
+from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
@@ -173,15 +173,11 @@ def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[d
     wanted: dict[str, list[int]] = {}
     for kind, entity_id, _ in hits:
         wanted.setdefault(kind, []).append(entity_id)
-    resources = _rows(session, wanted.get(RESOURCE), ResourcePost, ResourcePost.main_name,
-                      ResourcePost.section_code, ResourcePost.publish_time, ResourcePost.cover_image,
-                      ResourcePost.introduction)
-    answers = _rows(session, wanted.get(ANSWER), Answer, Answer.question_id, Answer.content_md,
-                    Answer.content_html, Answer.create_time)
-    moments = _rows(session, wanted.get(MOMENT), Moment, Moment.content, Moment.create_time)
+    resources = _rows(session, RESOURCE, wanted.get(RESOURCE))
+    answers = _rows(session, ANSWER, wanted.get(ANSWER))
+    moments = _rows(session, MOMENT, wanted.get(MOMENT))
     post_ids = [i for k in POST_TYPES for i in wanted.get(k, [])] + [a.question_id for a in answers.values()]
-    posts = _rows(session, post_ids, CommunityPost, CommunityPost.title, CommunityPost.section_code,
-                  CommunityPost.publish_time, CommunityPost.content_md)
+    posts = _rows(session, QUESTION, post_ids)
     items, zone, cdn = [], settings.time_zone, settings.cdn_base_url
     for kind, entity_id, score in hits:
         question_id, cover = None, None
@@ -211,16 +207,33 @@ def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[d
     return items
 
 
-def _rows(session: Session, ids: list[int] | None, model, *columns) -> dict:
-    """id -> row (id, user_id, the columns, author: the live author's name or None)."""
+def _record_query(model, *columns):
+    """SELECT id, user_id, the columns and author (the live author's name, else null) of the rows
+    whose id is in the expanding parameter ids."""
+    name = case((User.id.is_(None), None),
+                else_=func.coalesce(func.nullif(User.login_name, ""), User.username))
+    return (select(model.id, model.user_id, *columns, name.label("author"))
+            .outerjoin(User, (User.id == model.user_id) & User.is_delete.is_(False))
+            .where(model.id.in_(bindparam("ids", expanding=True))))
+
+
+# Built once: only the ids change (POST_TYPES and the questions of answers share QUESTION's).
+RECORDS = {
+    RESOURCE: _record_query(ResourcePost, ResourcePost.main_name, ResourcePost.section_code,
+                            ResourcePost.publish_time, ResourcePost.cover_image, ResourcePost.introduction),
+    ANSWER: _record_query(Answer, Answer.question_id, Answer.content_md, Answer.content_html,
+                          Answer.create_time),
+    MOMENT: _record_query(Moment, Moment.content, Moment.create_time),
+    QUESTION: _record_query(CommunityPost, CommunityPost.title, CommunityPost.section_code,
+                            CommunityPost.publish_time, CommunityPost.content_md),
+}
+
+
+def _rows(session: Session, kind: str, ids: list[int] | None) -> dict:
+    """id -> plain row of RECORDS[kind] (through the session's connection: no ORM layer)."""
     if not ids:
         return {}
-    name = case((User.id.is_(None), None), else_=func.coalesce(func.nullif(User.login_name, ""),
-                                                                User.username))
-    stmt = (select(model.id, model.user_id, *columns, name.label("author"))
-            .outerjoin(User, (User.id == model.user_id) & User.is_delete.is_(False))
-            .where(model.id.in_(ids)))
-    return {r.id: r for r in session.execute(stmt)}
+    return {r.id: r for r in session.connection().execute(RECORDS[kind], {"ids": ids})}
 
 
 def suggest(session: Session, *, keyword: str) -> list[str]:

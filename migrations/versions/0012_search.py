@@ -87,8 +87,17 @@ PG_UPGRADE = [
       END IF;
       RETURN NULL;
     END $$""",
+    # The question row is locked first: its own trigger rewrites its answers' documents, so a
+    # concurrent question change and answer write take turns instead of racing (a document of an
+    # answer of a just deleted question, or a duplicate key). Writing an answer updates its
+    # question's counters right after anyway.
     f"""CREATE FUNCTION community_search_doc_answer() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      IF TG_OP = 'DELETE' THEN
+        PERFORM 1 FROM community_post WHERE id = OLD.question_id FOR NO KEY UPDATE;
+      ELSE
+        PERFORM 1 FROM community_post WHERE id = NEW.question_id FOR NO KEY UPDATE;
+      END IF;
       IF TG_OP <> 'INSERT' THEN
         DELETE FROM community_search_doc WHERE kind = '{ANSWER}' AND entity_id = OLD.id;
       END IF;

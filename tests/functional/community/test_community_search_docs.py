@@ -2,14 +2,19 @@
 follow every write of their sources in the same transaction, as the search sees them."""
 
 import datetime as dt
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import text, update
+from sqlalchemy import create_engine, text, update
+from sqlalchemy.orm import Session
 
 from models.catalog.tables import ResourcePost
 from models.community.tables import Answer, CommunityPost, Moment
+from models.identity.tables import User
 from tests.functional.catalog.conftest import data
 from tests.functional.community.conftest import NOW
+from tests.functional.identity.live import scratch_database
 
 V2 = "/openapi/v2/community"
 
@@ -175,3 +180,67 @@ def test_resource_documents_follow_listing_and_edits(signed, com, world):
         _set(com.db, ResourcePost, resource, status="PUBLISHED", visibility="PUBLIC", is_delete=False)
         _in_step(com.db)
         assert _found(signed, "trevanion") == {("RESOURCE_POST", resource)}
+
+
+@pytest.mark.slow
+def test_a_question_change_and_an_answer_write_at_once_take_turns():
+    """Two real transactions: an answer written while its question is being deleted (or moved)
+    waits for that transaction, then sees the question as it was committed."""
+    with scratch_database("search_docs") as url:
+        engine = create_engine(url)
+        try:
+            with Session(engine) as session, session.begin():
+                racer = User(username="racer")
+                session.add(racer)
+                session.flush()
+                post = CommunityPost(post_type="QUESTION_POST", section_code="minecraft", user_id=racer.id,
+                                     title="race", tags=[])
+                session.add(post)
+                session.flush()
+                first = Answer(question_id=post.id, user_id=racer.id, content_md="first Wyvernquill")
+                session.add(first)
+                session.flush()
+                user, question, answer = racer.id, post.id, first.id
+
+            def answer_meanwhile(statement: str, **params):
+                def run():
+                    with engine.begin() as conn:
+                        return (_add_answer(conn, question, user, "late Wyvernquill") if statement == "add"
+                                else conn.execute(text(statement), params))
+                return run
+
+            with ThreadPoolExecutor(1) as pool:
+                with engine.begin() as mover:  # the section change first, an answer edit meanwhile
+                    mover.execute(text("UPDATE community_post SET section_code = 'terraria' WHERE id = :q"),
+                                  {"q": question})
+                    edit = pool.submit(answer_meanwhile("UPDATE community_answer SET content_md = "
+                                                        "'edited Wyvernquill' WHERE id = :a", a=answer))
+                    time.sleep(0.5)
+                    assert not edit.done()  # it waits for the question's transaction
+                edit.result(timeout=30)
+                with engine.begin() as deleter:  # the question's delete first, a new answer meanwhile
+                    deleter.execute(text("UPDATE community_post SET is_delete = true WHERE id = :q"),
+                                    {"q": question})
+                    added = pool.submit(answer_meanwhile("add"))
+                    time.sleep(0.5)
+                    assert not added.done()
+                added.result(timeout=30)
+            with engine.connect() as conn:
+                assert conn.execute(text("SELECT count(*) FROM community_search_doc")).scalar() == 0
+                conn.execute(text("UPDATE community_post SET is_delete = false WHERE id = :q"),
+                             {"q": question})
+                docs = conn.execute(text("SELECT section_code, search_text FROM community_search_doc "
+                                         "WHERE kind = 'QUESTION_ANSWER' ORDER BY entity_id")).all()
+                assert docs == [("terraria", "edited wyvernquill"), ("terraria", "late wyvernquill")]
+                conn.rollback()
+        finally:
+            engine.dispose()
+
+
+
+def _add_answer(conn, question: int, user: int, content: str) -> int:
+    with Session(conn) as session:
+        row = Answer(question_id=question, user_id=user, content_md=content)
+        session.add(row)
+        session.flush()
+        return row.id

@@ -9,6 +9,8 @@ search_tsv (0010) and the lower-cased text that the trigram path matches (the ex
 source rows. Triggers keep it in the writing transaction: an insert, a content, time or section
 change and a (soft) delete of a post, answer or moment; a question's delete hides its answers and
 its section change moves them. GIN indexes: the tsvector, and trigrams of the lower-cased text.
+The source tables' own text indexes (0008's trigram index of posts, 0010's tsvector and trigram
+indexes) served only that search and are dropped; their search_tsv columns stay.
 
 resource_search_doc is the same for the resource part: one row per listed resource post (published,
 public, not deleted) with its section, publishTime, mainName and the search_doc and search_tsv of
@@ -35,6 +37,19 @@ MOMENT_TEXT = "lower({r}.content)"
 COLUMNS = "kind, entity_id, section_code, at, title, search_tsv, search_text"
 RESOURCE_COLUMNS = "id, section_code, publish_time, main_name, search_doc, search_tsv"
 LISTED = "{r}.status = 'PUBLISHED' AND {r}.visibility = 'PUBLIC' AND {r}.is_delete IS false"
+
+
+# name -> its definition (0008's trigram index of posts, 0010's others), recreated by downgrade
+SOURCE_INDEXES = {
+    **{f"ix_{table}_search_tsv": f"CREATE INDEX ix_{table}_search_tsv ON {table} USING gin (search_tsv) "
+       "WHERE is_delete IS false" for table in ("community_post", "community_answer", "community_moment")},
+    "ix_community_post_search_trgm": "CREATE INDEX ix_community_post_search_trgm ON community_post USING gin "
+                                     "((lower(title || ' ' || coalesce(content_md, ''))) gin_trgm_ops)",
+    "ix_community_answer_search_trgm": "CREATE INDEX ix_community_answer_search_trgm ON community_answer "
+                                       "USING gin ((lower(coalesce(content_md, ''))) gin_trgm_ops)",
+    "ix_community_moment_search_trgm": "CREATE INDEX ix_community_moment_search_trgm ON community_moment "
+                                       "USING gin ((lower(content)) gin_trgm_ops)",
+}
 
 
 def _resource_doc(r: str) -> str:
@@ -177,9 +192,13 @@ PG_UPGRADE = [
     "CREATE INDEX ix_resource_search_doc_tsv ON resource_search_doc USING gin (search_tsv)",
     "CREATE INDEX ix_resource_search_doc_trgm ON resource_search_doc USING gin (search_doc gin_trgm_ops)",
     "ANALYZE resource_search_doc",
+    # The source tables' own text indexes (0008, 0010) served only the community search: every
+    # write paid for them. Their search_tsv columns stay (the documents copy them).
+    *(f"DROP INDEX {name}" for name in SOURCE_INDEXES),
 ]
 
 PG_DOWNGRADE = [
+    *SOURCE_INDEXES.values(),
     *(f"DROP TRIGGER resource_search_doc_{op_name} ON resource_post" for op_name in ("insert", "update", "delete")),
     "DROP TABLE resource_search_doc", "DROP FUNCTION resource_search_doc_sync()",
     *(f"DROP TRIGGER community_search_doc_{op_name} ON {table}"

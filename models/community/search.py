@@ -1,10 +1,15 @@
 """Community full-text search (resource, discussion and question posts, answers and moments) and
 search suggestions.
 
-Every kind is matched by the catalogue's search approach: resource posts by the catalogue backend
-(models/search/backends.py), the community texts by models/community/search_backend.py over the
-artifacts of migration 0010 (PostgreSQL tsvector + pg_trgm, SQLite FTS5). One ranked UNION ALL
-gives the page and the total; the page's records are then loaded by id, one query per kind.
+Every kind is matched by the catalogue's search approach. On PostgreSQL the ranked rows come from
+the narrow search documents of migration 0012, kept by triggers in the writing transaction:
+resource posts from resource_search_doc (the listed posts; the catalogue backend's match,
+models/search/backends.py, over its columns), the community texts from community_search_doc in
+one scan (models/community/search_backend.py). On SQLite, resource posts by the catalogue backend
+and each community table by its FTS5 table (0010). One ranked UNION ALL gives the page and the
+total (on PostgreSQL fenced, so the window count buffers only the scored rows); the page's
+records are then read by id, one query per kind with its author's name joined in, only the
+columns shown, as plain rows.
 """
 
 from __future__ import annotations
@@ -12,17 +17,16 @@ from __future__ import annotations
 import html
 import re
 
-from sqlalchemy import Float, String, cast, func, literal, select, union_all
+from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import check_page, listed_clause, page_result
 from models.catalog.tables import ResourcePost, Tag
-from models.community.records import user_name
-from models.community.search_backend import ANSWERS, MOMENTS, POSTS, match_for
+from models.community.search_backend import ANSWERS, MOMENTS, POSTS, RESOURCE_DOC, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import CJK_RUN, backend_for, like_pattern
+from models.search.backends import CJK_RUN, backend_for, like_pattern, postgres_match
 from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
@@ -72,38 +76,62 @@ def _hits(kind: str, id_col, score, at):
             at.label("at"))
 
 
-def _resource_hits(session: Session, keyword: str, section_code: str | None):
+def _resource_hits(session: Session, postgres: bool, keyword: str, section_code: str | None):
+    """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
+    copy resource_search_doc (migration 0012), which holds the listed posts only."""
+    if postgres:
+        stmt, score = postgres_match(select(RESOURCE_DOC.c.id), keyword, tsv=RESOURCE_DOC.c.search_tsv,
+                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name)
+        if section_code:
+            stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
+        return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
     stmt, score = backend_for(session).match(select(ResourcePost.id).where(listed_clause()), keyword)
     if section_code:
         stmt = stmt.where(ResourcePost.section_code == section_code)
     return stmt.with_only_columns(*_hits(RESOURCE, ResourcePost.id, score, ResourcePost.publish_time))
 
 
-def _post_hits(match, keyword: str, section_code: str | None, kinds: list[str]):
+def _sqlite_post_hits(keyword: str, section_code: str | None, kinds: list[str]):
     """Discussion and question posts in one scan (the kind is the post type)."""
     stmt = select(CommunityPost.id).where(CommunityPost.is_delete.is_(False),
                                           CommunityPost.post_type.in_(kinds))
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
-    stmt, score = match(stmt, POSTS, keyword)
+    stmt, score = sqlite_match(stmt, POSTS, keyword)
     return stmt.with_only_columns(CommunityPost.post_type.label("kind"), CommunityPost.id.label("id"),
                                   cast(score, Float).label("score"), CommunityPost.publish_time.label("at"))
 
 
-def _answer_hits(match, keyword: str, section_code: str | None):
+def _sqlite_answer_hits(keyword: str, section_code: str | None):
     """Live answers of live questions; the section is the question's."""
     stmt = select(Answer.id).join(CommunityPost, CommunityPost.id == Answer.question_id).where(
         Answer.is_delete.is_(False), CommunityPost.is_delete.is_(False),
         CommunityPost.post_type == QUESTION)
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
-    stmt, score = match(stmt, ANSWERS, keyword)
+    stmt, score = sqlite_match(stmt, ANSWERS, keyword)
     return stmt.with_only_columns(*_hits(ANSWER, Answer.id, score, Answer.create_time))
 
 
-def _moment_hits(match, keyword: str):
-    stmt, score = match(select(Moment.id).where(Moment.is_delete.is_(False)), MOMENTS, keyword)
+def _sqlite_moment_hits(keyword: str):
+    stmt, score = sqlite_match(select(Moment.id).where(Moment.is_delete.is_(False)), MOMENTS, keyword)
     return stmt.with_only_columns(*_hits(MOMENT, Moment.id, score, Moment.create_time))
+
+
+def _community_hits(postgres: bool, keyword: str, section_code: str | None, wanted: list[str]) -> list:
+    """The community parts of the ranked union: on PostgreSQL one scan of the search documents,
+    on SQLite one FTS5 (or LIKE) match per table."""
+    kinds = [k for k in (*POST_TYPES, ANSWER, MOMENT) if k in wanted]
+    if postgres:
+        return [postgres_hits(keyword, kinds, section_code)] if kinds else []
+    parts = []
+    if posts := [k for k in POST_TYPES if k in kinds]:
+        parts.append(_sqlite_post_hits(keyword, section_code, posts))
+    if ANSWER in kinds:
+        parts.append(_sqlite_answer_hits(keyword, section_code))
+    if MOMENT in kinds:
+        parts.append(_sqlite_moment_hits(keyword))
+    return parts
 
 
 def search(session: Session, *, keyword: str, entity_type: str | None, section_code: str | None,
@@ -111,26 +139,24 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id.
     Moments belong to no section: a sectionCode filter leaves them out."""
     offset = check_page(page_num=page_num, page_size=page_size)
-    keyword, match = keyword.strip(), match_for(session)
+    keyword = keyword.strip()
     if not keyword:
         return page_result([], total=0, page_num=page_num, page_size=page_size)
     wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
-    parts = []
-    if RESOURCE in wanted:
-        parts.append(_resource_hits(session, keyword, section_code))
-    if kinds := [k for k in POST_TYPES if k in wanted]:
-        parts.append(_post_hits(match, keyword, section_code, kinds))
-    if ANSWER in wanted:
-        parts.append(_answer_hits(match, keyword, section_code))
-    if MOMENT in wanted:
-        parts.append(_moment_hits(match, keyword))
-    if session.get_bind().dialect.name == "postgresql":
+    postgres = session.get_bind().dialect.name == "postgresql"
+    parts = [_resource_hits(session, postgres, keyword, section_code)] if RESOURCE in wanted else []
+    parts += _community_hits(postgres, keyword, section_code, wanted)
+    if not parts:
+        return page_result([], total=0, page_num=page_num, page_size=page_size)
+    hits = union_all(*parts) if len(parts) > 1 else parts[0]
+    if postgres:
         # A handful of index scans: starting parallel workers costs more than it saves (measured
         # 50+ ms on a busy host for a keyword that matches nothing); this transaction only.
         session.execute(sql("SET LOCAL max_parallel_workers_per_gather = 0"))
-    if not parts:
-        return page_result([], total=0, page_num=page_num, page_size=page_size)
-    hits = (union_all(*parts) if len(parts) > 1 else parts[0]).subquery("hits")
+        # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
+        # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
+        hits = hits.offset(0)
+    hits = hits.subquery("hits")
     rows = session.execute(select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
                            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
                            .offset(offset).limit(page_size)).all()
@@ -140,24 +166,18 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def _by_id(session: Session, model, ids: list[int]) -> dict:
-    return {r.id: r for r in session.scalars(select(model).where(model.id.in_(ids)))} if ids else {}
-
-
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:
-    """FullTextSearchResultVo of each hit: one query per kind present, one for the authors."""
+    """FullTextSearchResultVo of each hit: one query per kind present (posts and the questions
+    of answers together), each with its author's name, reading only the columns shown; plain
+    rows (no ORM identity map)."""
     wanted: dict[str, list[int]] = {}
     for kind, entity_id, _ in hits:
         wanted.setdefault(kind, []).append(entity_id)
-    resources = _by_id(session, ResourcePost, wanted.get(RESOURCE, []))
-    answers = _by_id(session, Answer, wanted.get(ANSWER, []))
-    moments = _by_id(session, Moment, wanted.get(MOMENT, []))
+    resources = _rows(session, RESOURCE, wanted.get(RESOURCE))
+    answers = _rows(session, ANSWER, wanted.get(ANSWER))
+    moments = _rows(session, MOMENT, wanted.get(MOMENT))
     post_ids = [i for k in POST_TYPES for i in wanted.get(k, [])] + [a.question_id for a in answers.values()]
-    posts = _by_id(session, CommunityPost, post_ids)
-    rows = [*resources.values(), *answers.values(), *moments.values(), *posts.values()]
-    user_ids = {r.user_id for r in rows if r.user_id}
-    users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids),
-                                                                 User.is_delete.is_(False)))}
+    posts = _rows(session, QUESTION, post_ids)
     items, zone, cdn = [], settings.time_zone, settings.cdn_base_url
     for kind, entity_id, score in hits:
         question_id, cover = None, None
@@ -181,10 +201,39 @@ def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[d
             text = row.content_md if _holds(row.content_md, keyword) else row.title
         items.append({"entityType": kind, "entityId": entity_id, "questionId": question_id,
                       "title": title, "snippet": snippet(text, keyword), "sectionCode": section,
-                      "authorId": row.user_id, "authorName": user_name(users.get(row.user_id)),
+                      "authorId": row.user_id, "authorName": row.author,
                       "coverImageUrl": cover, "score": round(float(score), 6),
                       "publishTime": format_time(at, zone)})
     return items
+
+
+def _record_query(model, *columns):
+    """SELECT id, user_id, the columns and author (the live author's name, else null) of the rows
+    whose id is in the expanding parameter ids."""
+    name = case((User.id.is_(None), None),
+                else_=func.coalesce(func.nullif(User.login_name, ""), User.username))
+    return (select(model.id, model.user_id, *columns, name.label("author"))
+            .outerjoin(User, (User.id == model.user_id) & User.is_delete.is_(False))
+            .where(model.id.in_(bindparam("ids", expanding=True))))
+
+
+# Built once: only the ids change (POST_TYPES and the questions of answers share QUESTION's).
+RECORDS = {
+    RESOURCE: _record_query(ResourcePost, ResourcePost.main_name, ResourcePost.section_code,
+                            ResourcePost.publish_time, ResourcePost.cover_image, ResourcePost.introduction),
+    ANSWER: _record_query(Answer, Answer.question_id, Answer.content_md, Answer.content_html,
+                          Answer.create_time),
+    MOMENT: _record_query(Moment, Moment.content, Moment.create_time),
+    QUESTION: _record_query(CommunityPost, CommunityPost.title, CommunityPost.section_code,
+                            CommunityPost.publish_time, CommunityPost.content_md),
+}
+
+
+def _rows(session: Session, kind: str, ids: list[int] | None) -> dict:
+    """id -> plain row of RECORDS[kind] (through the session's connection: no ORM layer)."""
+    if not ids:
+        return {}
+    return {r.id: r for r in session.connection().execute(RECORDS[kind], {"ids": ids})}
 
 
 def suggest(session: Session, *, keyword: str) -> list[str]:

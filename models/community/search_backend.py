@@ -1,10 +1,13 @@
 """Keyword matching of the community texts, the catalogue's search approach (models/search/backends.py)
-applied to the artifacts of migration 0010.
+applied to the artifacts of migrations 0010 and 0012.
 
-PostgreSQL: the weighted 'simple' tsvector with CJK bigrams (words, and any Chinese substring of 2+
-characters, through a GIN index), plus pg_trgm substring matching for partial words of 3+
-characters. Relevance of a word match: 1 when the title holds the keyword as a phrase (posts only)
-plus ts_rank; of a substring-only match: 1 when the title holds it, else 0.
+PostgreSQL: the narrow search-document table community_search_doc (0012, kept by triggers: one
+row per live post, live answer of a live question and live moment, with its section, time,
+lower-cased title and text, and the source row's weighted 'simple' tsvector with CJK bigrams).
+Words, and any Chinese substring of 2+ characters, are found through its tsvector GIN index;
+partial words of 3+ characters through the trigram GIN index of its lower-cased text. Relevance
+of a word match: 1 when the title holds the keyword as a phrase (posts only: the other kinds have
+no title) plus ts_rank; of a substring-only match: 1 when the title holds it, else 0.
 SQLite: FTS5 trigram tables (case-insensitive substrings in any script, bm25 relevance); keywords
 with a word shorter than 3 characters fall back to LIKE over the same columns.
 """
@@ -13,35 +16,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Float, Integer, Select, case, func, literal, literal_column, or_, text
-from sqlalchemy.orm import Session
+from sqlalchemy import Float, Integer, Select, String, case, cast, func, literal, or_, select, text
+from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
 from models.search.backends import CJK_RUN, in_weight, like_pattern, tsquery
+from models.types import UTCDateTime
 
 
 @dataclass(frozen=True)
 class Searched:
-    """One searched table: its id, title (None: untitled) and text columns, the lower-cased text
-    that its trigram index covers (PostgreSQL), and the FTS5 column weights (SQLite)."""
+    """One searched table (SQLite): its id, title (None: untitled) and text columns, and the FTS5
+    column weights."""
 
     table: str
     id: ColumnElement
     title: ColumnElement | None
     texts: tuple
-    lowered: str
     fts_weights: str
 
 
 POSTS = Searched("community_post", CommunityPost.id, CommunityPost.title,
-                 (CommunityPost.title, CommunityPost.content_md),
-                 "lower(community_post.title || ' ' || coalesce(community_post.content_md, ''))",
-                 "10.0, 4.0, 1.0")  # title, tags, content_md
-ANSWERS = Searched("community_answer", Answer.id, None, (Answer.content_md,),
-                   "lower(coalesce(community_answer.content_md, ''))", "1.0")
-MOMENTS = Searched("community_moment", Moment.id, None, (Moment.content,),
-                   "lower(community_moment.content)", "1.0")
+                 (CommunityPost.title, CommunityPost.content_md), "10.0, 4.0, 1.0")  # title, tags, content_md
+ANSWERS = Searched("community_answer", Answer.id, None, (Answer.content_md,), "1.0")
+MOMENTS = Searched("community_moment", Moment.id, None, (Moment.content,), "1.0")
 
 
 def only_cjk(keyword: str) -> bool:
@@ -56,23 +55,37 @@ def _title_hit(searched: Searched, pattern: str) -> ColumnElement[float]:
     return case((func.lower(searched.title).like(pattern, escape="\\"), 1.0), else_=0.0)
 
 
-def postgres_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select, ColumnElement]:
-    """The statement narrowed to rows matching keyword, and their relevance (higher first)."""
-    tsv = literal_column(f"{searched.table}.search_tsv")
+DOC = table("community_search_doc", column("kind", String), column("entity_id", Integer),
+            column("section_code", String), column("at", UTCDateTime()), column("title", String),
+            column("search_tsv"), column("search_text", String))
+
+
+RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("section_code", String),
+                     column("publish_time", UTCDateTime()), column("main_name", String),
+                     column("search_doc", String), column("search_tsv"))
+
+
+def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
+    """(kind, id, score, at) of the live community rows of the given kinds matching keyword
+    (PostgreSQL: one scan of community_search_doc)."""
+    tsv = DOC.c.search_tsv
     query, pattern = tsquery(keyword), like_pattern(keyword.lower())
     hits = [] if query is None else [tsv.op("@@")(query)]
     # Substrings through the trigram index: partial Latin words (3+ characters; shorter patterns
     # cannot use the index), or when the keyword has no word to look up. A keyword of CJK runs
     # alone needs none: its bigram phrases already find every substring of 2+ characters.
     if (len(keyword) >= 3 and not only_cjk(keyword)) or query is None:
-        hits.append(literal_column(searched.lowered).like(pattern, escape="\\"))
-    title_hit = _title_hit(searched, pattern)
+        hits.append(DOC.c.search_text.like(pattern, escape="\\"))
+    title_hit = case((DOC.c.title.like(pattern, escape="\\"), 1.0), else_=0.0)  # null title: 0
     if query is None:  # only partial words or single characters: substring matches alone
-        return stmt.where(or_(*hits)), title_hit
-    rank = func.ts_rank(tsv, query, type_=Float)
-    if searched.title is not None:
-        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), 1.0), else_=0.0) + rank
-    return stmt.where(or_(*hits)), case((tsv.op("@@")(query), rank), else_=title_hit)
+        score = title_hit
+    else:  # the phrase in weight A: titles, so never for answers and moments
+        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), 1.0), else_=0.0) + \
+            func.ts_rank(tsv, query, type_=Float)
+        score = case((tsv.op("@@")(query), rank), else_=title_hit)
+    stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), cast(score, Float).label("score"),
+                  DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), or_(*hits))
+    return stmt.where(DOC.c.section_code == section_code) if section_code else stmt
 
 
 def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select, ColumnElement]:
@@ -86,13 +99,8 @@ def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select
         hits = found.columns(hit_id=Integer, score=Float).subquery(f"{fts}_hits")
         return stmt.join(hits, hits.c.hit_id == searched.id), hits.c.score
     pattern = like_pattern(keyword)
-    clauses = [column.like(pattern, escape="\\") for column in searched.texts]
+    clauses = [col.like(pattern, escape="\\") for col in searched.texts]
     if searched is POSTS:
         clauses.append(text("EXISTS (SELECT 1 FROM json_each(community_post.tags) AS t "
                             "WHERE t.value LIKE :tag_pattern ESCAPE '\\')").bindparams(tag_pattern=pattern))
     return stmt.where(or_(*clauses)), _title_hit(searched, like_pattern(keyword.lower()))
-
-
-def match_for(session: Session):
-    """The matcher of the session's database."""
-    return postgres_match if session.get_bind().dialect.name == "postgresql" else sqlite_match

@@ -52,6 +52,27 @@ def in_weight(query: ColumnElement, weights: str) -> ColumnElement:
     return func.to_tsquery("simple", labelled)
 
 
+def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
+                   main_name: ColumnElement) -> tuple[Select, ColumnElement[float]]:
+    """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
+    resource_search_doc (migration 0012, read by the community search)."""
+    query, pattern = tsquery(keyword), like_pattern(keyword)
+    hits = [] if query is None else [tsv.op("@@")(query)]
+    if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
+        hits.append(doc.ilike(pattern, escape="\\"))
+    in_main_title = case((main_name.ilike(pattern, escape="\\"), 1.0), else_=0.0)
+    if query is None:  # only partial words or single characters: substring matches alone
+        return stmt.where(or_(*hits)), in_main_title
+    # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
+    # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
+    # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
+    as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+    score = case((tsv.op("@@")(query),
+                  case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)),
+                 else_=in_main_title)
+    return stmt.where(or_(*hits)), score
+
+
 class SearchBackend(Protocol):
     """What search and sync need from the database's text and change-tracking features."""
 
@@ -96,23 +117,8 @@ class PostgresSearch:
     rating = literal_column("resource_post.search_rating", Float)  # generated, indexed for sorting
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
-        tsv = literal_column("resource_post.search_tsv")
-        doc = literal_column("resource_post.search_doc", String)
-        query, pattern = tsquery(keyword), like_pattern(keyword)
-        hits = [] if query is None else [tsv.op("@@")(query)]
-        if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
-            hits.append(doc.ilike(pattern, escape="\\"))
-        in_main_title = case((P.main_name.ilike(pattern, escape="\\"), 1.0), else_=0.0)
-        if query is None:  # only partial words or single characters: substring matches alone
-            return stmt.where(or_(*hits)), in_main_title
-        # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
-        # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
-        # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
-        as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
-        score = case((tsv.op("@@")(query),
-                      case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)),
-                     else_=in_main_title)
-        return stmt.where(or_(*hits)), score
+        return postgres_match(stmt, keyword, tsv=literal_column("resource_post.search_tsv"),
+                              doc=literal_column("resource_post.search_doc", String), main_name=P.main_name)
 
     def has_category(self, code: str) -> ColumnElement[bool]:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))

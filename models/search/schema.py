@@ -20,6 +20,7 @@ UNMODELLED_INDEXES |= {f"ix_{table}_search_tsv" for table in COMMUNITY_SEARCHED}
     "ix_community_answer_search_trgm", "ix_community_moment_search_trgm", "ix_resource_post_suggest",
     "ix_community_post_suggest_live"}
 UNMODELLED_TABLES = {"resource_post_fts"} | {f"{table}_fts" for table in COMMUNITY_SEARCHED}
+UNMODELLED_TABLES |= {"community_search_doc", "resource_search_doc"}  # 0012: kept by triggers
 
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:

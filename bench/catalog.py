@@ -106,7 +106,9 @@ class SqlCapture:
 
 def prepare(settings: Settings, resources: int, reuse: bool):
     """The seeded database (kept with --reuse when it already holds posts) and its platform."""
-    if not reuse or not _post_count(settings):
+    if reuse and _post_count(settings):
+        upgrade(settings.database_url)  # a kept database gets the migrations added since
+    else:
         recreate_database(settings.database_url)
         upgrade(settings.database_url)
         started = time.perf_counter()

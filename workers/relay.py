@@ -30,13 +30,15 @@ def relay_pending(rt, *, older_than: dt.datetime | None = None) -> list[int]:
     """Fan committed, unrelayed events out to ACTIVE subscriptions; return the new delivery ids."""
     created: list[int] = []
     while True:
-        batch = _relay_batch(rt, older_than)
+        batch = relay_batch(rt, older_than)
         if batch is None:
             return created
-        created.extend(batch)
+        created.extend(batch[1])
 
 
-def _relay_batch(rt, older_than) -> list[int] | None:
+def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[int]] | None:
+    """Relay at most RELAY_LIMIT events (one transaction): (events relayed, new delivery ids),
+    or None when no unlocked event is left."""
     now = rt.clock()
     with rt.db.session() as session, session.begin():
         query = (select(OutboxEvent.id, OutboxEvent.kind).where(OutboxEvent.relayed_at.is_(None))
@@ -59,7 +61,7 @@ def _relay_batch(rt, older_than) -> list[int] | None:
         session.execute(update(OutboxEvent).where(OutboxEvent.id.in_([e.id for e in events]))
                         .values(relayed_at=now))
     log.debug("relayed %d event(s) into %d delivery(ies)", len(events), len(ids))
-    return ids
+    return len(events), ids
 
 
 def overdue_deliveries(rt, *, grace: dt.timedelta, limit: int = 5000) -> list[int]:

@@ -78,8 +78,12 @@ def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
             .join(WebhookSubscription, WebhookSubscription.id == WebhookDelivery.subscription_id)
             .where(WebhookDelivery.id.in_(claimed)).order_by(WebhookDelivery.id)).all()
-        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status,
-                         r[4].live_secrets(rt.secrets, claimed_at)) for r in rows]
+        secrets: dict[int, list[str]] = {}  # decrypted once per subscription, not per row
+        for r in rows:
+            if r[4].id not in secrets:
+                secrets[r[4].id] = r[4].live_secrets(rt.secrets, claimed_at)
+        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status, secrets[r[4].id])
+                for r in rows]
 
 
 def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, tuple[str | None, str | None]]:

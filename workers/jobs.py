@@ -7,7 +7,7 @@ from workers.delivery import deliver_many
 from workers.relay import RELAY_LIMIT, relay_batch
 from workers.runtime import current
 
-# A relay job sends up to this many batches itself, one after the other. Under a stream of
+# A relay job sends up to this many batches' worth itself (one lease, sent concurrently). Under a stream of
 # commits each relay job then delivers what was committed while the previous one ran, and the
 # other workers take the next relay job: no delivery job waits in the queue behind relay jobs.
 INLINE_BATCHES = 4
@@ -42,7 +42,5 @@ def relay_job() -> int:
         rt.dispatcher.send(ids, at_front=True)  # other workers take these meanwhile
         if events < RELAY_LIMIT:
             break
-    mine = mine or []
-    for i in range(0, len(mine), size):
-        deliver_many(rt, mine[i:i + size])
+    deliver_many(rt, mine or [])  # one lease and one record for them all, sent concurrently
     return count

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from models.identity.tables import Application, AppStatus
 from models.webhooks.tables import (
@@ -58,8 +58,9 @@ def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[in
                 for e in events for s in subs if e.kind in (s.events or [])]
         ids = list(session.scalars(insert(WebhookDelivery).returning(WebhookDelivery.id), rows)) \
             if rows else []
-        session.execute(update(OutboxEvent).where(OutboxEvent.id.in_([e.id for e in events]))
-                        .values(relayed_at=now))
+        # One expanding parameter: no per-id bound parameter built (CPU at 1,000 ids).
+        session.execute(update(OutboxEvent).where(OutboxEvent.id.in_(bindparam("ids", expanding=True)))
+                        .values(relayed_at=now), {"ids": [e.id for e in events]})
     log.debug("relayed %d event(s) into %d delivery(ies)", len(events), len(ids))
     return len(events), ids
 

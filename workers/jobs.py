@@ -19,8 +19,9 @@ def deliver_job(delivery_ids: list[int]) -> int:
 
 
 def relay_job() -> int:
-    """RQ job: relay the events committed before it started; send the first batch, enqueue the
-    rest as each relay transaction commits.
+    """RQ job: relay the events committed before it started; send up to INLINE_BATCHES batches
+    itself (only the first batch of a larger burst), enqueue the rest as each relay transaction
+    commits.
 
     It stops at the first short batch rather than when the outbox is empty: an event committed
     after `relay_started` has kicked a relay job of its own, and a job draining a busy outbox

@@ -184,7 +184,8 @@ def main() -> None:
         got = wait_all(port, len(committed), timeout=max(120, args.events / 50))
         rate = report(f"outbox -> RQ ({args.worker_class}) -> receiver", committed, got)
         base = baseline(port, secret, args.events)
-        print(f"ratio outbox delivery / direct POST: {rate / base:.2f}")
+        print(f"ratio outbox delivery / direct POST: {rate / base:.2f}  (the producer's bound: "
+              f"{len(committed) / took / base:.2f} = commits/s / direct POST)")
     finally:
         for w in workers:
             w.terminate()

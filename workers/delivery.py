@@ -13,7 +13,7 @@ import logging
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from models.webhooks.tables import (
     DeliveryStatus,
@@ -66,10 +66,11 @@ def deliver_many(rt, delivery_ids: list[int]) -> list[Outcome]:
 def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
     with rt.db.session() as session, session.begin():
         claimed = list(session.scalars(
-            update(WebhookDelivery)
-            .where(WebhookDelivery.id.in_(ids), WebhookDelivery.status == DeliveryStatus.PENDING,
+            update(WebhookDelivery.__table__)
+            .where(WebhookDelivery.id.in_(bindparam("ids", expanding=True)),
+                   WebhookDelivery.status == DeliveryStatus.PENDING,
                    WebhookDelivery.next_attempt_at <= claimed_at)
-            .values(next_attempt_at=lease_end).returning(WebhookDelivery.id)))
+            .values(next_attempt_at=lease_end).returning(WebhookDelivery.id), {"ids": list(ids)}))
         if not claimed:
             return []
         rows = session.execute(
@@ -77,9 +78,14 @@ def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
                    WebhookSubscription)
             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
             .join(WebhookSubscription, WebhookSubscription.id == WebhookDelivery.subscription_id)
-            .where(WebhookDelivery.id.in_(claimed)).order_by(WebhookDelivery.id)).all()
-        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status,
-                         r[4].live_secrets(rt.secrets, claimed_at)) for r in rows]
+            .where(WebhookDelivery.id.in_(bindparam("claimed", expanding=True)))
+            .order_by(WebhookDelivery.id), {"claimed": claimed}).all()
+        secrets: dict[int, list[str]] = {}  # decrypted once per subscription, not per row
+        for r in rows:
+            if r[4].id not in secrets:
+                secrets[r[4].id] = r[4].live_secrets(rt.secrets, claimed_at)
+        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status, secrets[r[4].id])
+                for r in rows]
 
 
 def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, tuple[str | None, str | None]]:

@@ -57,15 +57,20 @@ class RQDispatcher:
         """Called by the relay job before it reads the outbox, so later commits kick again."""
         self.redis.delete(self.flag)
 
-    def send(self, delivery_ids: list[int]) -> None:
-        """Enqueue delivery jobs for these deliveries, in batches."""
+    def send(self, delivery_ids: list[int], *, at_front: bool = False) -> None:
+        """Enqueue delivery jobs for these deliveries, in batches.
+
+        The relay puts the deliveries of fresh events at the front, as it puts its own jobs:
+        behind the next relay job they would wait, during a sustained stream of commits, until
+        the commits paused (measured: p95 commit-to-receipt 10-14 s in an unpaced burst).
+        """
         if not delivery_ids:
             return
         jobs = [Queue.prepare_data(DELIVER_JOB, args=(delivery_ids[i:i + self.batch_size],),
                                    ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
-                                   timeout=self.job_timeout)
+                                   timeout=self.job_timeout, at_front=at_front)
                 for i in range(0, len(delivery_ids), self.batch_size)]
-        self.queue.enqueue_many(jobs)
+        self.queue.enqueue_many(jobs[::-1] if at_front else jobs)  # each pushed to the front: oldest last
 
     def retry_at(self, delivery_id: int, when: dt.datetime) -> None:
         """Schedule a retry with RQ's scheduler (run by `modhub worker`).

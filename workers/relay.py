@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from models.identity.tables import Application, AppStatus
 from models.webhooks.tables import (
@@ -30,13 +30,15 @@ def relay_pending(rt, *, older_than: dt.datetime | None = None) -> list[int]:
     """Fan committed, unrelayed events out to ACTIVE subscriptions; return the new delivery ids."""
     created: list[int] = []
     while True:
-        batch = _relay_batch(rt, older_than)
+        batch = relay_batch(rt, older_than)
         if batch is None:
             return created
-        created.extend(batch)
+        created.extend(batch[1])
 
 
-def _relay_batch(rt, older_than) -> list[int] | None:
+def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[int]] | None:
+    """Relay at most RELAY_LIMIT events (one transaction): (events relayed, new delivery ids),
+    or None when no unlocked event is left."""
     now = rt.clock()
     with rt.db.session() as session, session.begin():
         query = (select(OutboxEvent.id, OutboxEvent.kind).where(OutboxEvent.relayed_at.is_(None))
@@ -56,10 +58,11 @@ def _relay_batch(rt, older_than) -> list[int] | None:
                 for e in events for s in subs if e.kind in (s.events or [])]
         ids = list(session.scalars(insert(WebhookDelivery).returning(WebhookDelivery.id), rows)) \
             if rows else []
-        session.execute(update(OutboxEvent).where(OutboxEvent.id.in_([e.id for e in events]))
-                        .values(relayed_at=now))
+        # One expanding parameter: no per-id bound parameter built (CPU at 1,000 ids).
+        session.execute(update(OutboxEvent).where(OutboxEvent.id.in_(bindparam("ids", expanding=True)))
+                        .values(relayed_at=now), {"ids": [e.id for e in events]})
     log.debug("relayed %d event(s) into %d delivery(ies)", len(events), len(ids))
-    return ids
+    return len(events), ids
 
 
 def overdue_deliveries(rt, *, grace: dt.timedelta, limit: int = 5000) -> list[int]:

@@ -5,13 +5,17 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import os
+import shutil
 import uuid
 from pathlib import Path
 
 import pytest
 import redis
 from connexion.middleware import MiddlewarePosition
+from connexion.spec import Specification
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
@@ -41,6 +45,24 @@ if WORKER:
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
 ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app's build
+
+
+def _validate_spec_once(validate):
+    """Connexion validates the whole document against the OpenAPI schema on every app it builds
+    (about 0.7 s, most of an app's build). A document is validated once per process here: an
+    identical document (same canonical JSON) that passed once passes again; a different one, or
+    one that failed, is validated as before."""
+    passed: set[tuple[type, str]] = set()
+
+    def validate_once(cls, spec):
+        key = (cls, hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest())
+        if key not in passed:
+            validate.__func__(cls, spec)
+            passed.add(key)
+    return classmethod(validate_once)
+
+
+Specification._validate_spec = _validate_spec_once(Specification._validate_spec)
 
 
 @pytest.fixture(scope="session")
@@ -104,12 +126,20 @@ def settings(tmp_path):
                     webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> Path:
+    """An SQLite database migrated to head once per run (Alembic takes about half a second)."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "m.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
 @pytest.fixture()
-def embedded_settings(tmp_path):
-    """The embedded default: SQLite in a temporary data folder, migrated, no Redis."""
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
-    upgrade(settings.database_url)
-    return settings
+def embedded_settings(tmp_path, sqlite_template):
+    """The embedded default: SQLite in a temporary data folder, migrated (a copy of the run's
+    migrated template), no Redis."""
+    shutil.copyfile(sqlite_template, tmp_path / "m.db")
+    return finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
 
 
 class AppPool:

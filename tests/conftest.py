@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 import redis
+from argon2 import PasswordHasher
 from connexion.middleware import MiddlewarePosition
 from connexion.spec import Specification
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
-from models.identity import applications
+from models.identity import accounts, applications
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken, User
 from modhub.app import Contract, create_app
@@ -63,6 +64,21 @@ def _validate_spec_once(validate):
 
 
 Specification._validate_spec = _validate_spec_once(Specification._validate_spec)
+
+# Passwords: the same argon2id hashing and verification, at the lowest cost parameters (the
+# default costs 64 MiB and 0.1 to 1.3 s per hash or log-in on this shared 2-core machine). A hash
+# carries its parameters, so verification is unchanged; the server processes started by the
+# tests keep the default.
+accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
+
+
+def pytest_collection_modifyitems(items):
+    """A test that drives Chromium (the `browser` fixture) is `slow`, as setup.cfg's marker says,
+    wherever it is written."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -117,7 +117,7 @@ def quota(redis_client):
     """Redis quota counters under a key prefix of this test's own."""
     prefix = f"{REDIS_PREFIX}:{uuid.uuid4().hex}"
     yield RedisQuota(redis_client, prefix=prefix)
-    for key in redis_client.scan_iter(f"{prefix}:*"):
+    for key in redis_client.scan_iter(f"{prefix}:*", count=1000):
         redis_client.delete(key)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import importlib
 import json
@@ -61,10 +62,25 @@ class Contract:
 
     @classmethod
     def load(cls, path: Path = SPEC_PATH) -> Contract:
-        """Read and parse openapi.yaml."""
-        raw = path.read_bytes()
-        document = yaml.safe_load(raw)
-        return cls(document, raw, json.dumps(document, ensure_ascii=False).encode())
+        """Read and parse openapi.yaml (libyaml's parser when PyYAML has it: about 8 times
+        faster than the pure-Python one on this 600 kB file).
+
+        A file parsed once in this process (same path, size and modification time) is not
+        parsed again: the caller gets its own deep copy of the parsed document.
+        """
+        stat = path.stat()
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        if key not in _PARSED:
+            raw = path.read_bytes()
+            document = yaml.load(raw, Loader=SAFE_LOADER)
+            _PARSED.clear()
+            _PARSED[key] = (document, raw, json.dumps(document, ensure_ascii=False).encode())
+        document, raw, json_bytes = _PARSED[key]
+        return cls(copy.deepcopy(document), raw, json_bytes)
+
+
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PARSED: dict[tuple, tuple[dict, bytes, bytes]] = {}  # Contract.load's last parse
 
 
 @dataclass

@@ -5,18 +5,23 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import os
+import shutil
 import uuid
 from pathlib import Path
 
 import pytest
 import redis
+from argon2 import PasswordHasher
 from connexion.middleware import MiddlewarePosition
+from connexion.spec import Specification
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
-from models.identity import applications
+from models.identity import accounts, applications
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken, User
 from modhub.app import Contract, create_app
@@ -41,6 +46,39 @@ if WORKER:
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
 ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app's build
+
+
+def _validate_spec_once(validate):
+    """Connexion validates the whole document against the OpenAPI schema on every app it builds
+    (about 0.7 s, most of an app's build). A document is validated once per process here: an
+    identical document (same canonical JSON) that passed once passes again; a different one, or
+    one that failed, is validated as before."""
+    passed: set[tuple[type, str]] = set()
+
+    def validate_once(cls, spec):
+        key = (cls, hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest())
+        if key not in passed:
+            validate.__func__(cls, spec)
+            passed.add(key)
+    return classmethod(validate_once)
+
+
+Specification._validate_spec = _validate_spec_once(Specification._validate_spec)
+
+# Passwords: the same argon2id hashing and verification, at the lowest cost parameters (the
+# default costs 64 MiB and 0.1 to 1.3 s per hash or log-in on this shared 2-core machine). A hash
+# carries its parameters, so verification is unchanged; the server processes started by the
+# tests keep the default.
+accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
+
+
+def pytest_collection_modifyitems(items):
+    """A test that drives Chromium (the `browser` fixture) is `slow`, as setup.cfg's marker says,
+    wherever it is written."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -79,7 +117,7 @@ def quota(redis_client):
     """Redis quota counters under a key prefix of this test's own."""
     prefix = f"{REDIS_PREFIX}:{uuid.uuid4().hex}"
     yield RedisQuota(redis_client, prefix=prefix)
-    for key in redis_client.scan_iter(f"{prefix}:*"):
+    for key in redis_client.scan_iter(f"{prefix}:*", count=1000):
         redis_client.delete(key)
 
 
@@ -104,12 +142,20 @@ def settings(tmp_path):
                     webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> Path:
+    """An SQLite database migrated to head once per run (Alembic takes about half a second)."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "m.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
 @pytest.fixture()
-def embedded_settings(tmp_path):
-    """The embedded default: SQLite in a temporary data folder, migrated, no Redis."""
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
-    upgrade(settings.database_url)
-    return settings
+def embedded_settings(tmp_path, sqlite_template):
+    """The embedded default: SQLite in a temporary data folder, migrated (a copy of the run's
+    migrated template), no Redis."""
+    shutil.copyfile(sqlite_template, tmp_path / "m.db")
+    return finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
 
 
 class AppPool:

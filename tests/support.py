@@ -203,3 +203,18 @@ class ExampleRecorder:
                "request": request, "response": response}
         with self.path.open("a") as out:
             out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+
+
+_SCHEMAS: dict[int, tuple[object, object]] = {}
+
+
+def asgi_schema(app):
+    """schemathesis's schema of the contract served by `app`, loaded once per app object (the
+    pool's apps live for the whole run and serve the same document; loading it took a second or
+    more per test)."""
+    entry = _SCHEMAS.get(id(app))
+    if entry is None or entry[0] is not app:
+        import schemathesis  # heavy: only the schemathesis tests need it
+        entry = (app, schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app))
+        _SCHEMAS[id(app)] = entry
+    return entry[1]

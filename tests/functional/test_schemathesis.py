@@ -7,11 +7,11 @@ deeper runs of their own (tests/functional/*/test_*_schemathesis.py); this one i
 
 import hypothesis
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from modhub.app import Contract
+from tests.support import asgi_schema
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
@@ -61,7 +61,7 @@ def _fuzz(op, creds, proxy_headers) -> None:
 @pytest.mark.parametrize("label", LABELS)
 def test_operation_conforms_or_is_an_honest_gap(app, roomy, label):
     creds, proxy_headers = roomy
-    schema = schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
+    schema = asgi_schema(app)
     try:
         _fuzz(schema.find_operation_by_label(label), creds, proxy_headers)
     except NotBuilt:

@@ -25,7 +25,9 @@ CONFIG = {"post_hooks": [], "content_type_overrides": {"application/yaml": "text
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
-@pytest.fixture(scope="module")
+# Session scope: one generation per xdist worker that runs these tests, even when it runs other
+# modules' tests between them.
+@pytest.fixture(scope="session")
 def generated(tmp_path_factory):
     """The client generated from the served JSON, and the generator's output."""
     if not GENERATOR.exists():

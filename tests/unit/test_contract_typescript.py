@@ -21,7 +21,9 @@ BIN = Path(os.environ.get("MODHUB_NODE_BIN", ROOT / ".ci" / "node" / "node_modul
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
-@pytest.fixture(scope="module")
+# Session scope: one generation per xdist worker that runs these tests, even when it runs other
+# modules' tests between them.
+@pytest.fixture(scope="session")
 def generated(tmp_path_factory):
     """The TypeScript generated from the served JSON, and the generator's output."""
     tool = BIN / "openapi-typescript"

@@ -2,11 +2,11 @@
 
 import hypothesis
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from models.catalog.legacy import COMMUNITY_KINDS
+from tests.support import asgi_schema
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
@@ -42,7 +42,7 @@ def filled(cat, make_user):
 
 def test_catalogue_operations_conform(app, make_app, filled):
     creds = make_app(per_minute=10**6, per_day=10**7)  # a thousand requests: beyond the default quota
-    schema = schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
+    schema = asgi_schema(app)
     ops = [r.ok() for r in schema.get_all_operations()]
     ops = [op for op in ops if op.definition.raw.get("operationId") in OPERATIONS]
     assert {op.definition.raw["operationId"] for op in ops} == OPERATIONS

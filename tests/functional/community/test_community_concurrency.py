@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from sqlalchemy import func, select
 
 from models.community.tables import CommunityPost, CommunityProfile, Follow, Reaction
@@ -51,6 +52,7 @@ def burst(base: str, creds: tuple, jobs: list[tuple], lane: int) -> list[int]:
         return list(pool.map(send, jobs))
 
 
+@pytest.mark.slow  # server processes
 def test_200_simultaneous_toggles_keep_counters_equal_to_rows(settings):
     with scratch_database("community_conc") as url:
         platform = build_platform(settings.replace(database_url=url, redis_url=""))

@@ -6,6 +6,8 @@ import http.client
 import json
 from urllib.parse import urlsplit
 
+import pytest
+
 from modhub.migrate import upgrade
 from modhub.settings import Settings, finalize
 from tests.functional.identity.live import serve_processes
@@ -22,6 +24,7 @@ def _raw(base: str, path: str, headers: dict) -> tuple[int, dict, dict]:
         (json.loads(body) if body else {})
 
 
+@pytest.mark.slow  # server processes
 def test_double_slash_big_headers_and_host_over_uvicorn(tmp_path):
     settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
     upgrade(settings.database_url)

@@ -12,8 +12,10 @@ Operations still planned (x-modhub-status: planned) are not fuzzed: each gets on
 here, must answer 501 / 200501, and is reported in the test's output; one that answers anything
 else fails (its mark is stale).
 
-Run time: MAX_EXAMPLES cases per operation and phase, chosen so the whole run stays near two
-minutes on the 2-core CI machine (about 90 operations built); MODHUB_ST_MAX_EXAMPLES overrides.
+Run time: MAX_EXAMPLES cases per operation and phase (MODHUB_ST_MAX_EXAMPLES overrides). The run
+is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 6)
+shards of the examples, coverage and fuzzing phases, by operation, and one stateful shard over
+every built operation; each worker that gets a shard starts its own server once.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import sys
 import time
 import warnings
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,6 +44,7 @@ from models.identity.tables import ProxyToken, User
 from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
+from tests.conftest import ENCRYPTION_KEY
 from tests.functional.hardening import st_rules
 from tests.functional.identity.live import scratch_database, serve_processes
 from tests.functional.webhooks.processes import RedisServer
@@ -49,6 +53,8 @@ from tests.support import Creds
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
+OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "6"))
+METHODS = ("get", "post", "put", "patch", "delete")
 HOOKS = "tests.functional.hardening.st_hooks"
 CONFIG = str(Path(__file__).with_name("schemathesis.toml"))
 ROOT = Path(__file__).resolve().parents[3]  # the hooks module is imported from the checkout
@@ -60,12 +66,12 @@ def _planned(document: dict) -> list[tuple[str, str, str]]:
             if isinstance(op, dict) and op.get("x-modhub-status") == "planned"]
 
 
-def _identity(db_url: str, settings) -> tuple[Creds, int, str]:
+def _identity(db_url: str) -> tuple[Creds, int, str]:
     import datetime as dt
     db = Database.from_url(db_url)
     try:
         with db.session() as s, s.begin():
-            creds = applications.create(s, SecretBox(settings.encryption_key), name="QA fuzz",
+            creds = applications.create(s, SecretBox(ENCRYPTION_KEY), name="QA fuzz",
                                         permissions=["user:proxy"], approve=True,
                                         per_minute=10**9, per_day=10**9)
             user = User(username="qa-fuzz")
@@ -116,58 +122,108 @@ def _failures(junit: str) -> list[str]:
     return out
 
 
-def test_schemathesis_cli_against_the_live_server(tmp_path, settings):
-    redis_server = RedisServer(tmp_path).start()
+@dataclass
+class Live:
+    """The served contract and the identity the run signs with."""
+
+    base: str
+    document: dict
+    creds: Creds
+    user_id: int
+    token: str
+    workdir: Path
+
+    @property
+    def planned(self) -> list[tuple[str, str, str]]:
+        return _planned(self.document)
+
+    @property
+    def built(self) -> list[str]:
+        """The operationIds that are fuzzed (every one not planned), in document order."""
+        planned = {op_id for _, _, op_id in self.planned}
+        return [op["operationId"] for item in self.document["paths"].values()
+                for m, op in item.items()
+                if m in METHODS and op["operationId"] not in planned]
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """One live server per xdist worker for every shard of the run (session scope: xdist may
+    interleave the shards with other modules' tests): a private redis-server, a scratch database
+    with `modhub demo seed --resources 40`, one uvicorn process."""
+    workdir = tmp_path_factory.mktemp("live-st")
+    redis_server = RedisServer(workdir).start()
     try:
         with scratch_database("qa_fuzz") as db_url:
             env = {"MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": redis_server.url,
-                   "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
-                   "MODHUB_DATA_DIR": str(tmp_path), "MODHUB_PRODUCTION": "0"}
+                   "MODHUB_ENCRYPTION_KEY": ENCRYPTION_KEY,
+                   "MODHUB_DATA_DIR": str(workdir), "MODHUB_PRODUCTION": "0"}
             seeded = CliRunner().invoke(main, ["demo", "seed", "--resources", "40"], env=env,
                                         catch_exceptions=False)
             assert seeded.exit_code == 0, seeded.output
-            creds, user_id, token = _identity(db_url, settings)
+            creds, user_id, token = _identity(db_url)
             with serve_processes(1, env) as (base,):
                 document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
-                planned = _planned(document)
-                ruled = copy.deepcopy(document)
-                st_rules.apply_rules(ruled)  # the same rules as the `st` run
-                schema = schemathesis.openapi.from_dict(ruled)
-                gaps = []
-                for method, path, op_id in planned:
-                    r = _signed_probe(base, schema, creds, user_id, token, method, path)
-                    assert (r.status_code, r.json().get("code")) == (501, 200501), (op_id, r.text)
-                    gaps.append(op_id)
-                junit = str(tmp_path / "junit.xml")
-                command = [
-                    sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
-                    base + "/openapi/v2/meta/openapi.json",
-                    "--phases", "examples,coverage,fuzzing,stateful",
-                    "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-                    "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
-                    "--workers", "1", "--request-timeout", "30", "--no-shrink",
-                    "--suppress-health-check", "all", "--warnings", "off",
-                    "--report", "junit", "--report-junit-path", junit,
-                    *[a for _, _, op_id in planned for a in ("--exclude-operation-id", op_id)],
-                ]
-                st_env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS,
-                          "MODHUB_ST_API_KEY": creds.api_key, "MODHUB_ST_SECRET": creds.secret_key,
-                          "MODHUB_ST_USER_ID": str(user_id), "MODHUB_ST_TOKEN": token,
-                          "PYTHONPATH": str(ROOT)}
-                started = time.monotonic()
-                run = subprocess.run(command, env=st_env, cwd=tmp_path, capture_output=True, text=True,
-                                     timeout=900, check=False)
-                took = time.monotonic() - started
-                (tmp_path / "st-output.txt").write_text(run.stdout + run.stderr)
+                yield Live(base, document, creds, user_id, token, workdir)
     finally:
         redis_server.stop()
-    print(f"\nschemathesis: {took:.0f} s, exit {run.returncode}; planned (501, not fuzzed): "
-          f"{len(gaps)}: {', '.join(gaps)}")
-    phases = [line for line in run.stdout.splitlines()
-              if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))]
-    print("\n".join(phases))
+
+
+def test_planned_operations_answer_501_on_the_live_server(live):
+    ruled = copy.deepcopy(live.document)
+    st_rules.apply_rules(ruled)  # the same rules as the `st` run
+    schema = schemathesis.openapi.from_dict(ruled)
+    gaps = []
+    for method, path, op_id in live.planned:
+        r = _signed_probe(live.base, schema, live.creds, live.user_id, live.token, method, path)
+        assert (r.status_code, r.json().get("code")) == (501, 200501), (op_id, r.text)
+        gaps.append(op_id)
+    print(f"\nplanned (501, not fuzzed): {len(gaps)}: {', '.join(gaps)}")
+
+
+# The run in shards, so that pytest-xdist spreads it over the workers: the examples, coverage and
+# fuzzing phases (each one operation at a time) split by operation, round robin in document
+# order; the stateful phase (scenarios across operations, over the contract's links) is one shard
+# over every built operation.
+SHARDS = [f"operations-{i}-of-{OPERATION_SHARDS}" for i in range(OPERATION_SHARDS)] + ["stateful"]
+
+
+@pytest.mark.parametrize("shard", SHARDS)
+def test_schemathesis_cli_against_the_live_server(live, shard, tmp_path):
+    if shard == "stateful":
+        phases, selected = "stateful", live.built
+    else:
+        index = int(shard.split("-")[1])
+        phases, selected = "examples,coverage,fuzzing", live.built[index::OPERATION_SHARDS]
+    junit = str(tmp_path / "junit.xml")
+    command = [
+        sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
+        live.base + "/openapi/v2/meta/openapi.json",
+        "--phases", phases,
+        "--checks", "all", "--exclude-checks", "positive_data_acceptance",
+        "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
+        "--workers", "1", "--request-timeout", "30", "--no-shrink",
+        "--suppress-health-check", "all", "--warnings", "off",
+        "--report", "junit", "--report-junit-path", junit,
+        *[a for op_id in selected for a in ("--include-operation-id", op_id)],
+    ]
+    st_env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS,
+              "MODHUB_ST_API_KEY": live.creds.api_key, "MODHUB_ST_SECRET": live.creds.secret_key,
+              "MODHUB_ST_USER_ID": str(live.user_id), "MODHUB_ST_TOKEN": live.token,
+              "PYTHONPATH": str(ROOT)}
+    started = time.monotonic()
+    run = subprocess.run(command, env=st_env, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=900, check=False)
+    took = time.monotonic() - started
+    (tmp_path / "st-output.txt").write_text(run.stdout + run.stderr)
+    print(f"\nschemathesis {shard} ({len(selected)} operations): {took:.0f} s, "
+          f"exit {run.returncode}")
+    phases_seen = [line for line in run.stdout.splitlines()
+                   if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))]
+    print("\n".join(phases_seen))
     failures = _failures(junit)
     assert run.returncode == 0 and not failures, \
         "\n".join(failures[:30]) or (run.stdout[-8000:] + run.stderr[-4000:])
-    summary = json.dumps({"seconds": round(took), "planned": len(gaps)})
-    assert "Stateful" in run.stdout or "stateful" in run.stdout, summary
+    summary = json.dumps({"shard": shard, "seconds": round(took), "operations": len(selected)})
+    if shard == "stateful":
+        assert "Stateful" in run.stdout or "stateful" in run.stdout, summary

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hypothesis
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from modhub.guessing import CodeGuard
+from tests.support import asgi_schema
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
@@ -22,7 +22,7 @@ IDENTITY_PREFIXES = ("/openapi/v2/oauth/", "/openapi/v2/pairing/", "/openapi/v2/
 
 
 def _operations(app):
-    schema = schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app)
+    schema = asgi_schema(app)
     ops = [r.ok() for r in schema.get_all_operations()]
     return [op for op in ops if op.path.startswith(IDENTITY_PREFIXES)]
 

@@ -12,7 +12,7 @@ import io
 import random
 import sys
 
-from sqlalchemy import exists, insert, select, text
+from sqlalchemy import exists, select, text
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
@@ -36,6 +36,7 @@ from models.catalog.tables import (
 from models.identity.tables import User
 from modhub import seed_data as V
 from modhub import seed_rows as R
+from modhub.seed_bulk import BulkWriter, deferred_indexes
 from modhub.seed_community import seed_community
 
 CHUNK = 1000
@@ -52,18 +53,6 @@ def catalogue_is_empty(session: Session) -> bool:
         not session.scalar(select(exists().where(ResourcePost.id.is_not(None))))
 
 
-def _insert(session: Session, model, rows: list[dict], *, ids: bool = False) -> list[int]:
-    if not rows:
-        return []
-    # Core inserts of the table (not the ORM bulk path): one multi-row statement per 1000 rows.
-    table = model.__table__
-    if ids:
-        stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-        return list(session.scalars(stmt, rows))
-    session.execute(insert(table), rows)
-    return []
-
-
 def seed(session: Session, *, resources: int, today: dt.date | None = None,
          progress: bool = False) -> dict:
     """Fill an empty catalogue with `resources` posts and everything around them; counts by table."""
@@ -72,20 +61,37 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
     today = today or dt.datetime.now(dt.UTC).date()
     now = dt.datetime.combine(today, dt.time(12), dt.UTC)
     rng = random.Random(SEED)
-    _insert(session, Section, R.section_rows())
-    _insert(session, RunPlatform, R.platform_rows())
-    _insert(session, Category, R.category_rows())
-    _insert(session, Tag, R.tag_rows())
-    user_ids = _insert(session, User, R.user_rows(rng, max(30, resources // 15), now), ids=True)
-    writer = _PostWriter(session, rng, now, user_ids)
-    with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
-        for start in range(0, resources, CHUNK):
-            size = min(CHUNK, resources - start)
-            writer.write_chunk(size)
-            bar.update(size)
-    _insert(session, ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
-    return {**writer.counts, **seed_community(session, resources=resources, user_ids=user_ids, now=now,
-                                              progress=progress)}
+    bulk = BulkWriter(session)
+    bulk.write(Section, R.section_rows())
+    bulk.write(RunPlatform, R.platform_rows())
+    bulk.write(Category, R.category_rows())
+    bulk.write(Tag, R.tag_rows())
+    users = R.user_rows(rng, max(30, resources // 15), now)
+    user_ids = _with_ids(bulk, User, users)
+    bulk.write(User, users)
+    writer = _PostWriter(bulk, rng, now, user_ids)
+    with deferred_indexes(session, GIN_TABLES):
+        with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
+            for start in range(0, resources, CHUNK):
+                size = min(CHUNK, resources - start)
+                writer.write_chunk(size)
+                bar.update(size)
+        bulk.write(ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
+        community = seed_community(bulk, resources=resources, user_ids=user_ids, now=now,
+                                   progress=progress)
+    return {**writer.counts, **community}
+
+
+# Tables the seed fills from empty whose GIN indexes are built once at its end (PostgreSQL).
+GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment"]
+
+
+def _with_ids(bulk: BulkWriter, model, rows: list[dict]) -> list[int]:
+    """Reserve a primary key for each row and put it in; answers the ids in row order."""
+    ids = bulk.reserve(model, len(rows))
+    for row, rid in zip(rows, ids, strict=True):
+        row["id"] = rid
+    return ids
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
@@ -136,8 +142,8 @@ def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], coun
 class _PostWriter:
     """Writes posts chunk by chunk; counters are computed from the parts before the post row."""
 
-    def __init__(self, session: Session, rng: random.Random, now: dt.datetime, user_ids: list[int]):
-        self.session, self.rng, self.now, self.users = session, rng, now, user_ids
+    def __init__(self, bulk: BulkWriter, rng: random.Random, now: dt.datetime, user_ids: list[int]):
+        self.bulk, self.rng, self.now, self.users = bulk, rng, now, user_ids
         self.tax = R.Taxonomy.build()
         self.post_ids: list[int] = []
         self.counts: dict[str, int] = {}
@@ -149,10 +155,11 @@ class _PostWriter:
         extras = [self._counted_parts(p) for p in posts]
         for p in posts:
             p["user_id"] = self.users[p["user_id"] - 1]
-        rows = [{k: v for k, v in p.items() if k != "game_versions"} for p in posts]
-        for p, pid in zip(posts, _insert(self.session, ResourcePost, rows, ids=True), strict=True):
-            p["id"] = pid
-            self.post_ids.append(pid)
+        self.post_ids += _with_ids(self.bulk, ResourcePost, posts)
+        game_versions = [p.pop("game_versions") for p in posts]
+        self.bulk.write(ResourcePost, posts)
+        for p, versions in zip(posts, game_versions, strict=True):
+            p["game_versions"] = versions
         self._parts(posts, extras)
 
     def _counted_parts(self, post: dict) -> dict:
@@ -207,11 +214,12 @@ class _PostWriter:
                 tops.append({**top, "entity_id": pid})
                 replies.append([{**k, "entity_id": pid} for k in kids])
         for model, batch in rows.items():
-            _insert(self.session, model, batch)
+            self.bulk.write(model, batch)
             self._count(model.__tablename__, len(batch))
-        top_ids = _insert(self.session, Comment, tops, ids=True)
+        top_ids = _with_ids(self.bulk, Comment, tops)
+        self.bulk.write(Comment, tops)
         flat = [{**k, "parent_id": cid} for cid, kids in zip(top_ids, replies, strict=True) for k in kids]
-        _insert(self.session, Comment, flat)
+        self.bulk.write(Comment, flat)
         self._count("comment", len(tops) + len(flat))
         self._count("resource_post", len(posts))
 

@@ -7,12 +7,15 @@ transaction, so a failed seed leaves nothing behind.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import io
+import queue
 import random
 import sys
+import threading
 
-from sqlalchemy import exists, insert, select, text
+from sqlalchemy import exists, select, text
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
@@ -36,6 +39,7 @@ from models.catalog.tables import (
 from models.identity.tables import User
 from modhub import seed_data as V
 from modhub import seed_rows as R
+from modhub.seed_bulk import BulkWriter, deferred_indexes
 from modhub.seed_community import seed_community
 
 CHUNK = 1000
@@ -52,40 +56,52 @@ def catalogue_is_empty(session: Session) -> bool:
         not session.scalar(select(exists().where(ResourcePost.id.is_not(None))))
 
 
-def _insert(session: Session, model, rows: list[dict], *, ids: bool = False) -> list[int]:
-    if not rows:
-        return []
-    # Core inserts of the table (not the ORM bulk path): one multi-row statement per 1000 rows.
-    table = model.__table__
-    if ids:
-        stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-        return list(session.scalars(stmt, rows))
-    session.execute(insert(table), rows)
-    return []
-
-
 def seed(session: Session, *, resources: int, today: dt.date | None = None,
-         progress: bool = False) -> dict:
-    """Fill an empty catalogue with `resources` posts and everything around them; counts by table."""
+         progress: bool = False, storage=None) -> dict:
+    """Fill an empty catalogue with `resources` posts and everything around them; counts by table.
+
+    With a storage, the bytes of the on-site demo files are put into it while the rows are being
+    written (one background thread: file writes overlap the database's work).
+    """
     if not catalogue_is_empty(session):
         raise SeedRefused("the catalogue is not empty: demo seed only fills an empty database")
     today = today or dt.datetime.now(dt.UTC).date()
     now = dt.datetime.combine(today, dt.time(12), dt.UTC)
     rng = random.Random(SEED)
-    _insert(session, Section, R.section_rows())
-    _insert(session, RunPlatform, R.platform_rows())
-    _insert(session, Category, R.category_rows())
-    _insert(session, Tag, R.tag_rows())
-    user_ids = _insert(session, User, R.user_rows(rng, max(30, resources // 15), now), ids=True)
-    writer = _PostWriter(session, rng, now, user_ids)
-    with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
-        for start in range(0, resources, CHUNK):
-            size = min(CHUNK, resources - start)
-            writer.write_chunk(size)
-            bar.update(size)
-    _insert(session, ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
-    return {**writer.counts, **seed_community(session, resources=resources, user_ids=user_ids, now=now,
-                                              progress=progress)}
+    bulk = BulkWriter(session)
+    bulk.write(Section, R.section_rows())
+    bulk.write(RunPlatform, R.platform_rows())
+    bulk.write(Category, R.category_rows())
+    bulk.write(Tag, R.tag_rows())
+    users = R.user_rows(rng, max(30, resources // 15), now)
+    user_ids = _with_ids(bulk, User, users)
+    bulk.write(User, users)
+    files = _FileStore(storage) if storage is not None else None
+    writer = _PostWriter(bulk, rng, now, user_ids, files)
+    # the file puts go on while the indexes are built; both end before the transaction does
+    with contextlib.closing(files) if files else contextlib.nullcontext(), \
+            deferred_indexes(session, GIN_TABLES):
+        with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
+            for start in range(0, resources, CHUNK):
+                size = min(CHUNK, resources - start)
+                writer.write_chunk(size)
+                bar.update(size)
+        bulk.write(ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
+        community = seed_community(bulk, resources=resources, user_ids=user_ids, now=now,
+                                   progress=progress)
+    return {**writer.counts, **community}
+
+
+# Tables the seed fills from empty whose GIN indexes are built once at its end (PostgreSQL).
+GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment"]
+
+
+def _with_ids(bulk: BulkWriter, model, rows: list[dict]) -> list[int]:
+    """Reserve a primary key for each row and put it in; answers the ids in row order."""
+    ids = bulk.reserve(model, len(rows))
+    for row, rid in zip(rows, ids, strict=True):
+        row["id"] = rid
+    return ids
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
@@ -93,17 +109,58 @@ def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict |
     with platform.db.session() as session, session.begin():
         if only_if_empty and not catalogue_is_empty(session):
             return None
-        counts = seed(session, resources=resources, progress=True)
+        counts = seed(session, resources=resources, progress=True, storage=platform.storage)
     with platform.db.session() as session, session.begin():
         forget(session)
-        store_demo_files(session, platform.storage)
         if session.get_bind().dialect.name == "postgresql":
             session.execute(text("ANALYZE"))  # planner statistics for the freshly filled tables
     return counts
 
 
+class _FileStore:
+    """Puts demo file bytes into a storage from one background thread, each (name, size) once.
+
+    The storage is content-addressed and `put` idempotent: if the seed's transaction fails, the
+    blobs already put stay unreferenced and a new seed puts the same bytes again harmlessly.
+    """
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.seen: set[tuple[str, int]] = set()
+        self.queue: queue.Queue = queue.Queue(maxsize=4096)
+        self.error: BaseException | None = None
+        self.thread = None
+        if storage is not None:
+            self.thread = threading.Thread(target=self._run, name="seed-files", daemon=True)
+            self.thread.start()
+
+    def add(self, name: str, size: int) -> None:
+        if self.error is not None:
+            raise self.error
+        if (name, size) not in self.seen:
+            self.seen.add((name, size))
+            self.queue.put((name, size))
+
+    def _run(self) -> None:
+        while (item := self.queue.get()) is not None:
+            if self.error is None:
+                try:
+                    self.storage.put(io.BytesIO(R.demo_content(*item)))
+                except BaseException as exc:  # noqa: BLE001 - re-raised in the seeding thread
+                    self.error = exc
+
+    def close(self) -> None:
+        """Wait for the puts queued so far; raise the first failure."""
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join()
+            self.thread = None
+        if self.error is not None:
+            raise self.error
+
+
 def store_demo_files(session: Session, storage) -> int:
-    """Put the bytes of every on-site demo file into the storage (content-addressed: once each)."""
+    """Put the bytes of every on-site demo file of the database into the storage (once each)."""
     rows = session.execute(select(ResourceFile.file_name, ResourceFile.file_size).distinct()
                            .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
                                   ResourceFile.object_key.is_not(None))).all()
@@ -136,8 +193,9 @@ def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], coun
 class _PostWriter:
     """Writes posts chunk by chunk; counters are computed from the parts before the post row."""
 
-    def __init__(self, session: Session, rng: random.Random, now: dt.datetime, user_ids: list[int]):
-        self.session, self.rng, self.now, self.users = session, rng, now, user_ids
+    def __init__(self, bulk: BulkWriter, rng: random.Random, now: dt.datetime, user_ids: list[int],
+                 files: _FileStore | None = None):
+        self.bulk, self.rng, self.now, self.users, self.files = bulk, rng, now, user_ids, files
         self.tax = R.Taxonomy.build()
         self.post_ids: list[int] = []
         self.counts: dict[str, int] = {}
@@ -149,10 +207,11 @@ class _PostWriter:
         extras = [self._counted_parts(p) for p in posts]
         for p in posts:
             p["user_id"] = self.users[p["user_id"] - 1]
-        rows = [{k: v for k, v in p.items() if k != "game_versions"} for p in posts]
-        for p, pid in zip(posts, _insert(self.session, ResourcePost, rows, ids=True), strict=True):
-            p["id"] = pid
-            self.post_ids.append(pid)
+        self.post_ids += _with_ids(self.bulk, ResourcePost, posts)
+        game_versions = [p.pop("game_versions") for p in posts]
+        self.bulk.write(ResourcePost, posts)
+        for p, versions in zip(posts, game_versions, strict=True):
+            p["game_versions"] = versions
         self._parts(posts, extras)
 
     def _counted_parts(self, post: dict) -> dict:
@@ -200,18 +259,24 @@ class _PostWriter:
             rows[ResourceLink] += self._links(post)
             rows[ResourceRelation] += self._relations(pid)
             rows[ResourceVersion] += self._versions(post)
-            rows[ResourceFile] += [R.file_row(self.rng, post, i) for i in range(self.rng.randint(1, 3))]
+            files = [R.file_row(self.rng, post, i) for i in range(self.rng.randint(1, 3))]
+            rows[ResourceFile] += files
+            if self.files is not None:
+                for f in files:
+                    if f["storage_type"] == "DIRECT_UPLOAD" and f["object_key"] is not None:
+                        self.files.add(f["file_name"], f["file_size"])
             rows[Rating] += [{**r, "post_id": pid} for r in extra["ratings"]]
             rows[DailyStat] += [{**s, "post_id": pid} for s in extra["stats"]]
             for top, kids in extra["threads"]:
                 tops.append({**top, "entity_id": pid})
                 replies.append([{**k, "entity_id": pid} for k in kids])
         for model, batch in rows.items():
-            _insert(self.session, model, batch)
+            self.bulk.write(model, batch)
             self._count(model.__tablename__, len(batch))
-        top_ids = _insert(self.session, Comment, tops, ids=True)
+        top_ids = _with_ids(self.bulk, Comment, tops)
+        self.bulk.write(Comment, tops)
         flat = [{**k, "parent_id": cid} for cid, kids in zip(top_ids, replies, strict=True) for k in kids]
-        _insert(self.session, Comment, flat)
+        self.bulk.write(Comment, flat)
         self._count("comment", len(tops) + len(flat))
         self._count("resource_post", len(posts))
 

@@ -12,8 +12,6 @@ import random
 import sys
 from collections import Counter
 
-from sqlalchemy import insert, update
-from sqlalchemy.orm import Session
 from tqdm import tqdm
 
 from models.catalog.tables import Comment
@@ -28,6 +26,7 @@ from models.community.tables import (
     Reaction,
 )
 from modhub import seed_data as V
+from modhub.seed_bulk import BulkWriter
 
 SEED = 20261123
 DAY = dt.timedelta(days=1)
@@ -55,28 +54,52 @@ REPLIES = ["可以的, 我在 1.20.1 上测试过", "Glad it helped!", "试试�
 MESSAGES = ["你好, hello!", "你的整合包能分享一下吗?", "Want to join our server tonight?",
             "谢谢你的回答, 问题解决了", "Can I use your texture pack in my modpack?"]
 TAGS = ["forge", "fabric", "光影", "存档", "服务器", "红石", "整合包", "教程", "tutorial", "performance"]
-STAGES = 9
+STAGES = 10
 
 
-def _ins(session: Session, model, rows: list[dict]) -> list[int]:
-    if not rows:
-        return []
-    table = model.__table__
-    if "id" not in table.c:
-        session.execute(insert(table), rows)
-        return []
-    return list(session.scalars(insert(table).returning(table.c.id, sort_by_parameter_order=True), rows))
+class _Pending:
+    """Rows built with reserved ids, written together at the end (counters final by then)."""
+
+    def __init__(self, bulk: BulkWriter):
+        self.bulk = bulk
+        self.batches: list[tuple[type, list[dict]]] = []
+        self.by_id: dict[int, dict] = {}  # community posts, for their counters
+
+    def add(self, model, rows: list[dict]) -> list[int]:
+        ids = []
+        if "id" in model.__table__.c:
+            ids = self.bulk.reserve(model, len(rows))
+            for row, rid in zip(rows, ids, strict=True):
+                row["id"] = rid
+        self.batches.append((model, rows))
+        if model is CommunityPost:
+            self.by_id.update(zip(ids, rows, strict=True))
+        return ids
+
+    def update(self, changes: list[dict]) -> None:
+        """Set counters of community posts (by id) before they are written."""
+        for values in changes:
+            self.by_id[values["id"]].update(values)
+
+    def flush(self) -> None:
+        for model, rows in self.batches:
+            self.bulk.write(model, rows)
 
 
-def seed_community(session: Session, *, resources: int, user_ids: list[int], now: dt.datetime,
+def seed_community(bulk: BulkWriter, *, resources: int, user_ids: list[int], now: dt.datetime,
                    progress: bool = False) -> dict:
     """Write the demo community; answers row counts by table (a progress bar of its stages)."""
     with tqdm(total=STAGES, file=sys.stderr, disable=not progress, unit="step", desc="community") as bar:
-        return _seed(session, resources=resources, user_ids=user_ids, now=now, bar=bar)
+        pending = _Pending(bulk)
+        counts = _seed(pending, resources=resources, user_ids=user_ids, now=now, bar=bar)
+        pending.flush()
+        bar.update()
+        return counts
 
 
-def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.datetime, bar) -> dict:
+def _seed(pending: _Pending, *, resources: int, user_ids: list[int], now: dt.datetime, bar) -> dict:
     rng = random.Random(SEED + resources)
+    _ins = pending.add
     users = user_ids
     counts: Counter = Counter()
 
@@ -98,7 +121,7 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
                         "content_html": f"<p>{body}</p>", "content_md": body,
                         "tags": rng.sample(TAGS, rng.randint(0, 2)),
                         "views_count": rng.randint(0, 5000), "publish_time": at, "update_time": at,
-                        "is_delete": rng.random() < 0.03})
+                        "is_delete": rng.random() < 0.03, "comment_count": 0, "like_count": 0})
     questions = []
     for i in range(max(6, resources // 10)):
         zh, en = rng.choice(QUESTIONS)
@@ -112,8 +135,8 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
                           "reward_amount": rng.choice([10, 50, 100]) if bounty else None,
                           "reward_currency": "GOLD_COIN" if bounty else None,
                           "views_count": rng.randint(0, 3000), "publish_time": at, "update_time": at})
-    discuss_ids = _ins(session, CommunityPost, discuss)
-    question_ids = _ins(session, CommunityPost, questions)
+    discuss_ids = _ins(CommunityPost, discuss)
+    question_ids = _ins(CommunityPost, questions)
     post_ids = discuss_ids + question_ids
     live_discuss = [pid for pid, row in zip(discuss_ids, discuss, strict=True) if not row["is_delete"]]
     bar.update()
@@ -128,14 +151,14 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
     notes = []
     answers = [answer_row(qid, q["publish_time"]) for qid, q in zip(question_ids, questions, strict=True)
                for _ in range(rng.randint(0, 4))]
-    answer_ids = _ins(session, Answer, answers)
+    answer_ids = _ins(Answer, answers)
     # about a quarter of the answers get a nested reply, and their authors a REPLY notification
     replies = [answer_row(a["question_id"], a["create_time"], parent=aid)
                for aid, a in zip(answer_ids, answers, strict=True) if rng.random() < 0.25]
     author_of = {aid: row["user_id"] for aid, row in zip(answer_ids, answers, strict=True)}
     notes += [_note(author_of[r["parent_answer_id"]], "REPLY", r["user_id"], "QUESTION_POST",
                     r["question_id"], r["create_time"]) for r in replies]
-    reply_ids = _ins(session, Answer, replies)
+    reply_ids = _ins(Answer, replies)
     by_question: dict[int, list[int]] = {}
     for aid, row in zip(answer_ids, answers, strict=True):
         by_question.setdefault(row["question_id"], []).append(aid)
@@ -152,14 +175,14 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
             notes.append(_note(author_of[accepted], "ANSWER_ACCEPTED", q["user_id"],
                                "QUESTION_POST", qid, now - rng.uniform(0, 30) * DAY))
         changes.append(values)
-    _update(session, changes)
+    pending.update(changes)
     bar.update()
 
     moments = [{"user_id": pick(), "moment_type": rng.choice(["TEXT", "IMAGE", "SHARE"]),
                 "content": rng.choice(MOMENTS),
                 "view_count": rng.randint(0, 500), "create_time": when(60)}
                for _ in range(max(10, resources // 5))]
-    moment_ids = _ins(session, Moment, moments)
+    moment_ids = _ins(Moment, moments)
     bar.update()
 
     comments, comment_counts = [], Counter()
@@ -168,24 +191,26 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
         for _ in range(rng.randint(0, 3)):
             comments.append({"entity_type": "DISCUSS_POST", "entity_id": pid, "user_id": pick(),
                              "content": f"<p>{rng.choice(COMMENTS)}</p>", "status": "NORMAL",
-                             "create_time": when(100)})
+                             "reply_count": 0, "create_time": when(100)})
             comment_counts[pid] += 1
             notes.append(_note(owners[pid], "COMMENT", comments[-1]["user_id"], "DISCUSS_POST", pid,
                                comments[-1]["create_time"]))
-    comment_ids = _ins(session, Comment, comments)
+    comment_ids = _ins(Comment, comments)
     # comment threads: about a third of the comments get a reply (REPLY to the comment's author)
     threads = [({"entity_type": "DISCUSS_POST", "entity_id": c["entity_id"], "user_id": pick(),
                  "parent_id": cid, "content": f"<p>{rng.choice(REPLIES)}</p>", "status": "NORMAL",
                  "create_time": c["create_time"] + rng.uniform(0, 2) * DAY}, c["user_id"])
                for cid, c in zip(comment_ids, comments, strict=True) if rng.random() < 0.33]
-    _ins(session, Comment, [reply for reply, _ in threads])
-    if threads:
-        session.execute(update(Comment), [{"id": r["parent_id"], "reply_count": 1} for r, _ in threads])
+    _ins(Comment, [reply for reply, _ in threads])
+    replied = {r["parent_id"] for r, _ in threads}
+    for cid, c in zip(comment_ids, comments, strict=True):
+        if cid in replied:
+            c["reply_count"] = 1
     for reply, parent_author in threads:
         comment_counts[reply["entity_id"]] += 1
         notes.append(_note(parent_author, "REPLY", reply["user_id"], "POST_COMMENT", reply["parent_id"],
                            reply["create_time"]))
-    _update(session, [{"id": pid, "comment_count": n} for pid, n in sorted(comment_counts.items())])
+    pending.update([{"id": pid, "comment_count": n} for pid, n in sorted(comment_counts.items())])
     bar.update()
 
     reactions, likes = set(), Counter()
@@ -195,28 +220,28 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
             reactions.add((pid, uid))
             likes[pid] += 1
             notes.append(_note(owners[pid], "LIKE", uid, "DISCUSS_POST", pid, when(30)))
-    _ins(session, Reaction, [{"kind": "LIKE", "entity_type": "DISCUSS_POST", "entity_id": pid,
+    _ins(Reaction, [{"kind": "LIKE", "entity_type": "DISCUSS_POST", "entity_id": pid,
                               "user_id": uid, "create_time": when(30)} for pid, uid in sorted(reactions)])
-    _update(session, [{"id": pid, "like_count": n} for pid, n in sorted(likes.items())])
+    pending.update([{"id": pid, "like_count": n} for pid, n in sorted(likes.items())])
     bar.update()
 
     follows = {(a, b) for a, b in ((pick(), pick()) for _ in range(len(users) * 3)) if a != b}
-    _ins(session, Follow, [{"follower_id": a, "followee_id": b, "create_time": when(200)}
+    _ins(Follow, [{"follower_id": a, "followee_id": b, "create_time": when(200)}
                            for a, b in sorted(follows)])
     following, followers = Counter(a for a, _ in follows), Counter(b for _, b in follows)
     notes += [_note(b, "FOLLOW", a, None, None, when(200)) for a, b in sorted(follows)]
-    _ins(session, CommunityProfile, [{"user_id": u, "following_count": following[u],
+    _ins(CommunityProfile, [{"user_id": u, "following_count": following[u],
                                       "follower_count": followers[u]} for u in users])
     bar.update()
     messages = [(pick(), pick(), rng.choice(MESSAGES), when(10)) for _ in range(max(5, len(users) // 2))]
     messages = [m for m in messages if m[0] != m[1]]
-    _ins(session, PrivateMessage, [{"sender_id": a, "recipient_id": b, "content": text,
+    _ins(PrivateMessage, [{"sender_id": a, "recipient_id": b, "content": text,
                                     "status": "DELIVERED", "create_time": at} for a, b, text, at in messages])
     notes += [_note(b, "PRIVATE_MESSAGE", a, None, None, at, content=text) for a, b, text, at in messages]
     bar.update()
     for note in notes:  # the older, the likelier read
         note["read_flag"] = rng.random() < min(0.95, 0.3 + (now - note["create_time"]) / (60 * DAY))
-    _ins(session, Notification, [n for n in notes if n["user_id"] != n["sender_id"]])
+    _ins(Notification, [n for n in notes if n["user_id"] != n["sender_id"]])
     bar.update()
     counts.update({"community_post": len(post_ids), "community_answer": len(answer_ids) + len(reply_ids),
                    "community_moment": len(moment_ids), "community_comment": len(comments) + len(threads),
@@ -224,12 +249,6 @@ def _seed(session: Session, *, resources: int, user_ids: list[int], now: dt.date
                    "community_private_message": len(messages),
                    "community_notification": sum(1 for n in notes if n["user_id"] != n["sender_id"])})
     return dict(counts)
-
-
-def _update(session: Session, rows: list[dict]) -> None:
-    """Bulk UPDATE of community posts by primary key (one executemany)."""
-    if rows:
-        session.execute(update(CommunityPost), rows)
 
 
 def _note(user_id, kind, sender_id, entity_type, entity_id, at, content=None) -> dict:

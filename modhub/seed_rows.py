@@ -172,19 +172,19 @@ def file_row(rng: random.Random, post: dict, index: int) -> dict:
     name = f"{post['abbr_name'].lower()}-{post['resource_version']}-{index}.jar"
     uploaded = storage == "DIRECT_UPLOAD"
     size = rng.randint(1_000, 64_000)
+    hashes = demo_hashes(demo_content(name, size)) if uploaded else None
     return {
         "post_id": post["id"], "title": f"{post['sub_name']} {post['resource_version']}",
         "file_name": name, "file_version": post["resource_version"],
         "resource_versions": post["game_versions"], "run_platform": post["run_platform"],
         "environment_side": rng.choice(["BOTH", "BOTH", "CLIENT", "SERVER"]),
         "storage_type": storage,
-        "object_key": hashlib.sha256(demo_content(name, size)).hexdigest() if uploaded else None,
+        "object_key": hashes["sha256"] if uploaded else None,
         "external_url": None if uploaded else f"https://dl.example.org/{post['id']}/{name}",
         "down_info": [] if uploaded else [{"type": storage, "url": f"https://dl.example.org/{name}",
                                            "code": "mh42" if storage == "CLOUD_DISK" else None}],
         "file_size": size if uploaded else None,
-        **(demo_hashes(demo_content(name, size)) if uploaded
-           else {"sha1": None, "sha256": None, "sha512": None}),
+        **(hashes or {"sha1": None, "sha256": None, "sha512": None}),
         "file_status": "NORMAL" if rng.random() < 0.95 else "HIDDEN",
         "download_count": rng.randint(0, 5000), "sort_order": index,
         "publish_time": post["publish_time"], "update_time": post["update_time"],

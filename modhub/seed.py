@@ -92,8 +92,10 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
     return {**writer.counts, **community}
 
 
-# Tables the seed fills from empty whose GIN indexes are built once at its end (PostgreSQL).
-GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment"]
+# Tables the seed fills from empty whose GIN indexes are built once at its end (PostgreSQL); the
+# search documents of migration 0012 are filled by triggers as the rows arrive.
+GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment",
+              "resource_search_doc", "community_search_doc"]
 
 
 def _with_ids(bulk: BulkWriter, model, rows: list[dict]) -> list[int]:

@@ -82,7 +82,8 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     else:  # the phrase in weight A: titles, so never for answers and moments
         rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), 1.0), else_=0.0) + \
             func.ts_rank(tsv, query, type_=Float)
-        score = case((tsv.op("@@")(query), rank), else_=title_hit)
+        # every row found matches the words when there is no substring alternative
+        score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)
     stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), cast(score, Float).label("score"),
                   DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), or_(*hits))
     return stmt.where(DOC.c.section_code == section_code) if section_code else stmt

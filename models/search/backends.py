@@ -67,10 +67,10 @@ def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: Colum
     # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
     # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
     as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
-    score = case((tsv.op("@@")(query),
-                  case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)),
-                 else_=in_main_title)
-    return stmt.where(or_(*hits)), score
+    word_score = case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)
+    if len(hits) == 1:  # every row found matches the words: no need to ask each row again
+        return stmt.where(hits[0]), word_score
+    return stmt.where(or_(*hits)), case((tsv.op("@@")(query), word_score), else_=in_main_title)
 
 
 class SearchBackend(Protocol):

@@ -66,6 +66,32 @@ class AppInfo:
     per_day: int
 
 
+class Snapshots:
+    """What the gateway read from the database, kept in this process for a few seconds
+    (MODHUB_APP_CACHE_SECONDS; 0 keeps nothing): a change is seen by every process within
+    that time. The map starts over when it grows past `limit` entries."""
+
+    def __init__(self, platform, limit: int):
+        self.platform = platform
+        self.limit = limit
+        self.lock = threading.Lock()
+        self.cache: dict = {}
+
+    def fresh(self, key) -> tuple[float, object] | None:
+        """(expiry, value) of a snapshot still within its time, else None."""
+        hit = self.cache.get(key)
+        return hit if hit and hit[0] > time.monotonic() else None
+
+    def keep(self, key, value) -> None:
+        """Keep a value just read."""
+        ttl = self.platform.settings.app_cache_seconds
+        if ttl > 0:
+            with self.lock:
+                if len(self.cache) > self.limit:
+                    self.cache.clear()
+                self.cache[key] = (time.monotonic() + ttl, value)
+
+
 class AppDirectory:
     """Looks applications up by API key, keeping snapshots for a few seconds.
 
@@ -75,35 +101,20 @@ class AppDirectory:
 
     def __init__(self, platform):
         self.platform = platform
-        self.lock = threading.Lock()
-        self.cache: dict[str, tuple[float, AppInfo | None]] = {}
+        self.snapshots = Snapshots(platform, limit=10_000)
 
     def get(self, api_key: str) -> AppInfo | None:
         """The application of this key, or None."""
-        hit = self._fresh(api_key)
+        hit = self.snapshots.fresh(api_key)
         if hit:
             return hit[1]
         info = self._load(api_key)
-        ttl = self.platform.settings.app_cache_seconds
-        if ttl > 0:
-            with self.lock:
-                if len(self.cache) > 10_000:
-                    self.cache.clear()
-                self.cache[api_key] = (time.monotonic() + ttl, info)
+        self.snapshots.keep(api_key, info)
         return info
 
     def cached(self, api_key: str) -> bool:
         """Whether a fresh snapshot (or a fresh "no such key") is at hand, so get() reads nothing."""
-        return self._fresh(api_key) is not None
-
-    def _fresh(self, api_key: str) -> tuple[float, AppInfo | None] | None:
-        hit = self.cache.get(api_key)
-        return hit if hit and hit[0] > time.monotonic() else None
-
-    def clear(self) -> None:
-        """Forget every snapshot."""
-        with self.lock:
-            self.cache.clear()
+        return self.snapshots.fresh(api_key) is not None
 
     def _load(self, api_key: str) -> AppInfo | None:
         with self.platform.db.session() as session:
@@ -117,34 +128,24 @@ class AppDirectory:
 
 
 class UserDirectory:
-    """Proxy users known to be live, kept for a few seconds (positive answers only).
+    """Proxy users known to be live (positive answers only), as Snapshots.
 
     A P request of a cached application whose `X-Proxy-User-Id` is here needs no database in
-    the gateway; a user deleted since is refused by every process within `ttl` seconds, as an
-    application change is (AppDirectory). Unknown ids are always read: a user registered a moment
-    ago is accepted at once.
+    the gateway; a user deleted since is refused by every process within the snapshot time, as
+    an application change is. Unknown ids are always read: a user registered a moment ago is
+    accepted at once.
     """
 
     def __init__(self, platform):
-        self.platform = platform
-        self.cache: dict[int, float] = {}
+        self.snapshots = Snapshots(platform, limit=100_000)
 
     def live(self, user_id: int) -> bool:
-        """Whether the user was seen live within the last `ttl` seconds."""
-        until = self.cache.get(user_id)
-        return until is not None and until > time.monotonic()
+        """Whether the user was seen live within the snapshot time."""
+        return self.snapshots.fresh(user_id) is not None
 
     def remember(self, user_id: int) -> None:
         """Note a user just read live."""
-        ttl = self.platform.settings.app_cache_seconds
-        if ttl > 0:
-            if len(self.cache) > 100_000:
-                self.cache.clear()
-            self.cache[user_id] = time.monotonic() + ttl
-
-    def clear(self) -> None:
-        """Forget every user."""
-        self.cache.clear()
+        self.snapshots.keep(user_id, True)
 
 
 class Gatekeeper:

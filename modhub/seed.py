@@ -74,7 +74,7 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
     bulk.write(Category, R.category_rows())
     bulk.write(Tag, R.tag_rows())
     users = R.user_rows(rng, max(30, resources // 15), now)
-    user_ids = _with_ids(bulk, User, users)
+    user_ids = bulk.with_ids(User, users)
     bulk.write(User, users)
     files = _FileStore(storage) if storage is not None else None
     writer = _PostWriter(bulk, rng, now, user_ids, files)
@@ -96,14 +96,6 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
 # search documents of migration 0012 are filled by triggers as the rows arrive.
 GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment",
               "resource_search_doc", "community_search_doc"]
-
-
-def _with_ids(bulk: BulkWriter, model, rows: list[dict]) -> list[int]:
-    """Reserve a primary key for each row and put it in; answers the ids in row order."""
-    ids = bulk.reserve(model, len(rows))
-    for row, rid in zip(rows, ids, strict=True):
-        row["id"] = rid
-    return ids
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
@@ -161,16 +153,6 @@ class _FileStore:
             raise self.error
 
 
-def store_demo_files(session: Session, storage) -> int:
-    """Put the bytes of every on-site demo file of the database into the storage (once each)."""
-    rows = session.execute(select(ResourceFile.file_name, ResourceFile.file_size).distinct()
-                           .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
-                                  ResourceFile.object_key.is_not(None))).all()
-    for name, size in rows:
-        storage.put(io.BytesIO(R.demo_content(name, size)))
-    return len(rows)
-
-
 def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], count: int) -> list[dict]:
     sections = [s for s in V.SECTIONS if s[4]]
     rows = []
@@ -209,7 +191,7 @@ class _PostWriter:
         extras = [self._counted_parts(p) for p in posts]
         for p in posts:
             p["user_id"] = self.users[p["user_id"] - 1]
-        self.post_ids += _with_ids(self.bulk, ResourcePost, posts)
+        self.post_ids += self.bulk.with_ids(ResourcePost, posts)
         game_versions = [p.pop("game_versions") for p in posts]
         self.bulk.write(ResourcePost, posts)
         for p, versions in zip(posts, game_versions, strict=True):
@@ -275,7 +257,7 @@ class _PostWriter:
         for model, batch in rows.items():
             self.bulk.write(model, batch)
             self._count(model.__tablename__, len(batch))
-        top_ids = _with_ids(self.bulk, Comment, tops)
+        top_ids = self.bulk.with_ids(Comment, tops)
         self.bulk.write(Comment, tops)
         flat = [{**k, "parent_id": cid} for cid, kids in zip(top_ids, replies, strict=True) for k in kids]
         self.bulk.write(Comment, flat)

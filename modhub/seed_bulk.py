@@ -68,6 +68,13 @@ class BulkWriter:
         self._next_id[table.name] = start + count
         return list(range(start, start + count))
 
+    def with_ids(self, model, rows: list[dict]) -> list[int]:
+        """Reserve a primary key for each row and put it in; answers the ids in row order."""
+        ids = self.reserve(model, len(rows))
+        for row, rid in zip(rows, ids, strict=True):
+            row["id"] = rid
+        return ids
+
     def write(self, model, rows: list[dict]) -> int:
         """Insert the rows (every row with the same keys); answers how many."""
         if not rows:

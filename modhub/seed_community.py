@@ -66,11 +66,7 @@ class _Pending:
         self.by_id: dict[int, dict] = {}  # community posts, for their counters
 
     def add(self, model, rows: list[dict]) -> list[int]:
-        ids = []
-        if "id" in model.__table__.c:
-            ids = self.bulk.reserve(model, len(rows))
-            for row, rid in zip(rows, ids, strict=True):
-                row["id"] = rid
+        ids = self.bulk.with_ids(model, rows) if "id" in model.__table__.c else []
         self.batches.append((model, rows))
         if model is CommunityPost:
             self.by_id.update(zip(ids, rows, strict=True))

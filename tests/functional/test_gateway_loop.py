@@ -81,7 +81,7 @@ def test_cached_proxy_user_stays_on_the_loop_and_deletion_is_seen_after_the_snap
             s.commit()
         gatekeeper_users = cached_app.app.extensions["modhub"].gatekeeper.users
         assert gatekeeper_users.live(user_id)
-        gatekeeper_users.cache[user_id] = 0.0  # the snapshot time has passed
+        gatekeeper_users.snapshots.cache[user_id] = (0.0, True)  # the snapshot time has passed
         gone = signed.get(PROFILE, headers=headers)
         assert gone.status_code == 401 and gone.json()["code"] == 200215
         assert not gatekeeper_users.live(user_id)

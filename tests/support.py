@@ -194,10 +194,13 @@ class ExampleRecorder:
         if not operation_id or answer["status"] != 200 or "json" not in answer["type"]:
             return
         try:
-            request = json.loads(b"".join(sent)) if b"".join(sent) else None
             response = json.loads(b"".join(answer["body"]))
         except ValueError:
             return
+        try:  # a multipart or raw upload has no JSON request to show: its answer still counts
+            request = json.loads(b"".join(sent)) if b"".join(sent) else None
+        except ValueError:
+            request = None
         row = {"operationId": operation_id, "pathParams": scope.get("path_params", {}),
                "query": scope.get("query_string", b"").decode(errors="replace"),
                "request": request, "response": response}

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/catalog.py [--resources 100000] [--reuse] [--requests 200]
                                       [--seconds 10] [--connections 8] [--workers 2]
-                                      [--rounds 3] [--record-cache-seconds 30]
+                                      [--rounds 3] [--record-cache-seconds 30] [--floors-only]
 
 The app is served by uvicorn on loopback (the deployment's own server), over the seeded
 PostgreSQL database and Redis; every request is signed and goes through the whole stack.
@@ -23,6 +23,9 @@ psycopg2 connections.
   SQL for the same time. Last, a bare Flask app doing the same checks and reads
   (bench/bare_app.py, gunicorn) under the same load.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
+
+--floors-only measures the two floors alone, back to back in --rounds rounds (the stack floor
+reads no catalogue, so a small seeded database will do: --resources 200).
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
 The database is vacuumed and analyzed before measuring, as autovacuum would have done.

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/catalog.py [--resources 100000] [--reuse] [--requests 200]
                                       [--seconds 10] [--connections 8] [--workers 2]
-                                      [--rounds 3] [--record-cache-seconds 30]
+                                      [--rounds 3] [--record-cache-seconds 30] [--floors-only]
 
 The app is served by uvicorn on loopback (the deployment's own server), over the seeded
 PostgreSQL database and Redis; every request is signed and goes through the whole stack.
@@ -23,6 +23,9 @@ psycopg2 connections.
   SQL for the same time. Last, a bare Flask app doing the same checks and reads
   (bench/bare_app.py, gunicorn) under the same load.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
+
+--floors-only measures the two floors alone, back to back in --rounds rounds (the stack floor
+reads no catalogue, so a small seeded database will do: --resources 200).
 
 --reuse keeps an already seeded benchmark database (seeding 100,000 posts takes a few minutes).
 The database is vacuumed and analyzed before measuring, as autovacuum would have done.
@@ -324,6 +327,9 @@ def main() -> None:
                         help="throughput rounds (floors and real, back to back)")
     parser.add_argument("--record-cache-seconds", type=float, default=30.0,
                         help="the served app's MODHUB_RECORD_CACHE_SECONDS (0: records read every time)")
+    parser.add_argument("--floors-only", action="store_true",
+                        help="only the two floors (empty Connexion, whole stack), back to back in "
+                             "--rounds rounds: no latency, real server, SQL or bare Flask figures")
     args = parser.parse_args()
     key = Fernet.generate_key().decode()
     settings = Settings(data_dir=Path("/tmp/modhub-bench-catalog"), database_url=DB_URL,
@@ -332,6 +338,10 @@ def main() -> None:
            "MODHUB_DATA_DIR": "/tmp/modhub-bench-catalog",
            "MODHUB_RECORD_CACHE_SECONDS": str(args.record_cache_seconds)}
     platform, creds = prepare(settings, args.resources, args.reuse)
+    if args.floors_only:  # the stack floor reads no catalogue: any post ids do
+        details = [Request(creds, "GET", f"/openapi/v2/mods/{i}") for i in range(1, 201)]
+        throughput(args, env, creds, details, None)
+        return
     with platform.db.session() as s:
         listed = list(s.scalars(select(ResourcePost.id).where(listed_clause())))
     u = make_url(DB_URL)
@@ -371,10 +381,12 @@ def main() -> None:
     raw.close()
 
 
-def throughput(args, env: dict, creds: Creds, details: list[Request], batches: list[Request]) -> None:
+def throughput(args, env: dict, creds: Creds, details: list[Request],
+               batches: list[Request] | None) -> None:
     """--rounds rounds, each measuring the floors and the real server back to back under the same
     load, so that every ratio compares figures of one moment of the machine; the SQL baselines
-    once. Each round's ratios are printed, then their medians."""
+    once. Each round's ratios are printed, then their medians. Without batches (--floors-only),
+    the floors alone."""
     print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
           f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
           "stack with a handler that reads nothing, detail, batch of 50")
@@ -382,6 +394,8 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
     servers = (("empty", "bench.floor_app:app", False, empty_requests),
                ("stack", "bench.floor_app:create_stack", True, details),
                ("real", "modhub.asgi:create", True, None))
+    if batches is None:
+        servers = servers[:2]
     rounds = []
     for n in range(1, args.rounds + 1):
         got = {}
@@ -400,9 +414,17 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
         rounds.append(got)
         print(f"  round {n}: " + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)"
                                            for k, v in got.items()))
+        if batches is None:
+            print(f"           stack / empty {got['stack']['rps'] / got['empty']['rps']:.2f}")
+            continue
         print(f"           detail / stack {got['detail']['rps'] / got['stack']['rps']:.2f}, batch / stack "
               f"{got['batch']['rps'] / got['stack']['rps']:.2f}, stack / empty "
               f"{got['stack']['rps'] / got['empty']['rps']:.2f}")
+    if batches is None:
+        ratios = [r["stack"]["rps"] / r["empty"]["rps"] for r in rounds]
+        print(f"  median over {len(rounds)} rounds: stack floor / empty Connexion "
+              f"{statistics.median(ratios):.2f} (target >= 0.75)")
+        return
     sql = {name: sql_throughput(reqs, args.seconds, args.connections)
            for name, reqs in (("detail", details), ("batch", batches))}
     print(f"  SQL replayed directly by {args.connections} processes: detail {sql['detail']:.0f} runs/s, "

@@ -41,6 +41,7 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
+from modhub.prepared import CookieSessions, prepare_when_built
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
@@ -233,10 +234,12 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             serve_spec=False, swagger_ui_path=DOCS_PATH,
             swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"}),
     )
+    prepare_when_built(app)  # Connexion's per-request decorator building, done once
     errors_http.install(app)
     app.app.extensions["modhub"] = platform
     app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
     install_session_lifecycle(app.app)
     site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
+    app.app.session_interface = CookieSessions()  # API calls (no cookie) skip the serializer
     app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
     return app

@@ -1,0 +1,48 @@
+"""Connexion's and Flask's per-request set-up done once (modhub.prepared)."""
+
+import flask
+from connexion.apps.flask import FlaskOperation
+
+from modhub import prepared
+from modhub.prepared import CookieSessions, PreparedOperation
+
+
+def test_every_contract_operation_is_prepared_once(app, monkeypatch):
+    with app.test_client() as c:
+        assert c.get("/openapi/v2/meta/openapi.json").status_code == 200  # Connexion builds
+        views = app.app.view_functions.values()
+        assert not any(isinstance(v, FlaskOperation) for v in views)
+        assert sum(isinstance(v, PreparedOperation) for v in views) > 100
+        built = []
+        monkeypatch.setattr(prepared.FlaskDecorator, "decorate",
+                            lambda self, fn: built.append(fn))  # would break any request
+        answer = c.get("/openapi/v2/meta/openapi.json")
+    assert answer.status_code == 200 and answer.json()["openapi"].startswith("3.") and built == []
+
+
+def test_parameter_names_are_converted_as_connexion_does():
+    from connexion.decorators.parameter import pythonic
+    assert pythonic("postId") == "post_id" and pythonic("type") == "type_"
+    assert pythonic("pageNum") == "page_num" and pythonic.cache_info().hits >= 0
+
+
+def test_sessions_without_a_cookie_are_empty_and_with_one_are_read():
+    site = flask.Flask(__name__)
+    site.secret_key = b"k" * 32
+    site.session_interface = CookieSessions()
+
+    @site.route("/set")
+    def set_():
+        flask.session["who"] = "ada"
+        return "set"
+
+    @site.route("/get")
+    def get():
+        return flask.session.get("who", "nobody")
+    c = site.test_client()
+    assert c.get("/get").text == "nobody"
+    assert "Set-Cookie" not in c.get("/get").headers
+    c.get("/set")
+    assert c.get("/get").text == "ada"
+    c.set_cookie("session", "forged")
+    assert c.get("/get").text == "nobody"

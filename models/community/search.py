@@ -34,6 +34,12 @@ KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)
 SUGGESTIONS = 10
 SNIPPET_SPAN = 40
 TAG = re.compile(r"<[^>]*>")
+# This transaction only, in one round trip. A handful of index scans: starting parallel workers
+# costs more than it saves (measured 50+ ms on a busy host for a keyword that matches nothing).
+# The documents are read from shared buffers: a bitmap heap scan's prefetch would look every
+# page up in the buffer table twice (6.8% of a broad keyword's statement, perf).
+LOCAL_SETTINGS = sql("SELECT set_config('max_parallel_workers_per_gather', '0', true), "
+                     "set_config('effective_io_concurrency', '0', true)")
 
 
 def terms(keyword: str) -> list[str]:
@@ -81,7 +87,8 @@ def _resource_hits(session: Session, postgres: bool, keyword: str, section_code:
     copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
         stmt, score = postgres_match(select(RESOURCE_DOC.c.id), keyword, tsv=RESOURCE_DOC.c.search_tsv,
-                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name)
+                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name,
+                                     words_cover_cjk=True)
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
         return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
@@ -150,9 +157,7 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
         return page_result([], total=0, page_num=page_num, page_size=page_size)
     hits = union_all(*parts) if len(parts) > 1 else parts[0]
     if postgres:
-        # A handful of index scans: starting parallel workers costs more than it saves (measured
-        # 50+ ms on a busy host for a keyword that matches nothing); this transaction only.
-        session.execute(sql("SET LOCAL max_parallel_workers_per_gather = 0"))
+        session.execute(LOCAL_SETTINGS)
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)

@@ -14,6 +14,7 @@ columns shown, as plain rows.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -26,7 +27,7 @@ from models.catalog.tables import ResourcePost, Tag
 from models.community.search_backend import ANSWERS, MOMENTS, POSTS, RESOURCE_DOC, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import CJK_RUN, backend_for, like_pattern, postgres_match
+from models.search.backends import CJK_RUN, SqliteSearch, like_pattern, postgres_match
 from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
@@ -82,7 +83,7 @@ def _hits(kind: str, id_col, score, at):
             at.label("at"))
 
 
-def _resource_hits(session: Session, postgres: bool, keyword: str, section_code: str | None):
+def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
     """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
     copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
@@ -92,7 +93,7 @@ def _resource_hits(session: Session, postgres: bool, keyword: str, section_code:
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
         return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
-    stmt, score = backend_for(session).match(select(ResourcePost.id).where(listed_clause()), keyword)
+    stmt, score = SqliteSearch().match(select(ResourcePost.id).where(listed_clause()), keyword)
     if section_code:
         stmt = stmt.where(ResourcePost.section_code == section_code)
     return stmt.with_only_columns(*_hits(RESOURCE, ResourcePost.id, score, ResourcePost.publish_time))
@@ -149,26 +150,41 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     keyword = keyword.strip()
     if not keyword:
         return page_result([], total=0, page_num=page_num, page_size=page_size)
-    wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
     postgres = session.get_bind().dialect.name == "postgresql"
-    parts = [_resource_hits(session, postgres, keyword, section_code)] if RESOURCE in wanted else []
+    ranked = _ranked(postgres, keyword, entity_type, section_code)
+    if ranked is None:
+        return page_result([], total=0, page_num=page_num, page_size=page_size)
+    page, hits = ranked
+    connection = session.connection()  # plain rows: no ORM layer
+    if postgres:
+        connection.execute(LOCAL_SETTINGS)
+    rows = connection.execute(page.offset(offset).limit(page_size)).all()
+    total = rows[0][3] if rows else (
+        0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
+    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
+    """(the ranked statement of the hits and their total, without its page; the hits) of a search,
+    or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python
+    each time otherwise): a pure function of its arguments, the values are bound parameters, so
+    the engine's compiled cache serves every keyword of the same shape."""
+    wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
+    parts = [_resource_hits(postgres, keyword, section_code)] if RESOURCE in wanted else []
     parts += _community_hits(postgres, keyword, section_code, wanted)
     if not parts:
-        return page_result([], total=0, page_num=page_num, page_size=page_size)
+        return None
     hits = union_all(*parts) if len(parts) > 1 else parts[0]
     if postgres:
-        session.execute(LOCAL_SETTINGS)
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)
     hits = hits.subquery("hits")
-    rows = session.execute(select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
-                           .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
-                           .offset(offset).limit(page_size)).all()
-    total = rows[0][3] if rows else (
-        0 if offset == 0 else session.scalar(select(func.count()).select_from(hits)))
-    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+    page = (select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
+            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()))
+    return page, hits
 
 
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:

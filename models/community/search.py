@@ -165,7 +165,7 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=128)  # about 56 KiB each
 def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
     """(the ranked statement of the hits and their total, without its page; the hits) of a search,
     or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python

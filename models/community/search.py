@@ -157,7 +157,7 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     page, hits = ranked
     connection = session.connection()  # plain rows: no ORM layer
     if postgres:
-        connection.execute(LOCAL_SETTINGS)
+        connection.execute(LOCAL_SETTINGS).close()
     rows = connection.execute(page.offset(offset).limit(page_size)).all()
     total = rows[0][3] if rows else (
         0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())

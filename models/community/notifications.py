@@ -4,7 +4,7 @@ collect, follow, comment), listed, marked read and counted for their recipient o
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import check_page, page_result
@@ -63,7 +63,12 @@ def mark_read(session: Session, *, user_id: int, message_ids: list[int] | None) 
     session.execute(query.values(read_flag=True).execution_options(synchronize_session=False))
 
 
+# Built once: only the user changes.
+UNREAD = (select(func.count()).select_from(Notification)
+          .where(Notification.user_id == bindparam("user_id"), Notification.read_flag.is_(False)))
+
+
 def unread_count(session: Session, *, user_id: int) -> int:
-    """Unread notifications of the user: one count over the (user_id, read_flag) index."""
-    return session.scalar(select(func.count()).select_from(Notification)
-                          .where(Notification.user_id == user_id, Notification.read_flag.is_(False)))
+    """Unread notifications of the user: one count over the (user_id, read_flag) index (an
+    index-only scan), run on the session's connection: no ORM layer, no statement to build."""
+    return session.connection().execute(UNREAD, {"user_id": user_id}).scalar_one()

@@ -14,6 +14,7 @@ columns shown, as plain rows.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -26,7 +27,7 @@ from models.catalog.tables import ResourcePost, Tag
 from models.community.search_backend import ANSWERS, MOMENTS, POSTS, RESOURCE_DOC, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import CJK_RUN, backend_for, like_pattern, postgres_match
+from models.search.backends import CJK_RUN, SqliteSearch, like_pattern, postgres_match
 from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
@@ -34,6 +35,12 @@ KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)
 SUGGESTIONS = 10
 SNIPPET_SPAN = 40
 TAG = re.compile(r"<[^>]*>")
+# This transaction only, in one round trip. A handful of index scans: starting parallel workers
+# costs more than it saves (measured 50+ ms on a busy host for a keyword that matches nothing).
+# The documents are read from shared buffers: a bitmap heap scan's prefetch would look every
+# page up in the buffer table twice (6.8% of a broad keyword's statement, perf).
+LOCAL_SETTINGS = sql("SELECT set_config('max_parallel_workers_per_gather', '0', true), "
+                     "set_config('effective_io_concurrency', '0', true)")
 
 
 def terms(keyword: str) -> list[str]:
@@ -76,16 +83,17 @@ def _hits(kind: str, id_col, score, at):
             at.label("at"))
 
 
-def _resource_hits(session: Session, postgres: bool, keyword: str, section_code: str | None):
+def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
     """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
     copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
         stmt, score = postgres_match(select(RESOURCE_DOC.c.id), keyword, tsv=RESOURCE_DOC.c.search_tsv,
-                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name)
+                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name,
+                                     words_cover_cjk=True)
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
         return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
-    stmt, score = backend_for(session).match(select(ResourcePost.id).where(listed_clause()), keyword)
+    stmt, score = SqliteSearch().match(select(ResourcePost.id).where(listed_clause()), keyword)
     if section_code:
         stmt = stmt.where(ResourcePost.section_code == section_code)
     return stmt.with_only_columns(*_hits(RESOURCE, ResourcePost.id, score, ResourcePost.publish_time))
@@ -142,28 +150,41 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     keyword = keyword.strip()
     if not keyword:
         return page_result([], total=0, page_num=page_num, page_size=page_size)
-    wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
     postgres = session.get_bind().dialect.name == "postgresql"
-    parts = [_resource_hits(session, postgres, keyword, section_code)] if RESOURCE in wanted else []
+    ranked = _ranked(postgres, keyword, entity_type, section_code)
+    if ranked is None:
+        return page_result([], total=0, page_num=page_num, page_size=page_size)
+    page, hits = ranked
+    connection = session.connection()  # plain rows: no ORM layer
+    if postgres:
+        connection.execute(LOCAL_SETTINGS).close()
+    rows = connection.execute(page.offset(offset).limit(page_size)).all()
+    total = rows[0][3] if rows else (
+        0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
+    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+@functools.lru_cache(maxsize=128)  # about 56 KiB each
+def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
+    """(the ranked statement of the hits and their total, without its page; the hits) of a search,
+    or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python
+    each time otherwise): a pure function of its arguments, the values are bound parameters, so
+    the engine's compiled cache serves every keyword of the same shape."""
+    wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
+    parts = [_resource_hits(postgres, keyword, section_code)] if RESOURCE in wanted else []
     parts += _community_hits(postgres, keyword, section_code, wanted)
     if not parts:
-        return page_result([], total=0, page_num=page_num, page_size=page_size)
+        return None
     hits = union_all(*parts) if len(parts) > 1 else parts[0]
     if postgres:
-        # A handful of index scans: starting parallel workers costs more than it saves (measured
-        # 50+ ms on a busy host for a keyword that matches nothing); this transaction only.
-        session.execute(sql("SET LOCAL max_parallel_workers_per_gather = 0"))
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)
     hits = hits.subquery("hits")
-    rows = session.execute(select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
-                           .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
-                           .offset(offset).limit(page_size)).all()
-    total = rows[0][3] if rows else (
-        0 if offset == 0 else session.scalar(select(func.count()).select_from(hits)))
-    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+    page = (select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
+            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()))
+    return page, hits
 
 
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:

@@ -21,7 +21,7 @@ from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
-from models.search.backends import CJK_RUN, in_weight, like_pattern, tsquery
+from models.search.backends import ONE, ZERO, in_weight, like_pattern, only_cjk, tsquery
 from models.types import UTCDateTime
 
 
@@ -41,12 +41,6 @@ POSTS = Searched("community_post", CommunityPost.id, CommunityPost.title,
                  (CommunityPost.title, CommunityPost.content_md), "10.0, 4.0, 1.0")  # title, tags, content_md
 ANSWERS = Searched("community_answer", Answer.id, None, (Answer.content_md,), "1.0")
 MOMENTS = Searched("community_moment", Moment.id, None, (Moment.content,), "1.0")
-
-
-def only_cjk(keyword: str) -> bool:
-    """True when the keyword is made of CJK runs of 2+ characters and spaces only."""
-    runs = CJK_RUN.findall(keyword)
-    return bool(runs) and all(len(r) >= 2 for r in runs) and not CJK_RUN.sub("", keyword).strip()
 
 
 def _title_hit(searched: Searched, pattern: str) -> ColumnElement[float]:
@@ -76,11 +70,11 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     # alone needs none: its bigram phrases already find every substring of 2+ characters.
     if (len(keyword) >= 3 and not only_cjk(keyword)) or query is None:
         hits.append(DOC.c.search_text.like(pattern, escape="\\"))
-    title_hit = case((DOC.c.title.like(pattern, escape="\\"), 1.0), else_=0.0)  # null title: 0
+    title_hit = case((DOC.c.title.like(pattern, escape="\\"), ONE), else_=ZERO)  # null title: 0
     if query is None:  # only partial words or single characters: substring matches alone
         score = title_hit
     else:  # the phrase in weight A: titles, so never for answers and moments
-        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), 1.0), else_=0.0) + \
+        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), ONE), else_=ZERO) + \
             func.ts_rank(tsv, query, type_=Float)
         # every row found matches the words when there is no substring alternative
         score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)

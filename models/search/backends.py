@@ -52,22 +52,40 @@ def in_weight(query: ColumnElement, weights: str) -> ColumnElement:
     return func.to_tsquery("simple", labelled)
 
 
+# float8 constants of the scores: a bare 1.0 is a numeric, which PostgreSQL then casts to float8 on
+# every matching row (through its text form) before adding ts_rank.
+ONE, ZERO = literal_column("float8 '1'", Float), literal_column("float8 '0'", Float)
+
+
+def only_cjk(keyword: str) -> bool:
+    """True when the keyword is made of CJK runs of 2+ letters and spaces only: its bigram phrases
+    then find every document holding it as a substring (both sides are cut into the same bigrams),
+    so no substring alternative is needed."""
+    runs = CJK_RUN.findall(keyword)
+    return (bool(runs) and all(len(r) >= 2 and r.isalpha() for r in runs)
+            and not CJK_RUN.sub("", keyword).strip())
+
+
 def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
-                   main_name: ColumnElement) -> tuple[Select, ColumnElement[float]]:
+                   main_name: ColumnElement,
+                   words_cover_cjk: bool = False) -> tuple[Select, ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
-    resource_search_doc (migration 0012, read by the community search)."""
+    resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
+    out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
+    already find every title, abbreviation and tag holding it (the community search)."""
     query, pattern = tsquery(keyword), like_pattern(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
-    if len(keyword) >= 3 or query is None:  # shorter patterns cannot use the trigram index
+    # shorter patterns cannot use the trigram index
+    if (len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))) or query is None:
         hits.append(doc.ilike(pattern, escape="\\"))
-    in_main_title = case((main_name.ilike(pattern, escape="\\"), 1.0), else_=0.0)
+    in_main_title = case((main_name.ilike(pattern, escape="\\"), ONE), else_=ZERO)
     if query is None:  # only partial words or single characters: substring matches alone
         return stmt.where(or_(*hits)), in_main_title
     # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
     # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
     # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
     as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
-    word_score = case((as_title_phrase, 1.0), else_=0.0) + func.ts_rank(tsv, query, type_=Float)
+    word_score = case((as_title_phrase, ONE), else_=ZERO) + func.ts_rank(tsv, query, type_=Float)
     if len(hits) == 1:  # every row found matches the words: no need to ask each row again
         return stmt.where(hits[0]), word_score
     return stmt.where(or_(*hits)), case((tsv.op("@@")(query), word_score), else_=in_main_title)

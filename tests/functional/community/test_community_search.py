@@ -114,3 +114,25 @@ def test_search_partial_words_and_nothing_found(signed, texts):
     empty = data(signed.get(f"{V2}/search?keyword=zzzqqq"))
     assert (empty["total"], empty["list"], empty["emptyFlag"]) == (0, [], True)
     assert data(signed.get(f"{V2}/search?keyword=%20%20"))["total"] == 0  # only spaces
+
+
+def test_cjk_keyword_finds_resources_by_any_title_abbreviation_or_tag_substring(signed, com):
+    """A keyword of CJK runs alone is looked up by its bigram phrases only (no substring scan of
+    resource_search_doc on PostgreSQL): every resource whose titles, abbreviation, tags or
+    introduction hold it is still found, title hits first."""
+    ids = {"main": com.post(main_name="超级光影包合集 Shaders"),
+           "sub": com.post(sub_name="新光影包"),
+           "abbr": com.post(abbr_name="x光影包y"),
+           "tag": com.post(tags=["光影包推荐"]),
+           "intro": com.post(introduction="介绍一个光影包"),
+           "apart": com.post(main_name="光影 包 apart"),
+           "dotted": com.post(main_name="シェーダー・パック Pack")}
+    page = data(signed.get(f"{V2}/search?keyword=光影包&entityType=RESOURCE_POST"))
+    found = [h["entityId"] for h in page["list"]]
+    assert page["total"] == 5 and set(found) == {ids[k] for k in ("main", "sub", "abbr", "tag", "intro")}
+    assert set(found[:2]) == {ids["main"], ids["sub"]}  # the titles' phrase ranks first
+    two = data(signed.get(f"{V2}/search?keyword=合集 光影&entityType=RESOURCE_POST"))["list"]
+    assert [h["entityId"] for h in two] == [ids["main"]]
+    # a run holding a sign that is no letter (・) keeps the substring alternative
+    dotted = data(signed.get(f"{V2}/search?keyword=ダー・パ&entityType=RESOURCE_POST"))["list"]
+    assert [h["entityId"] for h in dotted] == [ids["dotted"]]

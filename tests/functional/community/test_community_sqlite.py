@@ -44,8 +44,11 @@ def embedded(embedded_settings, checker):
         session.flush()
         token, _ = tokens.issue_token(session, app_id=info["appId"], user_id=fan.id, scopes=[],
                                       source="OAUTH", now=utcnow())
+        author_token, _ = tokens.issue_token(session, app_id=info["appId"], user_id=author.id, scopes=[],
+                                             source="OAUTH", now=utcnow())
         ids = {"post": post.id, "question": question.id, "moment": moment.id, "shots": shots.id,
-               "answer": answer.id, "author": author.id, "fan": fan.id, "token": token}
+               "answer": answer.id, "author": author.id, "fan": fan.id, "token": token,
+               "author_token": author_token}
     app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     with app.test_client() as client:
@@ -90,6 +93,11 @@ def test_community_reads_and_toggles_on_sqlite(embedded):
     assert data(signed.get(f"{V2}/user/{ids['author']}/posts"))["total"] == 1
     assert error_code(signed.post(f"{V2}/follow", json={"targetUserId": ids["fan"]}, headers=headers),
                       400) == 200330
+    # the author was notified of the fan's like, collect and follow: the unread count agrees
+    mine = {"X-Proxy-User-Id": str(ids["author"]), "X-Proxy-Access-Token": ids["author_token"]}
+    unread = data(signed.get(f"{V2}/notifications?readFlag=false", headers=mine))["total"]
+    assert unread >= 3 and data(signed.get(f"{V2}/notifications/unread-count", headers=mine)) == unread
+    assert data(signed.get(f"{V2}/notifications/unread-count", headers=headers)) == 0
 
 
 def test_demo_seed_writes_a_consistent_community(embedded_settings, checker):

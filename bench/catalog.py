@@ -389,7 +389,7 @@ def throughput(args, env: dict, creds: Creds, details: list[Request],
     the floors alone."""
     print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
           f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
-          "stack with a handler that reads nothing, detail, batch of 50")
+          "stack with a handler that reads nothing" + ("" if batches is None else ", detail, batch of 50"))
     empty_requests = [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
     servers = (("empty", "bench.floor_app:app", False, empty_requests),
                ("stack", "bench.floor_app:create_stack", True, details),

@@ -52,6 +52,13 @@ def test_catalogue_operations_conform(app, make_app, filled):
         def run(case):
             path = case.formatted_path
             response = case.call(headers=creds.headers(case.method.upper(), path))
+            if response.status_code == 304:
+                # The documented 304: an If-None-Match that matches (hypothesis sends `*` at times,
+                # which matches any ETag) answers with the tag and no body.
+                assert (case.headers or {}).get("If-None-Match"), response.headers
+                assert response.headers.get("etag") and not response.content, response.headers
+                case.validate_response(response)
+                return
             code = response.json()["code"]
             if (case.query or {}).get("postType") in COMMUNITY_KINDS and code == 200501:
                 return  # v1 discussion and question posts: documented 501 until community ships

@@ -266,3 +266,28 @@ def asgi_schema(app):
         entry = (app, schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app))
         _SCHEMAS[id(app)] = entry
     return entry[1]
+
+
+_AUTH_ENFORCED: set[str] = set()  # operations whose auth enforcement ignored_auth has confirmed
+
+
+def _ignored_auth_once(ctx, response, case):
+    """schemathesis's ignored_auth with `st run`'s memory: once it has confirmed that an operation
+    refuses a request without its credentials and with invalid ones (two or more probes), it does
+    not probe that operation again in this process ("enforcement is a property of the operation,
+    so one confirmation per run is enough", as its CLI keeps it in the run's context). Alone,
+    case.validate_response starts each case with no memory, so every 2xx case probed again: about
+    half the time of the in-process schemathesis tests."""
+    from schemathesis.specs.openapi.checks import ignored_auth
+
+    ctx.auth_enforced_operations = _AUTH_ENFORCED
+    return ignored_auth(ctx, response, case)
+
+
+def validate_case(case, response, excluded_checks=()) -> None:
+    """case.validate_response: every built-in check but `excluded_checks`, ignored_auth as in a
+    `st run` (_ignored_auth_once)."""
+    from schemathesis.specs.openapi.checks import ignored_auth
+
+    case.validate_response(response, excluded_checks=[*excluded_checks, ignored_auth],
+                           additional_checks=[_ignored_auth_once])

@@ -82,10 +82,11 @@ def pytest_xdist_auto_num_workers(config):
     return 2 * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-# The longest tests, started first so that none of them is the run's tail (pytest-xdist's `load`
-# scheduling hands out the first items round robin, in collection order): the live schemathesis
+# The longest tests, started first so that none of them is the run's tail: the live schemathesis
 # shards (one to two minutes each), then the other slow tests, then the rest, each group in its
-# collection order.
+# collection order. pytest-xdist's `load` scheduling hands out items in this order; with
+# `--maxschedchunk 1` (setup.cfg) each worker holds at most two of them at a time (by default it
+# is given a quarter of its share up front, consecutive items: one worker got every shard).
 LONGEST_FIRST = ("tests/functional/hardening/test_live_schemathesis.py::test_schemathesis_cli",)
 
 

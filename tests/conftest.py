@@ -85,8 +85,9 @@ def pytest_xdist_auto_num_workers(config):
 # The longest tests, started first so that none of them is the run's tail: the live schemathesis
 # shards (one to two minutes each), then the other slow tests, then the rest, each group in its
 # collection order. pytest-xdist's `load` scheduling hands out items in this order; with
-# `--maxschedchunk 1` (setup.cfg) each worker holds at most two of them at a time (by default it
-# is given a quarter of its share up front, consecutive items: one worker got every shard).
+# `--maxschedchunk 1` (setup.cfg) each worker holds the test it runs and one more (by default it
+# is given a quarter of its share up front as consecutive items: one worker got every shard and
+# ran them in series while the others were idle).
 LONGEST_FIRST = ("tests/functional/hardening/test_live_schemathesis.py::test_schemathesis_cli",)
 
 

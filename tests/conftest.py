@@ -79,7 +79,10 @@ def pytest_xdist_auto_num_workers(config):
     workers keep the cores busy meanwhile. PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    return 2 * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if "not slow" in (config.getoption("markexpr", "") or ""):
+        return cores  # the quick loop computes more than it waits: one worker per core
+    return 2 * cores
 
 
 # The longest tests, started first so that none of them is the run's tail: the live schemathesis

@@ -35,14 +35,14 @@ from tests.support import (
     Creds,
     ExampleRecorder,
     SignedClient,
-    recreate_database,
+    copy_database,
+    migrated_template,
 )
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
-PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
-if WORKER:
-    PG_URL = f"{PG_URL}_{WORKER}"
+RUN_PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
+                            "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
+PG_URL = f"{RUN_PG_URL}_{WORKER}" if WORKER else RUN_PG_URL
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
 ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app's build
@@ -73,19 +73,46 @@ accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: two workers per core. Most of the long tests wait (on a live server, a worker
+    process, a private PostgreSQL or Redis, a production-timed sweep, Chromium), so twice as many
+    workers keep the cores busy meanwhile. PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if "not slow" in (config.getoption("markexpr", "") or ""):
+        return cores  # the quick loop computes more than it waits: one worker per core
+    return 2 * cores
+
+
+# The longest tests, started first so that none of them is the run's tail: the live schemathesis
+# shards (one to two minutes each), then the other slow tests, then the rest, each group in its
+# collection order. pytest-xdist's `load` scheduling hands out items in this order; with
+# `--maxschedchunk 1` (setup.cfg) each worker holds the test it runs and one more (by default it
+# is given a quarter of its share up front as consecutive items: one worker got every shard and
+# ran them in series while the others were idle).
+LONGEST_FIRST = ("tests/functional/hardening/test_live_schemathesis.py::test_schemathesis_cli",)
+
+
 def pytest_collection_modifyitems(items):
     """A test that drives Chromium (the `browser` fixture) is `slow`, as setup.cfg's marker says,
-    wherever it is written."""
+    wherever it is written. Then the run's order: longest first (LONGEST_FIRST, then slow)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
 
+    def rank(item) -> int:
+        if item.nodeid.startswith(LONGEST_FIRST):
+            return 0
+        return 1 if item.get_closest_marker("slow") else 2
+    items.sort(key=rank)  # stable: collection order within each group
+
 
 @pytest.fixture(scope="session")
 def pg_engine():
-    """The test database, created afresh and migrated to head once per run."""
-    recreate_database(PG_URL)
-    upgrade(PG_URL)
+    """The test database, created afresh as a copy of the run's migrated template (one Alembic
+    upgrade per run, shared by the xdist workers: tests.support.migrated_template)."""
+    copy_database(PG_URL, migrated_template(RUN_PG_URL))
     engine = create_engine(PG_URL)
     yield engine
     engine.dispose()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import fcntl
 import hashlib
 import hmac
 import json
 import os
+import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -45,6 +48,51 @@ def recreate_database(url: str) -> None:
 def drop_database(url: str) -> None:
     """Drop the PostgreSQL database named by a SQLAlchemy URL."""
     _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# This run's id: the same in every pytest-xdist worker of one run, a fresh one in a lone process.
+_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+_TEMPLATES: set[str] = set()  # templates this process has seen ready
+
+
+def migrated_template(base_url: str) -> str:
+    """The name of a database migrated to every head once per test run and shared by its xdist
+    workers (Alembic takes a few seconds; each worker used to run it twice): `<base>_template`,
+    labelled with the run's id (COMMENT ON DATABASE). The first worker to get here migrates it
+    under a file lock; the others wait on the lock and find it ready. Copies are made with
+    copy_database (CREATE DATABASE ... TEMPLATE): nobody stays connected to the template."""
+    from modhub.migrate import upgrade  # the app's migrations (an import the helpers above avoid)
+
+    url = make_url(base_url)
+    name = f"{url.database}_template"
+    if name in _TEMPLATES:
+        return name
+    template_url = url.set(database=name).render_as_string(hide_password=False)
+    with open(Path(tempfile.gettempdir()) / f"modhub-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        conn = psycopg2.connect(host=url.host, port=url.port or 5432, user=url.username,
+                                dbname="postgres")
+        conn.autocommit = True
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database "
+                            "WHERE datname = %s", (name,))
+                row = cur.fetchone()
+                if row is None or row[0] != _RUN_ID:
+                    cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                    cur.execute(f'CREATE DATABASE "{name}"')
+                    upgrade(template_url)
+                    cur.execute(f"COMMENT ON DATABASE \"{name}\" IS '{_RUN_ID}'")
+        finally:
+            conn.close()
+    _TEMPLATES.add(name)
+    return name
+
+
+def copy_database(url: str, template: str) -> None:
+    """(Re)create the database named by a SQLAlchemy URL as a copy of a template database."""
+    _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+           'CREATE DATABASE "{name}" TEMPLATE "' + template + '"')
 
 
 class Clock:
@@ -221,3 +269,28 @@ def asgi_schema(app):
         entry = (app, schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app))
         _SCHEMAS[id(app)] = entry
     return entry[1]
+
+
+_AUTH_ENFORCED: set[str] = set()  # operations whose auth enforcement ignored_auth has confirmed
+
+
+def _ignored_auth_once(ctx, response, case):
+    """schemathesis's ignored_auth with `st run`'s memory: once it has confirmed that an operation
+    refuses a request without its credentials and with invalid ones (two or more probes), it does
+    not probe that operation again in this process ("enforcement is a property of the operation,
+    so one confirmation per run is enough", as its CLI keeps it in the run's context). Alone,
+    case.validate_response starts each case with no memory, so every 2xx case probed again: about
+    half the time of the in-process schemathesis tests."""
+    from schemathesis.specs.openapi.checks import ignored_auth
+
+    ctx.auth_enforced_operations = _AUTH_ENFORCED
+    return ignored_auth(ctx, response, case)
+
+
+def validate_case(case, response, excluded_checks=()) -> None:
+    """case.validate_response: every built-in check but `excluded_checks`, ignored_auth as in a
+    `st run` (_ignored_auth_once)."""
+    from schemathesis.specs.openapi.checks import ignored_auth
+
+    case.validate_response(response, excluded_checks=[*excluded_checks, ignored_auth],
+                           additional_checks=[_ignored_auth_once])

@@ -4,7 +4,6 @@ over its own committed database (the rolled-back `db` fixture cannot be shared a
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import socket
@@ -19,9 +18,8 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from modhub.app import create_app
-from modhub.migrate import upgrade
-from tests.conftest import PG_URL
-from tests.support import Creds
+from tests.conftest import PG_URL, RUN_PG_URL
+from tests.support import Creds, migrated_template
 
 BASE_PG_URL = PG_URL  # the run's (xdist worker's) test database
 
@@ -41,21 +39,10 @@ def _admin(url: str, statement: str) -> None:
     conn.close()
 
 
-_TEMPLATE: list[str] = []  # this process's migrated template database, made at its first use
-
-
 def _template() -> str:
-    """A database migrated to every head once per process (Alembic takes one to a few seconds);
-    each scratch database is a copy of it (CREATE DATABASE ... TEMPLATE). Dropped at exit."""
-    if not _TEMPLATE:
-        url = scratch_url("template")
-        name = make_url(url).database
-        _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _admin(url, f'CREATE DATABASE "{name}"')
-        upgrade(url)
-        atexit.register(_admin, url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _TEMPLATE.append(name)
-    return _TEMPLATE[0]
+    """The run's database migrated to every head (tests.support.migrated_template); each scratch
+    database is a copy of it (CREATE DATABASE ... TEMPLATE)."""
+    return migrated_template(RUN_PG_URL)
 
 
 @contextlib.contextmanager

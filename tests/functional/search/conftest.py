@@ -17,9 +17,14 @@ from models.identity import applications
 from modhub.app import create_app
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
-from modhub.migrate import upgrade
-from tests.conftest import PG_URL
-from tests.support import Creds, SignedClient, drop_database, recreate_database
+from tests.conftest import PG_URL, RUN_PG_URL
+from tests.support import (
+    Creds,
+    SignedClient,
+    copy_database,
+    drop_database,
+    migrated_template,
+)
 
 _names = itertools.count(1)
 
@@ -102,9 +107,8 @@ def live_catalogue(settings, quota, contract, checker):
     """LiveCatalogue over a fresh database, dropped afterwards (data is really committed)."""
     url = make_url(PG_URL).set(database=f"modhub_test_search_live_{uuid.uuid4().hex[:8]}")
     url = url.render_as_string(hide_password=False)
-    recreate_database(url)
+    copy_database(url, migrated_template(RUN_PG_URL))  # migrated to every head
     try:
-        upgrade(url)
         database = Database.from_url(url, pool_size=4)
         app = create_app(replace(settings, database_url=url), db=database, quota=quota,
                          contract=contract)

@@ -17,11 +17,11 @@ from models.webhooks import service as webhooks
 from models.webhooks.events import NOTIFIER
 from modhub.app import build_platform
 from modhub.core.crypto import SecretBox
-from modhub.migrate import upgrade
 from modhub.settings import Settings
+from tests.conftest import RUN_PG_URL
 from tests.functional.webhooks.processes import RedisServer, Worker, wait_until
 from tests.functional.webhooks.receiver import Receiver
-from tests.support import Clock, drop_database, recreate_database
+from tests.support import Clock, copy_database, drop_database, migrated_template
 from workers.runtime import Runtime
 
 
@@ -122,8 +122,7 @@ class Stack:
 def stack(tmp_path, settings):
     """Committed data across processes: its own migrated database and its own redis-server."""
     db_url = settings.database_url.rsplit("/", 1)[0] + f"/modhub_test_webhooks_e2e_{uuid.uuid4().hex[:8]}"
-    recreate_database(db_url)
-    upgrade(db_url)
+    copy_database(db_url, migrated_template(RUN_PG_URL))  # migrated to every head
     server = RedisServer(tmp_path).start()
     wh = settings.replace(database_url=db_url, redis_url=server.url, webhook_allow_private=True,
                           webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:8]}",

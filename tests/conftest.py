@@ -35,8 +35,7 @@ from tests.support import (
     Creds,
     ExampleRecorder,
     SignedClient,
-    copy_database,
-    migrated_template,
+    migrated_database,
 )
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
@@ -112,7 +111,7 @@ def pytest_collection_modifyitems(items):
 def pg_engine():
     """The test database, created afresh as a copy of the run's migrated template (one Alembic
     upgrade per run, shared by the xdist workers: tests.support.migrated_template)."""
-    copy_database(PG_URL, migrated_template(RUN_PG_URL))
+    migrated_database(PG_URL, RUN_PG_URL)
     engine = create_engine(PG_URL)
     yield engine
     engine.dispose()

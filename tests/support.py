@@ -89,6 +89,11 @@ def migrated_template(base_url: str) -> str:
     return name
 
 
+def migrated_database(url: str, run_url: str) -> None:
+    """(Re)create the database of url migrated to every head: a copy of the run's template."""
+    copy_database(url, migrated_template(run_url))
+
+
 def copy_database(url: str, template: str) -> None:
     """(Re)create the database named by a SQLAlchemy URL as a copy of a template database."""
     _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',

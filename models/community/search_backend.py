@@ -21,7 +21,7 @@ from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
-from models.search.backends import ONE, ZERO, in_weight, like_pattern, only_cjk, tsquery
+from models.search.backends import ONE, ZERO, in_weight, like_pattern, needs_substring, tsquery
 from models.types import UTCDateTime
 
 
@@ -65,10 +65,9 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     tsv = DOC.c.search_tsv
     query, pattern = tsquery(keyword), like_pattern(keyword.lower())
     hits = [] if query is None else [tsv.op("@@")(query)]
-    # Substrings through the trigram index: partial Latin words (3+ characters; shorter patterns
-    # cannot use the index), or when the keyword has no word to look up. A keyword of CJK runs
-    # alone needs none: its bigram phrases already find every substring of 2+ characters.
-    if (len(keyword) >= 3 and not only_cjk(keyword)) or query is None:
+    # A keyword of CJK runs alone needs no substring scan: its bigram phrases already find every
+    # substring of 2+ characters.
+    if needs_substring(keyword, query, words_cover_cjk=True):
         hits.append(DOC.c.search_text.like(pattern, escape="\\"))
     title_hit = case((DOC.c.title.like(pattern, escape="\\"), ONE), else_=ZERO)  # null title: 0
     if query is None:  # only partial words or single characters: substring matches alone

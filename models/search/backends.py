@@ -66,6 +66,15 @@ def only_cjk(keyword: str) -> bool:
             and not CJK_RUN.sub("", keyword).strip())
 
 
+def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
+    """Whether matches must also be sought as substrings (the trigram index): for partial Latin
+    words of 3+ characters (shorter patterns cannot use the index), or when the keyword has no
+    word to look up; with words_cover_cjk, never for a keyword of CJK runs alone (only_cjk)."""
+    if query is None:
+        return True
+    return len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))
+
+
 def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
                    main_name: ColumnElement,
                    words_cover_cjk: bool = False) -> tuple[Select, ColumnElement[float]]:
@@ -75,8 +84,7 @@ def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: Colum
     already find every title, abbreviation and tag holding it (the community search)."""
     query, pattern = tsquery(keyword), like_pattern(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
-    # shorter patterns cannot use the trigram index
-    if (len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))) or query is None:
+    if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
         hits.append(doc.ilike(pattern, escape="\\"))
     in_main_title = case((main_name.ilike(pattern, escape="\\"), ONE), else_=ZERO)
     if query is None:  # only partial words or single characters: substring matches alone

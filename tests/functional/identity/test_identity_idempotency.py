@@ -17,7 +17,7 @@ from modhub.core.errors import ApiError
 from modhub.db import Database
 from tests.conftest import PG_URL, RUN_PG_URL
 from tests.functional.identity.conftest import code_of
-from tests.support import copy_database, drop_database, migrated_template
+from tests.support import drop_database, migrated_database
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
@@ -58,7 +58,7 @@ def test_a_malformed_key_is_refused(signed, proxy):
 @pytest.fixture()
 def committed_db():
     url = PG_URL.rsplit("/", 1)[0] + f"/modhub_test_idem_{uuid.uuid4().hex[:8]}"
-    copy_database(url, migrated_template(RUN_PG_URL))  # migrated to every head
+    migrated_database(url, RUN_PG_URL)
     database = Database.from_url(url)
     yield database
     database.engine.dispose()

@@ -21,9 +21,8 @@ from tests.conftest import PG_URL, RUN_PG_URL
 from tests.support import (
     Creds,
     SignedClient,
-    copy_database,
     drop_database,
-    migrated_template,
+    migrated_database,
 )
 
 _names = itertools.count(1)
@@ -107,7 +106,7 @@ def live_catalogue(settings, quota, contract, checker):
     """LiveCatalogue over a fresh database, dropped afterwards (data is really committed)."""
     url = make_url(PG_URL).set(database=f"modhub_test_search_live_{uuid.uuid4().hex[:8]}")
     url = url.render_as_string(hide_password=False)
-    copy_database(url, migrated_template(RUN_PG_URL))  # migrated to every head
+    migrated_database(url, RUN_PG_URL)
     try:
         database = Database.from_url(url, pool_size=4)
         app = create_app(replace(settings, database_url=url), db=database, quota=quota,

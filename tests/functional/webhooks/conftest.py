@@ -21,7 +21,7 @@ from modhub.settings import Settings
 from tests.conftest import RUN_PG_URL
 from tests.functional.webhooks.processes import RedisServer, Worker, wait_until
 from tests.functional.webhooks.receiver import Receiver
-from tests.support import Clock, copy_database, drop_database, migrated_template
+from tests.support import Clock, drop_database, migrated_database
 from workers.runtime import Runtime
 
 
@@ -122,7 +122,7 @@ class Stack:
 def stack(tmp_path, settings):
     """Committed data across processes: its own migrated database and its own redis-server."""
     db_url = settings.database_url.rsplit("/", 1)[0] + f"/modhub_test_webhooks_e2e_{uuid.uuid4().hex[:8]}"
-    copy_database(db_url, migrated_template(RUN_PG_URL))  # migrated to every head
+    migrated_database(db_url, RUN_PG_URL)
     server = RedisServer(tmp_path).start()
     wh = settings.replace(database_url=db_url, redis_url=server.url, webhook_allow_private=True,
                           webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:8]}",

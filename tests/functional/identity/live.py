@@ -12,14 +12,13 @@ import sys
 import threading
 import time
 
-import psycopg2
 import requests
 import uvicorn
 from sqlalchemy.engine import make_url
 
 from modhub.app import create_app
 from tests.conftest import PG_URL, RUN_PG_URL
-from tests.support import Creds, migrated_template
+from tests.support import Creds, drop_database, migrated_database
 
 BASE_PG_URL = PG_URL  # the run's (xdist worker's) test database
 
@@ -30,34 +29,16 @@ def scratch_url(suffix: str) -> str:
     return url.set(database=f"{url.database}_{suffix}").render_as_string(hide_password=False)
 
 
-def _admin(url: str, statement: str) -> None:
-    u = make_url(url)
-    conn = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname="postgres")
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(statement)
-    conn.close()
-
-
-def _template() -> str:
-    """The run's database migrated to every head (tests.support.migrated_template); each scratch
-    database is a copy of it (CREATE DATABASE ... TEMPLATE)."""
-    return migrated_template(RUN_PG_URL)
-
-
 @contextlib.contextmanager
 def scratch_database(suffix: str):
     """A fresh database migrated to every head (a copy of the migrated template), dropped
     afterwards."""
     url = scratch_url(suffix)
-    name = make_url(url).database
-    template = _template()
-    _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    _admin(url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    migrated_database(url, RUN_PG_URL)
     try:
         yield url
     finally:
-        _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(url)
 
 
 @contextlib.contextmanager

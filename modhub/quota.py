@@ -218,7 +218,7 @@ class RedisQuota:
         loop = asyncio.get_running_loop()
         pipe = self._pipes.get(loop)
         if pipe is None or pipe.lost:
-            for old in [k for k in self._pipes if k.is_closed()]:  # loops of finished tests
+            for old in [k for k in list(self._pipes) if k.is_closed()]:  # finished tests' loops
                 self._pipes.pop(old).close()
             pipe = self._pipes[loop] = Pipe(loop, self.client.connection_pool.connection_kwargs)
         return pipe
@@ -278,18 +278,7 @@ class Pipe:
 
     async def _open(self, settings: dict, setup: bytes) -> None:
         try:
-            if settings.get("path"):
-                family, address = socket.AF_UNIX, settings["path"]
-            else:
-                (family, _, _, _, address), *_ = await self.loop.getaddrinfo(
-                    settings.get("host", "localhost"), settings.get("port", 6379),
-                    type=socket.SOCK_STREAM)
-            sock = self.sock = socket.socket(family, socket.SOCK_STREAM)
-            self._closer = weakref.finalize(self, sock.close)
-            sock.setblocking(False)
-            if family != socket.AF_UNIX:
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            await asyncio.wait_for(self.loop.sock_connect(sock, address),
+            await asyncio.wait_for(self._connect(settings),
                                    settings.get("socket_connect_timeout") or self.timeout)
         except TimeoutError:  # as redis-py's: a connection that timed out is not tried again
             self._drop(redis.TimeoutError("timeout connecting to Redis"))
@@ -297,6 +286,7 @@ class Pipe:
         except OSError as exc:
             self._drop(redis.ConnectionError(f"cannot connect to Redis: {exc}"))
             return
+        sock = self.sock
         if self.lost:  # given up on meanwhile (the callers' timeout)
             self._drop(redis.ConnectionError("the connection to Redis timed out"))
             return
@@ -304,6 +294,27 @@ class Pipe:
         if setup:
             self._write(setup)
         self._flush()
+
+    async def _connect(self, settings: dict) -> None:
+        """Connect to the first address of the host that answers (as redis-py does)."""
+        if settings.get("path"):
+            addresses = [(socket.AF_UNIX, settings["path"])]
+        else:
+            addresses = [(family, address) for family, _, _, _, address in await self.loop.getaddrinfo(
+                settings.get("host", "localhost"), settings.get("port", 6379), type=socket.SOCK_STREAM)]
+        for n, (family, address) in enumerate(addresses, 1):
+            self.close()
+            self.sock = sock = socket.socket(family, socket.SOCK_STREAM)
+            self._closer = weakref.finalize(self, sock.close)
+            sock.setblocking(False)
+            if family != socket.AF_UNIX:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            try:
+                await self.loop.sock_connect(sock, address)
+                return
+            except OSError:
+                if n == len(addresses):
+                    raise
 
     async def call(self, command: tuple):
         """Send one command; its reply (a Redis error raised as redis-py's exception)."""
@@ -398,7 +409,6 @@ class Pipe:
 
     def close(self) -> None:
         """Close the socket (from the loop, or after the loop closed)."""
-        self.lost = True
         if self.sock is None:
             return
         if not self.loop.is_closed() and self.sock.fileno() >= 0:

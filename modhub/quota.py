@@ -267,7 +267,7 @@ class Pipe:
         self.waiting: collections.deque[asyncio.Future] = collections.deque()
         self.outgoing: list[bytes] = []
         self.unsent = b""  # what the socket did not take yet (written when it is writable)
-        self.lost = False
+        self.connected = self.lost = False
         setup = []  # written first; calls wait for their answers (a refused AUTH runs nothing)
         if settings.get("password"):
             setup.append(("AUTH", *filter(None, (settings.get("username"), settings["password"]))))
@@ -291,6 +291,7 @@ class Pipe:
             self._drop(redis.ConnectionError("the connection to Redis timed out"))
             return
         self.loop.add_reader(sock.fileno(), self._readable)
+        self.connected = True
         if setup:
             self._write(setup)
         self._flush()
@@ -343,7 +344,7 @@ class Pipe:
         return future
 
     def _flush(self) -> None:
-        if self.outgoing and not self.lost and not self.setup_pending and self.opening.done():
+        if self.outgoing and self.connected and not self.lost and not self.setup_pending:
             data = b"".join(self.outgoing)
             self.outgoing.clear()
             self._write(data)

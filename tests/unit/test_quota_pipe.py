@@ -163,3 +163,33 @@ def test_database_and_password_of_the_url_are_used(quota, redis_client):
         return err.value.code
     assert asyncio.run(refused()) == 200503  # AUTH refused: the connection is not used
     assert quota.usage(16, now=NOON) == (1, 1)
+
+
+def test_without_set_up_commands_the_first_calls_go_out_at_once():
+    """Database 0 and no password (the default URL): nothing to wait for before the calls. A
+    stand-in server answers each quota script; the calls must not wait for a timeout."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    received = []
+
+    def answer():
+        conn, _ = server.accept()
+        with conn:
+            while data := conn.recv(65536):
+                received.append(data)
+                conn.sendall(b"*4\r\n:0\r\n:1\r\n:1\r\n:5\r\n" * data.count(b"*11\r\n$7\r\nEVALSHA"))
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        q = RedisQuota(redis.Redis(host="127.0.0.1", port=server.getsockname()[1], socket_timeout=5))
+
+        async def run():
+            started = time.monotonic()
+            verdicts = await asyncio.gather(*[q.hit_async(1, 10, 10) for _ in range(3)])
+            return verdicts, time.monotonic() - started
+        verdicts, waited = asyncio.run(run())
+        assert [(v.verdict, v.generation) for v in verdicts] == [(0, 5)] * 3
+        assert waited < 1  # not held until the 5 s timeout
+        assert not any(b"SELECT" in d or b"AUTH" in d for d in received)
+    finally:
+        server.close()

@@ -29,7 +29,7 @@ from connexion.resolver import Resolution, Resolver
 
 from models.catalog.cache import RecordCache
 from models.webhooks.events import CATALOG_LISTENER
-from modhub import blobs, errors_http, site
+from modhub import blobs, bridge, errors_http, site
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -235,6 +235,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"}),
     )
     prepare_when_built(app)  # Connexion's per-request decorator building, done once
+    bridge.install(app)  # one thread hand-off each way per response (a2wsgi makes four)
     errors_http.install(app)
     app.app.extensions["modhub"] = platform
     app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)

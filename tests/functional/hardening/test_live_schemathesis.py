@@ -151,6 +151,7 @@ class Live:
 
 
 def _run_folder(tmp_path_factory) -> Path:
+    """The run's folder: under xdist, each worker's basetemp is a folder in it."""
     root = tmp_path_factory.getbasetemp()
     return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
 
@@ -197,8 +198,7 @@ def live(tmp_path_factory):
     starts it under a file lock and writes where it is; at the end of its session it waits until
     every other worker has let go of it (at the end of theirs), then stops it. Each worker signs
     with an application, a user and a proxy token of its own."""
-    root = tmp_path_factory.getbasetemp()
-    folder = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root  # the run's folder
+    folder = _run_folder(tmp_path_factory)
     lock_path, state_path = folder / "live-st.lock", folder / "live-st.json"
 
     def update(change) -> dict:

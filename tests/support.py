@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -87,6 +88,25 @@ def migrated_template(base_url: str) -> str:
             conn.close()
     _TEMPLATES.add(name)
     return name
+
+
+def built_once(tmp_path_factory, name: str, build) -> Path:
+    """A folder built once per test run and shared by its xdist workers (a generated client, a
+    live server's address): the first worker to get here runs build(folder) under a file lock;
+    the others wait on the lock and find it built. A build that raised is tried again by the
+    next worker that asks (each one reports the failure)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder: each worker's basetemp is a folder in it
+    folder = root / f"once-{name}"
+    with open(root / f"once-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".built").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").touch()
+    return folder
 
 
 def migrated_database(url: str, run_url: str) -> None:

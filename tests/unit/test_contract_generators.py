@@ -4,6 +4,7 @@ Fails on any generator warning (a dropped schema or response is reported as one)
 operation whose 200 answer, or the envelope's `data` in it, comes out untyped (`Any`).
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from modhub.app import Contract, handler_function
+from tests.support import built_once
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 # post_hooks: formatting the output with ruff is not what this gate checks.
@@ -25,20 +27,25 @@ CONFIG = {"post_hooks": [], "content_type_overrides": {"application/yaml": "text
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
-# Session scope: one generation per xdist worker that runs these tests, even when it runs other
-# modules' tests between them.
-@pytest.fixture(scope="session")
-def generated(tmp_path_factory):
-    """The client generated from the served JSON, and the generator's output."""
-    if not GENERATOR.exists():
-        pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
-    work = tmp_path_factory.mktemp("client")
+def _generate(work: Path) -> None:
     (work / "openapi.json").write_bytes(Contract.load().json_bytes)
     (work / "config.yaml").write_text(yaml.safe_dump(CONFIG))
     run = subprocess.run([str(GENERATOR), "generate", "--path", "openapi.json", "--meta", "none",
                           "--output-path", "out", "--config", "config.yaml"],
                          cwd=work, capture_output=True, text=True, timeout=300)
-    return work / "out", run
+    (work / "run.json").write_text(json.dumps({"args": run.args, "returncode": run.returncode,
+                                               "stdout": run.stdout, "stderr": run.stderr}))
+
+
+# One generation per run, shared by the xdist workers (tests.support.built_once): 10 to 30 s of
+# CPU each time, formerly paid by every worker that ran one of these tests.
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory):
+    """The client generated from the served JSON, and the generator's output."""
+    if not GENERATOR.exists():
+        pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
+    work = built_once(tmp_path_factory, "python-client", _generate)
+    return work / "out", subprocess.CompletedProcess(**json.loads((work / "run.json").read_text()))
 
 
 def test_generator_reports_no_warning_and_drops_nothing(generated):

@@ -7,6 +7,7 @@ object with no declared properties and no additionalProperties: a client could p
 it), and on a built operation whose 200 answer, or the envelope's `data` in it, is `unknown`.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -15,14 +16,23 @@ from pathlib import Path
 import pytest
 
 from modhub.app import Contract, handler_function
+from tests.support import built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("MODHUB_NODE_BIN", ROOT / ".ci" / "node" / "node_modules" / ".bin"))
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
-# Session scope: one generation per xdist worker that runs these tests, even when it runs other
-# modules' tests between them.
+def _generate(tool: Path, work: Path) -> None:
+    (work / "openapi.json").write_bytes(Contract.load().json_bytes)
+    run = subprocess.run([str(tool), "openapi.json", "-o", "schema.d.ts"], cwd=work,
+                         capture_output=True, text=True, timeout=300)
+    (work / "run.json").write_text(json.dumps({"returncode": run.returncode,
+                                               "output": run.stdout + run.stderr}))
+
+
+# One generation per run, shared by the xdist workers (tests.support.built_once): 10 to 30 s of
+# CPU each time, formerly paid by every worker that ran one of these tests.
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory):
     """The TypeScript generated from the served JSON, and the generator's output."""
@@ -31,12 +41,10 @@ def generated(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(f"openapi-typescript is missing at {tool} (.ci/run installs it)")
         pytest.skip("openapi-typescript is not installed (npm install --prefix .ci/node openapi-typescript)")
-    work = tmp_path_factory.mktemp("ts")
-    (work / "openapi.json").write_bytes(Contract.load().json_bytes)
-    run = subprocess.run([str(tool), "openapi.json", "-o", "schema.d.ts"], cwd=work,
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stdout + run.stderr
-    return (work / "schema.d.ts").read_text(), run.stdout + run.stderr
+    work = built_once(tmp_path_factory, "typescript", lambda folder: _generate(tool, folder))
+    run = json.loads((work / "run.json").read_text())
+    assert run["returncode"] == 0, run["output"]
+    return (work / "schema.d.ts").read_text(), run["output"]
 
 
 def test_generator_reports_no_warning(generated):

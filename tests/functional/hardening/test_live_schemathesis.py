@@ -15,12 +15,14 @@ else fails (its mark is stale).
 Run time: MAX_EXAMPLES cases per operation and phase (MODHUB_ST_MAX_EXAMPLES overrides). The run
 is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 6)
 shards of the examples, coverage and fuzzing phases, by operation, and one stateful shard over
-every built operation; each worker that gets a shard starts its own server once.
+every built operation, all against one live server for the run (MODHUB_ST_SERVERS processes,
+default 2), started once and shared by the xdist workers.
 """
 
 from __future__ import annotations
 
 import copy
+import fcntl
 import json
 import os
 import secrets
@@ -37,6 +39,7 @@ import pytest
 import requests
 import schemathesis
 from click.testing import CliRunner
+from sqlalchemy.engine import make_url
 
 from models.identity import applications
 from models.identity.service import token_hash
@@ -44,16 +47,17 @@ from models.identity.tables import ProxyToken, User
 from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
-from tests.conftest import ENCRYPTION_KEY
+from tests.conftest import ENCRYPTION_KEY, RUN_PG_URL
 from tests.functional.hardening import st_rules
-from tests.functional.identity.live import scratch_database, serve_processes
+from tests.functional.identity.live import start_processes
 from tests.functional.webhooks.processes import RedisServer
-from tests.support import Creds
+from tests.support import Creds, copy_database, drop_database, migrated_template
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
 OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "6"))
+SERVERS = int(os.environ.get("MODHUB_ST_SERVERS", "2"))  # processes of the shared live server
 METHODS = ("get", "post", "put", "patch", "delete")
 HOOKS = "tests.functional.hardening.st_hooks"
 CONFIG = str(Path(__file__).with_name("schemathesis.toml"))
@@ -66,15 +70,15 @@ def _planned(document: dict) -> list[tuple[str, str, str]]:
             if isinstance(op, dict) and op.get("x-modhub-status") == "planned"]
 
 
-def _identity(db_url: str) -> tuple[Creds, int, str]:
+def _identity(db_url: str, encryption_key: str) -> tuple[Creds, int, str]:
     import datetime as dt
     db = Database.from_url(db_url)
     try:
         with db.session() as s, s.begin():
-            creds = applications.create(s, SecretBox(ENCRYPTION_KEY), name="QA fuzz",
+            creds = applications.create(s, SecretBox(encryption_key), name="QA fuzz",
                                         permissions=["user:proxy"], approve=True,
                                         per_minute=10**9, per_day=10**9)
-            user = User(username="qa-fuzz")
+            user = User(username=f"qa-fuzz-{secrets.token_hex(4)}")
             s.add(user)
             s.flush()
             token = secrets.token_urlsafe(32)
@@ -146,27 +150,87 @@ class Live:
                 if m in METHODS and op["operationId"] not in planned]
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """The run's folder: under xdist, each worker's basetemp is a folder in it."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+_STARTED: dict = {}  # in the worker that started the shared server: its processes
+
+
+def _start_shared(workdir: Path) -> dict:
+    """A private redis-server, a scratch database with `modhub demo seed --resources 40`, and
+    SERVERS uvicorn processes over them, left running for the other workers."""
+    db_url = make_url(RUN_PG_URL).set(database=f"{make_url(RUN_PG_URL).database}_qa_fuzz")
+    db_url = db_url.render_as_string(hide_password=False)
+    _STARTED.update(redis=RedisServer(workdir).start(), procs=[], db_url=db_url)
+    try:
+        copy_database(db_url, migrated_template(RUN_PG_URL))
+        env = {"MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": _STARTED["redis"].url,
+               "MODHUB_ENCRYPTION_KEY": ENCRYPTION_KEY,
+               "MODHUB_DATA_DIR": str(workdir), "MODHUB_PRODUCTION": "0"}
+        seeded = CliRunner().invoke(main, ["demo", "seed", "--resources", "40"], env=env,
+                                    catch_exceptions=False)
+        assert seeded.exit_code == 0, seeded.output
+        bases = start_processes(SERVERS, env, _STARTED["procs"])
+    except BaseException:
+        _stop_shared()
+        raise
+    return {"bases": bases, "db_url": db_url, "encryption_key": ENCRYPTION_KEY, "users": 0}
+
+
+def _stop_shared() -> None:
+    for proc in _STARTED["procs"]:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in _STARTED["procs"]:
+        proc.wait(15)
+    _STARTED["redis"].stop()
+    drop_database(_STARTED.pop("db_url"))
+
+
 @pytest.fixture(scope="session")
 def live(tmp_path_factory):
-    """One live server per xdist worker for every shard of the run (session scope: xdist may
-    interleave the shards with other modules' tests): a private redis-server, a scratch database
-    with `modhub demo seed --resources 40`, one uvicorn process."""
-    workdir = tmp_path_factory.mktemp("live-st")
-    redis_server = RedisServer(workdir).start()
+    """One live server for the whole run, shared by the xdist workers that run this module's
+    tests (a private redis-server, a scratch database with `modhub demo seed --resources 40`,
+    SERVERS uvicorn processes; each worker sends to one of them). The first worker to get here
+    starts it under a file lock and writes where it is; at the end of its session it waits until
+    every other worker has let go of it (at the end of theirs), then stops it. Each worker signs
+    with an application, a user and a proxy token of its own."""
+    folder = _run_folder(tmp_path_factory)
+    lock_path, state_path = folder / "live-st.lock", folder / "live-st.json"
+
+    def update(change) -> dict:
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            state = json.loads(state_path.read_text()) if state_path.exists() else None
+            state = change(state)
+            state_path.write_text(json.dumps(state))
+            return state
+
+    def join(state):
+        if state is None or not state["bases"]:
+            (folder / "live-st").mkdir(exist_ok=True)
+            state = _start_shared(folder / "live-st")
+        return {**state, "users": state["users"] + 1}
+
+    state = update(join)
     try:
-        with scratch_database("qa_fuzz") as db_url:
-            env = {"MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": redis_server.url,
-                   "MODHUB_ENCRYPTION_KEY": ENCRYPTION_KEY,
-                   "MODHUB_DATA_DIR": str(workdir), "MODHUB_PRODUCTION": "0"}
-            seeded = CliRunner().invoke(main, ["demo", "seed", "--resources", "40"], env=env,
-                                        catch_exceptions=False)
-            assert seeded.exit_code == 0, seeded.output
-            creds, user_id, token = _identity(db_url)
-            with serve_processes(1, env) as (base,):
-                document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
-                yield Live(base, document, creds, user_id, token, workdir)
+        worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:])
+        base = state["bases"][worker % len(state["bases"])]
+        creds, user_id, token = _identity(state["db_url"], state["encryption_key"])
+        document = requests.get(base + "/openapi/v2/meta/openapi.json", timeout=30).json()
+        yield Live(base, document, creds, user_id, token, folder / "live-st")
     finally:
-        redis_server.stop()
+        update(lambda state: {**state, "users": state["users"] - 1})
+        if _STARTED.get("db_url"):
+            def close(state):  # when nobody uses it: stopped (a later worker starts anew)
+                return {**state, "bases": []} if state["users"] == 0 else state
+            deadline = time.monotonic() + 3600
+            while update(close)["bases"] and time.monotonic() < deadline:
+                time.sleep(0.5)  # the other workers' sessions are still running
+            _stop_shared()
 
 
 def test_planned_operations_answer_501_on_the_live_server(live):

@@ -90,11 +90,10 @@ def _wait_ready(base: str, proc, timeout: float = 90) -> None:  # a busy 2-core 
     raise RuntimeError("server process did not become ready")
 
 
-@contextlib.contextmanager
-def serve_processes(count: int, env: dict, procs: list | None = None):
-    """`count` separate uvicorn server processes (modhub.asgi:create) on inherited loopback
-    sockets; yields their base URLs (and fills `procs`, when given, with their Popen objects)."""
-    procs = [] if procs is None else procs
+def start_processes(count: int, env: dict, procs: list) -> list[str]:
+    """Start `count` separate uvicorn server processes (modhub.asgi:create) on inherited loopback
+    sockets, appending their Popen objects to `procs`, and wait until they answer; returns their
+    base URLs. The caller stops them (a process that started is in `procs` even if this raises)."""
     socks, bases = [], []
     try:
         for _ in range(count):
@@ -109,14 +108,24 @@ def serve_processes(count: int, env: dict, procs: list | None = None):
                  "--lifespan", "off", "--ws", "none"],
                 pass_fds=(sock.fileno(),), env={**os.environ, **env}))
             sock.close()  # the child holds it now: a killed server leaves no listener behind
-        for base, proc in zip(bases, procs, strict=True):
-            _wait_ready(base, proc)
-        yield bases
+    finally:
+        for sock in socks:
+            sock.close()  # (already closed unless a start failed half-way)
+    for base, proc in zip(bases, procs[-count:], strict=True):
+        _wait_ready(base, proc)
+    return bases
+
+
+@contextlib.contextmanager
+def serve_processes(count: int, env: dict, procs: list | None = None):
+    """`count` separate uvicorn server processes (modhub.asgi:create) on inherited loopback
+    sockets; yields their base URLs (and fills `procs`, when given, with their Popen objects)."""
+    procs = [] if procs is None else procs
+    try:
+        yield start_processes(count, env, procs)
     finally:
         for proc in procs:
             if proc.poll() is None:
                 proc.terminate()
         for proc in procs:
             proc.wait(15)
-        for sock in socks:
-            sock.close()  # (already closed unless a start failed half-way)

@@ -17,17 +17,37 @@ from __future__ import annotations
 import functools
 import html
 import re
+from dataclasses import dataclass
 
-from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
+from sqlalchemy import Float, Select, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import check_page, listed_clause, page_result
 from models.catalog.tables import ResourcePost, Tag
-from models.community.search_backend import ANSWERS, MOMENTS, POSTS, RESOURCE_DOC, postgres_hits, sqlite_match
+from models.community.search_backend import (
+    ANSWERS,
+    DOC,
+    MOMENTS,
+    POSTS,
+    RESOURCE_DOC,
+    postgres_hits,
+    postgres_title_hits,
+    sqlite_match,
+)
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import CJK_RUN, SqliteSearch, like_pattern, postgres_match
+from models.search.backends import (
+    CJK_RUN,
+    ONE,
+    SqliteSearch,
+    in_titles,
+    like_pattern,
+    postgres_match,
+    title_first,
+    title_phrase,
+    tsquery,
+)
 from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
@@ -154,37 +174,98 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     ranked = _ranked(postgres, keyword, entity_type, section_code)
     if ranked is None:
         return page_result([], total=0, page_num=page_num, page_size=page_size)
-    page, hits = ranked
     connection = session.connection()  # plain rows: no ORM layer
     if postgres:
         connection.execute(LOCAL_SETTINGS).close()
-    rows = connection.execute(page.offset(offset).limit(page_size)).all()
-    total = rows[0][3] if rows else (
-        0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
-    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
+    if ranked.titled is not None:
+        rows, total = _title_first_page(connection, ranked, offset, page_size)
+    else:
+        rows = connection.execute(ranked.page.offset(offset).limit(page_size)).all()
+        total = rows[0][3] if rows else (0 if offset == 0 else connection.execute(ranked.count).scalar_one())
+    items = _load(session, [(k, i, s) for k, i, s, *_ in rows], keyword, settings)
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-@functools.lru_cache(maxsize=128)  # about 56 KiB each
-def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
-    """(the ranked statement of the hits and their total, without its page; the hits) of a search,
-    or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python
-    each time otherwise): a pure function of its arguments, the values are bound parameters, so
-    the engine's compiled cache serves every keyword of the same shape."""
+def _title_first_page(connection, ranked: Ranked, offset: int, page_size: int) -> tuple[list, int]:
+    """(the page's rows, the total) when the title-phrase hits outrank all others (title_first):
+    the ranked title-phrase hits up to the page's end; when they fill it, the total is counted
+    without ranking the other hits; else the other hits, ranked and counted, continue them."""
+    end = offset + page_size
+    titled = connection.execute(ranked.titled.limit(end)).all()
+    if len(titled) == end:
+        return titled[offset:], connection.execute(ranked.count).scalar_one()
+    skip = max(offset - len(titled), 0)  # all the title-phrase hits are in titled
+    rest = connection.execute(ranked.rest.offset(skip).limit(end - max(offset, len(titled)))).all()
+    if rest:
+        return titled[offset:] + rest, len(titled) + rest[0][3]
+    return titled[offset:], len(titled) if skip == 0 else connection.execute(ranked.count).scalar_one()
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The statements of a search, without their page (LIMIT, OFFSET). page: every hit ranked,
+    with the total as a window count; count: the total alone. On PostgreSQL, for a keyword whose
+    title-phrase hits outrank all others (title_first), titled: those hits ranked (no total),
+    found through migration 0013's title vectors; rest: the other hits ranked, with their count."""
+
+    page: Select
+    count: Select
+    titled: Select | None = None
+    rest: Select | None = None
+
+
+@functools.lru_cache(maxsize=128)  # about 100 KiB each
+def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None) -> Ranked | None:
+    """The statements of a search (Ranked), or None when no kind is searched. Built once per
+    keyword and filters (about 1 ms of Python each time otherwise): a pure function of its
+    arguments, the values are bound parameters, so the engine's compiled cache serves every
+    keyword of the same shape."""
     wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
     parts = [_resource_hits(postgres, keyword, section_code)] if RESOURCE in wanted else []
     parts += _community_hits(postgres, keyword, section_code, wanted)
     if not parts:
         return None
-    hits = union_all(*parts) if len(parts) > 1 else parts[0]
+    count = select(func.count()).select_from(
+        _union([p.with_only_columns(literal(1), maintain_column_froms=True) for p in parts]).subquery("hits"))
+    ranked = Ranked(_ranking(parts, postgres, counted=True), count)
+    # Answers and moments have no titles: with neither resources nor posts, no title-phrase hit.
+    if not (postgres and title_first(keyword) and {RESOURCE, *POST_TYPES} & set(wanted)):
+        return ranked
+    community = [k for k in wanted if k != RESOURCE]
+    titled = [_resource_titled(keyword, section_code)] if RESOURCE in wanted else []
+    titled += [postgres_title_hits(keyword, community, section_code)] if community else []
+    tsvs = [RESOURCE_DOC.c.search_tsv] if RESOURCE in wanted else []
+    tsvs += [DOC.c.search_tsv] if community else []
+    others = [p.where(~title_phrase(tsv, keyword)) for p, tsv in zip(parts, tsvs, strict=True)]
+    return Ranked(ranked.page, count, _ranking(titled, postgres, counted=False),
+                  _ranking(others, postgres, counted=True))
+
+
+def _union(parts: list):
+    return union_all(*parts) if len(parts) > 1 else parts[0]
+
+
+def _ranking(parts: list, postgres: bool, *, counted: bool) -> Select:
+    """(kind, id, score[, total]) of the hits of parts, best score first, then newest, then
+    highest id."""
+    hits = _union(parts)
     if postgres:
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)
     hits = hits.subquery("hits")
-    page = (select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
-            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()))
-    return page, hits
+    columns = [hits.c.kind, hits.c.id, hits.c.score] + ([func.count().over()] if counted else [])
+    return select(*columns).order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
+
+
+def _resource_titled(keyword: str, section_code: str | None) -> Select:
+    """The title-phrase hits among the listed resource posts (PostgreSQL, resource_search_doc
+    through migration 0013's title vectors), with their _resource_hits score."""
+    tsv = RESOURCE_DOC.c.search_tsv
+    score = ONE + func.ts_rank(tsv, tsquery(keyword), type_=Float)
+    stmt = select(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time)).where(
+        in_titles(tsv, keyword))
+    return stmt.where(RESOURCE_DOC.c.section_code == section_code) if section_code else stmt
 
 
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:

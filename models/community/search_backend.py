@@ -59,9 +59,11 @@ RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("secti
                      column("search_doc", String), column("search_tsv"))
 
 
-def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
+def postgres_hits(keyword: str, kinds: list[str], section_code: str | None, *,
+                  others: bool = False) -> Select:
     """(kind, id, score, at) of the live community rows of the given kinds matching keyword
-    (PostgreSQL: one scan of community_search_doc)."""
+    (PostgreSQL: one scan of community_search_doc); others: only those that are no title-phrase
+    hit (their score has no title part: 0 + ts_rank is ts_rank)."""
     tsv = DOC.c.search_tsv
     query, pattern = tsquery(keyword), like_pattern(keyword.lower())
     hits = [] if query is None else [tsv.op("@@")(query)]
@@ -73,11 +75,15 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     if query is None:  # only partial words or single characters: substring matches alone
         score = title_hit
     else:  # the phrase in weight A: titles, so never for answers and moments
-        rank = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + func.ts_rank(tsv, query, type_=Float)
+        rank = func.ts_rank(tsv, query, type_=Float)
+        if not others:
+            rank = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + rank
         # every row found matches the words when there is no substring alternative
         score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)
     stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), cast(score, Float).label("score"),
                   DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), or_(*hits))
+    if others:
+        stmt = stmt.where(~title_phrase(tsv, keyword))
     return stmt.where(DOC.c.section_code == section_code) if section_code else stmt
 
 

@@ -113,12 +113,13 @@ def title_phrase(tsv: ColumnElement, keyword: str) -> ColumnElement[bool]:
 
 
 def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
-                   main_name: ColumnElement,
-                   words_cover_cjk: bool = False) -> tuple[Select, ColumnElement[float]]:
+                   main_name: ColumnElement, words_cover_cjk: bool = False,
+                   others: bool = False) -> tuple[Select, ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
     resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
     out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
-    already find every title, abbreviation and tag holding it (the community search)."""
+    already find every title, abbreviation and tag holding it (the community search). others:
+    only the posts that are no title-phrase hit (their word score is ts_rank alone: 0 + ts_rank)."""
     query, pattern = tsquery(keyword), like_pattern(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
     if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
@@ -129,7 +130,11 @@ def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: Colum
     # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
     # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
     # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
-    word_score = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + func.ts_rank(tsv, query, type_=Float)
+    word_score = func.ts_rank(tsv, query, type_=Float)
+    if others:
+        stmt = stmt.where(~title_phrase(tsv, keyword))
+    else:
+        word_score = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + word_score
     if len(hits) == 1:  # every row found matches the words: no need to ask each row again
         return stmt.where(hits[0]), word_score
     return stmt.where(or_(*hits)), case((tsv.op("@@")(query), word_score), else_=in_main_title)

@@ -17,47 +17,17 @@ from __future__ import annotations
 import functools
 import html
 import re
-from dataclasses import dataclass
 
-from sqlalchemy import (
-    Float,
-    Integer,
-    Select,
-    String,
-    bindparam,
-    case,
-    cast,
-    func,
-    literal,
-    select,
-    union_all,
-)
+from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import check_page, listed_clause, page_result
 from models.catalog.tables import ResourcePost, Tag
-from models.community.search_backend import (
-    ANSWERS,
-    MOMENTS,
-    POSTS,
-    RESOURCE_DOC,
-    postgres_hits,
-    postgres_title_hits,
-    sqlite_match,
-)
+from models.community.search_backend import ANSWERS, MOMENTS, POSTS, RESOURCE_DOC, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
-from models.search.backends import (
-    CJK_RUN,
-    ONE,
-    SqliteSearch,
-    in_titles,
-    like_pattern,
-    postgres_match,
-    title_first,
-    tsquery,
-)
+from models.search.backends import CJK_RUN, SqliteSearch, like_pattern, postgres_match
 from modhub.core.display import display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
@@ -113,14 +83,13 @@ def _hits(kind: str, id_col, score, at):
             at.label("at"))
 
 
-def _resource_hits(postgres: bool, keyword: str, section_code: str | None, *, others: bool = False):
+def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
     """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
-    copy resource_search_doc (migration 0012), which holds the listed posts only (others: only
-    those that are no title-phrase hit)."""
+    copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
         stmt, score = postgres_match(select(RESOURCE_DOC.c.id), keyword, tsv=RESOURCE_DOC.c.search_tsv,
                                      doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name,
-                                     words_cover_cjk=True, others=others)
+                                     words_cover_cjk=True)
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
         return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
@@ -185,104 +154,37 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     ranked = _ranked(postgres, keyword, entity_type, section_code)
     if ranked is None:
         return page_result([], total=0, page_num=page_num, page_size=page_size)
+    page, hits = ranked
     connection = session.connection()  # plain rows: no ORM layer
     if postgres:
         connection.execute(LOCAL_SETTINGS).close()
-    found = None if ranked.titled is None else _title_first_page(connection, ranked, offset, page_size)
-    if found is not None:
-        rows, total = found
-    else:
-        rows = connection.execute(ranked.page.offset(offset).limit(page_size)).all()
-        total = rows[0][3] if rows else (0 if offset == 0 else connection.execute(ranked.count).scalar_one())
-    items = _load(session, [(k, i, s) for k, i, s, *_ in rows], keyword, settings)
+    rows = connection.execute(page.offset(offset).limit(page_size)).all()
+    total = rows[0][3] if rows else (
+        0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
+    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def _title_first_page(connection, ranked: Ranked, offset: int, page_size: int) -> tuple[list, int] | None:
-    """(the page's rows, the total) when the title-phrase hits outrank all others (title_first),
-    in one statement: the ranked title-phrase hits up to the page's end, each with the total
-    (counted without ranking: a scan of the hits, made only when there is a title-phrase hit);
-    then, only when they do not fill the page, the other hits ranked, each with their count
-    (PostgreSQL runs the branches of a UNION ALL one after the other and stops at the LIMIT).
-    None if the branches came out of order (never seen; the caller then ranks every hit in one
-    ordered statement)."""
-    rows = connection.execute(ranked.titled, {"page_end": offset + page_size}).all()
-    titled = next((n for n, r in enumerate(rows) if not r.tier), len(rows))
-    if any(r.tier for r in rows[titled:]):
-        return None
-    # with a title-phrase hit, every row holds the total; without, the other hits are all hits
-    return [(r.kind, r.id, r.score) for r in rows[offset:]], rows[0].total if rows else 0
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """The statements of a search, without their page (LIMIT, OFFSET). page: every hit ranked,
-    with the total as a window count; count: the total alone. On PostgreSQL, for a keyword whose
-    title-phrase hits outrank all others (title_first), titled: those hits ranked (no total),
-    found through migration 0013's title vectors, then the other hits ranked, with their count
-    (tier, kind, id, score, total; LIMIT :page_end in each branch)."""
-
-    page: Select
-    count: Select
-    titled: Select | None = None
-
-
-@functools.lru_cache(maxsize=128)  # about 100 KiB each
-def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None) -> Ranked | None:
-    """The statements of a search (Ranked), or None when no kind is searched. Built once per
-    keyword and filters (about 1 ms of Python each time otherwise): a pure function of its
-    arguments, the values are bound parameters, so the engine's compiled cache serves every
-    keyword of the same shape."""
+@functools.lru_cache(maxsize=128)  # about 56 KiB each
+def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
+    """(the ranked statement of the hits and their total, without its page; the hits) of a search,
+    or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python
+    each time otherwise): a pure function of its arguments, the values are bound parameters, so
+    the engine's compiled cache serves every keyword of the same shape."""
     wanted = [k for k in KINDS if entity_type in (None, k) and not (k == MOMENT and section_code)]
     parts = [_resource_hits(postgres, keyword, section_code)] if RESOURCE in wanted else []
     parts += _community_hits(postgres, keyword, section_code, wanted)
     if not parts:
         return None
-    count = select(func.count()).select_from(
-        _union([p.with_only_columns(literal(1), maintain_column_froms=True) for p in parts]).subquery("hits"))
-    ranked = Ranked(_ranking(parts, postgres, total=func.count().over()), count)
-    # Answers and moments have no titles: with neither resources nor posts, no title-phrase hit.
-    if not (postgres and title_first(keyword) and {RESOURCE, *POST_TYPES} & set(wanted)):
-        return ranked
-    community = [k for k in wanted if k != RESOURCE]
-    titled = [_resource_titled(keyword, section_code)] if RESOURCE in wanted else []
-    titled += [postgres_title_hits(keyword, community, section_code)] if community else []
-    others = [_resource_hits(True, keyword, section_code, others=True)] if RESOURCE in wanted else []
-    others += [postgres_hits(keyword, community, section_code, others=True)] if community else []
-    end = bindparam("page_end", type_=Integer)
-    first = _ranking(titled, postgres, total=count.scalar_subquery(), tier=1).limit(end)
-    rest = _ranking(others, postgres, total=func.count().over(), tier=0).limit(end)
-    both = union_all(first, rest).subquery("tiers")
-    return Ranked(ranked.page, count, select(*both.c).limit(end))
-
-
-def _union(parts: list):
-    return union_all(*parts) if len(parts) > 1 else parts[0]
-
-
-def _ranking(parts: list, postgres: bool, *, total, tier: int | None = None) -> Select:
-    """([tier,] kind, id, score, total) of the hits of parts, best score first, then newest, then
-    highest id."""
-    hits = _union(parts)
+    hits = union_all(*parts) if len(parts) > 1 else parts[0]
     if postgres:
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)
     hits = hits.subquery("hits")
-    columns = [hits.c.kind, hits.c.id, hits.c.score, total.label("total")]
-    if tier is not None:
-        columns.insert(0, literal(tier).label("tier"))
-    return select(*columns).order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc())
-
-
-def _resource_titled(keyword: str, section_code: str | None) -> Select:
-    """The title-phrase hits among the listed resource posts (PostgreSQL, resource_search_doc
-    through migration 0013's title vectors), with their _resource_hits score."""
-    tsv = RESOURCE_DOC.c.search_tsv
-    score = ONE + func.ts_rank(tsv, tsquery(keyword), type_=Float)
-    stmt = select(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time)).where(
-        in_titles(tsv, keyword))
-    return stmt.where(RESOURCE_DOC.c.section_code == section_code) if section_code else stmt
+    page = (select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
+            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()))
+    return page, hits
 
 
 def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:

@@ -21,7 +21,7 @@ from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.community.tables import Answer, CommunityPost, Moment
-from models.search.backends import ONE, ZERO, in_titles, like_pattern, needs_substring, title_phrase, tsquery
+from models.search.backends import ONE, ZERO, in_weight, like_pattern, needs_substring, tsquery
 from models.types import UTCDateTime
 
 
@@ -59,11 +59,9 @@ RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("secti
                      column("search_doc", String), column("search_tsv"))
 
 
-def postgres_hits(keyword: str, kinds: list[str], section_code: str | None, *,
-                  others: bool = False) -> Select:
+def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
     """(kind, id, score, at) of the live community rows of the given kinds matching keyword
-    (PostgreSQL: one scan of community_search_doc); others: only those that are no title-phrase
-    hit (their score has no title part: 0 + ts_rank is ts_rank)."""
+    (PostgreSQL: one scan of community_search_doc)."""
     tsv = DOC.c.search_tsv
     query, pattern = tsquery(keyword), like_pattern(keyword.lower())
     hits = [] if query is None else [tsv.op("@@")(query)]
@@ -75,15 +73,12 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None, *,
     if query is None:  # only partial words or single characters: substring matches alone
         score = title_hit
     else:  # the phrase in weight A: titles, so never for answers and moments
-        rank = func.ts_rank(tsv, query, type_=Float)
-        if not others:
-            rank = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + rank
+        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), ONE), else_=ZERO) + \
+            func.ts_rank(tsv, query, type_=Float)
         # every row found matches the words when there is no substring alternative
         score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)
     stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), cast(score, Float).label("score"),
                   DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), or_(*hits))
-    if others:
-        stmt = stmt.where(~title_phrase(tsv, keyword))
     return stmt.where(DOC.c.section_code == section_code) if section_code else stmt
 
 
@@ -103,13 +98,3 @@ def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select
         clauses.append(text("EXISTS (SELECT 1 FROM json_each(community_post.tags) AS t "
                             "WHERE t.value LIKE :tag_pattern ESCAPE '\\')").bindparams(tag_pattern=pattern))
     return stmt.where(or_(*clauses)), _title_hit(searched, like_pattern(keyword.lower()))
-
-
-def postgres_title_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
-    """(kind, id, score, at) of the title-phrase hits among postgres_hits (the kinds with titles:
-    posts), found through migration 0013's index of the title vectors; the same score."""
-    tsv = DOC.c.search_tsv
-    score = cast(ONE + func.ts_rank(tsv, tsquery(keyword), type_=Float), Float)
-    stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), score.label("score"),
-                  DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), in_titles(tsv, keyword))
-    return stmt.where(DOC.c.section_code == section_code) if section_code else stmt

@@ -75,51 +75,13 @@ def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
     return len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))
 
 
-def title_first(keyword: str) -> bool:
-    """Whether every title-phrase hit of keyword (the keyword as a phrase in weight A: score
-    1 + ts_rank) outranks every other hit (ts_rank alone, or 0/1 for a substring-only hit), so
-    that the first pages can be ranked from the title-phrase hits alone (migration 0013's title
-    vectors find them). True for a keyword of Latin words alone or of one CJK run alone: its
-    phrase is the whole query, so a title-phrase hit holds every lexeme in weight A, adjacent.
-    ts_rank (PostgreSQL's calc_rank_or / calc_rank_and, default weights D 0.1 ... A 1.0, at most
-    256 positions per lexeme) then gives:
-    - a phrase or single-lexeme query (the "or" rank: the mean over its distinct lexemes of
-      (wmax + sum w_j / (j+1)^2 - wmax / (jmax+1)^2) / 1.6449): at least 1 / 1.6449 = 0.6079 for a
-      title-phrase hit (each lexeme has weight A), under 1.6055 for any row (the sum over 256
-      positions stays below 1.6411), so 1 + rank >= 1.6079 > 1.6055 > any other score;
-    - an AND of 2+ distinct lexemes (Latin words; the "and" rank: 1 - prod(1 - w), each w at most
-      1): at most 1 for any row, at least sqrt(word_distance(1)) = 0.991 for a title-phrase hit
-      (two distinct adjacent lexemes of weight A), so 1 + rank >= 1.99 > 1.
-    A keyword with several parts (words and CJK runs, or two CJK runs) ANDs phrases that need not
-    be adjacent to each other, so a title-phrase hit may rank near 1: False, rank everything."""
-    if CJK_RUN.search(keyword):
-        return only_cjk(keyword) and len(CJK_RUN.findall(keyword)) == 1
-    return tsquery(keyword) is not None
-
-
-TITLE_WEIGHT = literal_column("'{a}'::\"char\"[]")
-
-
-def in_titles(tsv: ColumnElement, keyword: str) -> ColumnElement[bool]:
-    """The keyword as a phrase in the title positions (weight A) of tsv, in the form migration
-    0013's GIN indexes serve: ts_filter keeps the weight-A positions, so this is true exactly when
-    tsv @@ in_weight(tsquery(keyword, phrase=True), 'A') is."""
-    return func.ts_filter(tsv, TITLE_WEIGHT).op("@@")(tsquery(keyword, phrase=True))
-
-
-def title_phrase(tsv: ColumnElement, keyword: str) -> ColumnElement[bool]:
-    """The keyword as a phrase in weight A (titles), checked on the row's vector."""
-    return tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
-
-
 def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
-                   main_name: ColumnElement, words_cover_cjk: bool = False,
-                   others: bool = False) -> tuple[Select, ColumnElement[float]]:
+                   main_name: ColumnElement,
+                   words_cover_cjk: bool = False) -> tuple[Select, ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
     resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
     out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
-    already find every title, abbreviation and tag holding it (the community search). others:
-    only the posts that are no title-phrase hit (their word score is ts_rank alone: 0 + ts_rank)."""
+    already find every title, abbreviation and tag holding it (the community search)."""
     query, pattern = tsquery(keyword), like_pattern(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
     if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
@@ -130,11 +92,8 @@ def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: Colum
     # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
     # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
     # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
-    word_score = func.ts_rank(tsv, query, type_=Float)
-    if others:
-        stmt = stmt.where(~title_phrase(tsv, keyword))
-    else:
-        word_score = case((title_phrase(tsv, keyword), ONE), else_=ZERO) + word_score
+    as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+    word_score = case((as_title_phrase, ONE), else_=ZERO) + func.ts_rank(tsv, query, type_=Float)
     if len(hits) == 1:  # every row found matches the words: no need to ask each row again
         return stmt.where(hits[0]), word_score
     return stmt.where(or_(*hits)), case((tsv.op("@@")(query), word_score), else_=in_main_title)

@@ -1,11 +1,9 @@
 """community/search over resource, discussion and question posts, and search/suggest."""
 
 import datetime as dt
-from urllib.parse import urlencode
 
 import pytest
 
-from models.community.search import _ranked
 from tests.functional.catalog.conftest import data, error_code
 from tests.functional.community.conftest import NOW
 
@@ -138,46 +136,3 @@ def test_cjk_keyword_finds_resources_by_any_title_abbreviation_or_tag_substring(
     # a run holding a sign that is no letter (・) keeps the substring alternative
     dotted = data(signed.get(f"{V2}/search?keyword=ダー・パ&entityType=RESOURCE_POST"))["list"]
     assert [h["entityId"] for h in dotted] == [ids["dotted"]]
-
-
-def test_title_phrase_hits_first_pages_equal_the_full_ranking(signed, com, make_user, db):
-    """On PostgreSQL a keyword of Latin words or of one CJK run ranks its title-phrase hits
-    alone while they fill the page (migration 0013's title vectors), counts the rest without
-    ranking it, and ranks the other hits only past them: every page, at every page size, equals
-    the same slice of the single ranking of every hit, and every total equals their number."""
-    author = make_user()
-    at = (NOW - dt.timedelta(seconds=s) for s in range(1000))  # no two hits at one time
-    for n in range(7):  # title-phrase hits: mixed kinds and ranks
-        com.discuss(author, title=f"光影 shader pack {n}", content_md="光影 " * n, publish_time=next(at))
-        com.question(author, title=f"Shader Pack 光影 question {n}", content_md="shader pack",
-                     publish_time=next(at))
-    for n in range(6):  # the words elsewhere: tags, texts, apart in the title
-        com.discuss(author, title=f"pack of shader 光 影 {n}", content_md=f"光影 shader pack {n} 光影",
-                    tags=["光影"] if n % 2 else [], publish_time=next(at))
-        com.answer(com.question(author, title="other"), author, content_md=f"shader pack 光影 {n}",
-                   create_time=next(at))
-        com.moment(author, content=f"<p>光影 shader pack {n}</p>", create_time=next(at))
-    for n in range(3):
-        com.post(main_name=f"光影 Shader Pack {n}", introduction="光影 shader pack", publish_time=next(at))
-        com.post(main_name=f"Resource {n}", introduction="光影 shader pack", tags=["shader"],
-                 publish_time=next(at))
-    for keyword in ("光影", "shader", "shader pack", "Shader Pack 光影"):
-        ranked = _ranked(True, keyword, None, None)
-        with db.session() as session:
-            full = [(k, i) for k, i, _, _ in session.execute(ranked.page)]
-        assert len(full) >= 20
-        if keyword != "Shader Pack 光影":  # two parts: ranked in one statement
-            assert ranked.titled is not None
-        for size in (4, 9):  # within the default quota of 100 requests a minute
-            walked, page_num = [], 1
-            while True:
-                page = data(signed.get(f"{V2}/search?" + urlencode(
-                    {"keyword": keyword, "pageSize": size, "pageNum": page_num})))
-                assert page["total"] == len(full), (keyword, size, page_num)
-                if not page["list"]:
-                    break
-                walked += [(h["entityType"], h["entityId"]) for h in page["list"]]
-                page_num += 1
-            assert walked == full, (keyword, size)
-        first = data(signed.get(f"{V2}/search?" + urlencode({"keyword": keyword, "pageSize": 5})))["list"]
-        assert [h["score"] for h in first] == sorted((h["score"] for h in first), reverse=True)

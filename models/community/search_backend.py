@@ -54,11 +54,6 @@ DOC = table("community_search_doc", column("kind", String), column("entity_id", 
             column("search_tsv"), column("search_text", String))
 
 
-RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("section_code", String),
-                     column("publish_time", UTCDateTime()), column("main_name", String),
-                     column("search_doc", String), column("search_tsv"))
-
-
 def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
     """(kind, id, score, at) of the live community rows of the given kinds matching keyword
     (PostgreSQL: one scan of community_search_doc)."""

@@ -1,0 +1,104 @@
+"""Compare the catalogue keyword ranking over resource_search_doc with the ranking over resource_post.
+
+    MODHUB_BENCH_CATALOG_URL=... .venv/bin/python bench/catalog_search_compare.py [--keywords 320] [--seed 1]
+
+Keywords are drawn from the seeded catalogue (CJK substrings of 2 to 4 characters, Latin words,
+word pairs and partial words of titles and introductions, mixed keywords); each is ranked by
+relevance without and with a section, in both directions, on several pages, once by
+models.search.service._ranked_documents (what keyword searches with at most a section filter
+use) and once by the same ranking over resource_post's own columns (what every other keyword
+search uses). Any difference in the page's post ids or the total is printed. Read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.orm import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from models.catalog.queries import listed_clause  # noqa: E402
+from models.catalog.tables import ResourcePost as P  # noqa: E402
+from models.search import service  # noqa: E402
+from models.search.backends import CJK_RUN, PostgresSearch  # noqa: E402
+
+DB_URL = os.environ.get("MODHUB_BENCH_CATALOG_URL",
+                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog")
+
+
+def keywords(session: Session, rng: random.Random, n: int) -> list[str]:
+    texts = [r[0] or "" for r in session.execute(text(
+        "(SELECT main_name FROM resource_post ORDER BY random() LIMIT 500) UNION ALL "
+        "(SELECT left(introduction, 200) FROM resource_post ORDER BY random() LIMIT 300)"))]
+    found = {"Optimizer", "boosts performance", "ptimiz", "优化", "机械工艺", "Craft", "a", "x", "优", "%",
+             "mod mod"}
+    while len(found) < n:
+        t = rng.choice(texts)
+        runs = [r for r in CJK_RUN.findall(t) if len(r) >= 2]
+        words = re.findall(r"[A-Za-z][A-Za-z0-9]+", t)
+        pick = rng.random()
+        if pick < 0.35 and runs:
+            run = rng.choice(runs)
+            size = min(len(run), rng.choice((2, 2, 3, 4)))
+            at = rng.randrange(len(run) - size + 1)
+            found.add(run[at:at + size])
+        elif pick < 0.6 and words:
+            found.add(rng.choice(words))
+        elif pick < 0.75 and len(words) >= 2:
+            at = rng.randrange(len(words) - 1)
+            found.add(f"{words[at]} {words[at + 1]}")
+        elif pick < 0.85 and words:
+            w = rng.choice(words)
+            if len(w) >= 4:
+                at = rng.randrange(len(w) - 2)
+                found.add(w[at:at + rng.choice((3, 4))])
+        elif runs and words:
+            found.add(f"{rng.choice(runs)[:2]} {rng.choice(words)}")
+    return sorted(found)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keywords", type=int, default=320)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    engine = create_engine(DB_URL)
+    compared = differ = 0
+    started = time.perf_counter()
+    with Session(engine) as session:
+        sections = [r[0] for r in session.execute(text(
+            "SELECT section_code FROM resource_search_doc GROUP BY 1 ORDER BY count(*) DESC LIMIT 2"))]
+        words = keywords(session, rng, args.keywords)
+        print(f"{len(words)} keywords; sections {sections}")
+        for keyword, section, order, (offset, size) in itertools.product(
+                words, (None, *sections), ("desc", "asc"), ((0, 20), (40, 20), (2000, 50))):
+            if order == "asc" and offset:
+                continue
+            narrow = service._ranked_documents(session, keyword, section, order, offset=offset,
+                                               page_size=size)
+            listed = select(P).where(listed_clause(), *([P.section_code == section] if section else []))
+            stmt, score = PostgresSearch().match(listed, keyword)
+            wide = service._ranked_page(session, stmt, score, order, offset=offset, page_size=size)
+            compared += 1
+            if (narrow[0], [p.id for p in narrow[1]]) != (wide[0], [p.id for p in wide[1]]):
+                differ += 1
+                print("DIFFERENT", repr(keyword), section, order, offset, narrow[0], wide[0],
+                      [p.id for p in narrow[1]][:5], [p.id for p in wide[1]][:5])
+        session.rollback()
+    print(f"compared {compared} pages in {time.perf_counter() - started:.0f} s: {differ} different")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,9 @@
 - `bench.floor_app:app`: one Connexion FlaskApp operation that does nothing (GET /mods/{postId},
   path parameter validated from a one-operation contract, a fixed small JSON answer). The
   framework alone.
+- `bench.floor_app:create_bridged` (uvicorn --factory): the same empty operation with Flask served
+  through modhub's one-hop bridge (modhub/bridge.py) instead of a2wsgi's response path, as the
+  stack is: the stricter floor for the stack (`--floors-only` measures it too).
 - `bench.floor_app:create_stack` (uvicorn --factory): the real modhub app from the MODHUB_*
   environment, whole (edge, gateway with signature and Redis quota, validation, envelope), whose
   detail handler answers a fixed envelope without touching the database. Everything the spec
@@ -29,6 +32,16 @@ def get_detail(postId: int):  # noqa: N803 - the contract's parameter name
 
 app = connexion.FlaskApp(__name__)
 app.add_api(CONTRACT)
+
+
+def create_bridged():
+    """The empty operation behind modhub's one-hop bridge (one thread hand-off per answer)."""
+    from modhub import bridge
+
+    bridged = connexion.FlaskApp(__name__)
+    bridged.add_api(CONTRACT)
+    bridge.install(bridged)
+    return bridged
 
 
 def create_stack():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import fcntl
 import hashlib
@@ -10,6 +11,7 @@ import hmac
 import json
 import os
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -19,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg2
+import redis
 from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
 from sqlalchemy.engine import make_url
@@ -319,3 +322,18 @@ def validate_case(case, response, excluded_checks=()) -> None:
 
     case.validate_response(response, excluded_checks=[*excluded_checks, ignored_auth],
                            additional_checks=[_ignored_auth_once])
+
+
+@contextlib.contextmanager
+def stalled_redis_quota(timeout: float = 0.3):
+    """A RedisQuota over a loopback server that accepts connections and never answers (the
+    quota's timeout tests)."""
+    from modhub.quota import RedisQuota
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    try:
+        yield RedisQuota(redis.Redis(host="127.0.0.1", port=server.getsockname()[1], socket_timeout=timeout,
+                                     socket_connect_timeout=timeout))
+    finally:
+        server.close()

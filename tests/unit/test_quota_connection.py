@@ -2,15 +2,13 @@
 connection per concurrent call, a timeout answered 200503 after one wait
 (modhub.quota.RedisQuota._run_script)."""
 
-import socket
 import threading
 import time
 
 import pytest
-import redis
 
 from modhub.core.errors import ApiError
-from modhub.quota import RedisQuota
+from tests.support import stalled_redis_quota
 
 NOON = 1_763_683_200.0 + 12 * 3600 + 30
 
@@ -51,16 +49,9 @@ def test_concurrent_calls_use_their_own_connections_then_reuse_them(quota):
 
 
 def test_a_stalled_redis_is_a_503_after_one_timeout():
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)  # accepts connections, never answers
-    try:
-        q = RedisQuota(redis.Redis(host="127.0.0.1", port=server.getsockname()[1], socket_timeout=0.3,
-                                   socket_connect_timeout=0.3))
+    with stalled_redis_quota() as q:
         started = time.monotonic()
         with pytest.raises(ApiError) as err:
             q.hit(1, 10, 10)
         assert err.value.code == 200503
         assert time.monotonic() - started < 0.55  # one timeout, not retried
-    finally:
-        server.close()

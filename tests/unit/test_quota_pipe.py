@@ -16,6 +16,7 @@ import redis
 from modhub import quota as quota_module
 from modhub.core.errors import ApiError
 from modhub.quota import RedisQuota
+from tests.support import stalled_redis_quota
 
 NOON = 1_763_683_200.0 + 12 * 3600 + 30
 
@@ -114,13 +115,7 @@ def test_a_connection_closed_by_redis_is_reopened_once(quota, redis_client):
 
 
 def test_a_stalled_redis_is_a_503_after_one_timeout_then_a_new_connection():
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)  # accepts connections, never answers
-    try:
-        q = RedisQuota(redis.Redis(host="127.0.0.1", port=server.getsockname()[1], socket_timeout=0.3,
-                                   socket_connect_timeout=0.3))
-
+    with stalled_redis_quota() as q:
         async def run():
             started = time.monotonic()
             with pytest.raises(ApiError) as err:
@@ -132,8 +127,6 @@ def test_a_stalled_redis_is_a_503_after_one_timeout_then_a_new_connection():
         assert code == 200503
         assert 0.25 < waited < 0.55  # one timeout, not retried
         assert dropped  # the next call opens a new connection
-    finally:
-        server.close()
 
 
 def test_redis_down_is_a_503():

@@ -196,24 +196,22 @@ class Gatekeeper:
     def check(self, access: Access, method: str, path: str, headers: dict, peer: str,
               state: envelope.RequestState) -> None:
         """Authenticate, count and resolve the proxy user, or raise the precise ApiError."""
-        app, nonce = self._admit(access, method, path, headers, peer)
-        verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day, nonce=nonce,
-                                          nonce_ttl=2 * self.settings.timestamp_window_seconds + 1)
+        app, replay = self._admit(access, method, path, headers, peer)
+        verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day, **replay)
         self._counted(access, app, verdict, headers, state)
 
     async def check_in_loop(self, access: Access, method: str, path: str, headers: dict, peer: str,
                             state: envelope.RequestState) -> None:
         """check() on the event loop, for a request in_loop() accepts (no database read): the
         quota's round trip is awaited, so the loop serves other requests meanwhile."""
-        app, nonce = self._admit(access, method, path, headers, peer)
-        verdict = await self.platform.quota.hit_async(
-            app.id, app.per_minute, app.per_day, nonce=nonce,
-            nonce_ttl=2 * self.settings.timestamp_window_seconds + 1)
+        app, replay = self._admit(access, method, path, headers, peer)
+        verdict = await self.platform.quota.hit_async(app.id, app.per_minute, app.per_day, **replay)
         self._counted(access, app, verdict, headers, state)
 
     def _admit(self, access: Access, method: str, path: str, headers: dict,
-               peer: str) -> tuple[AppInfo, str | None]:
-        """The signed application, allowed from this address, and the nonce of a signed write."""
+               peer: str) -> tuple[AppInfo, dict]:
+        """The signed application, allowed from this address, and the quota's replay arguments
+        (the nonce of a signed write and how long it is remembered)."""
         app = self._signed_app(method, path, headers)
         if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"),
                                                         self.trusted)):
@@ -223,7 +221,7 @@ class Gatekeeper:
         nonce = None
         if access is Access.TOKEN:
             nonce = f"{headers['x-timestamp']}:{headers['x-signature']}"
-        return app, nonce
+        return app, {"nonce": nonce, "nonce_ttl": 2 * self.settings.timestamp_window_seconds + 1}
 
     def _counted(self, access: Access, app: AppInfo, verdict, headers: dict,
                  state: envelope.RequestState) -> None:

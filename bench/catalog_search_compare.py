@@ -1,13 +1,14 @@
-"""Compare the catalogue keyword ranking over resource_search_doc with the ranking over resource_post.
+"""Compare the windowed keyword ranking by relevance tiers with ranking every match, on a seeded catalogue.
 
     MODHUB_BENCH_CATALOG_URL=... .venv/bin/python bench/catalog_search_compare.py [--keywords 320] [--seed 1]
 
 Keywords are drawn from the seeded catalogue (CJK substrings of 2 to 4 characters, Latin words,
 word pairs and partial words of titles and introductions, mixed keywords); each is ranked by
-relevance without and with a section, in both directions, on several pages, once by
-models.search.service._ranked_documents (what keyword searches with at most a section filter
-use) and once by the same ranking over resource_post's own columns (what every other keyword
-search uses). Any difference in the page's post ids or the total is printed. Read-only.
+relevance without and with a filter (a section, a type), in both directions, on several pages,
+once by models.search.tiers.ranked_ids (what a keyword search by relevance runs: the newest
+documents first, the indexes past them) and once by one plain query that ranks every match by
+tier and postId. Any difference in the page's post ids, or in the match count
+(tiers.count_matches), is printed. Read-only.
 """
 
 from __future__ import annotations
@@ -21,16 +22,15 @@ import sys
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models.catalog.queries import listed_clause  # noqa: E402
-from models.catalog.tables import ResourcePost as P  # noqa: E402
-from models.search import service  # noqa: E402
-from models.search.backends import CJK_RUN, PostgresSearch  # noqa: E402
+from models.search import tiers  # noqa: E402
+from models.search.backends import CJK_RUN  # noqa: E402
+from models.search.backends import RESOURCE_DOC as D  # noqa: E402
 
 DB_URL = os.environ.get("MODHUB_BENCH_CATALOG_URL",
                         "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog")
@@ -81,20 +81,20 @@ def main() -> None:
             "SELECT section_code FROM resource_search_doc GROUP BY 1 ORDER BY count(*) DESC LIMIT 2"))]
         words = keywords(session, rng, args.keywords)
         print(f"{len(words)} keywords; sections {sections}")
-        for keyword, section, order, (offset, size) in itertools.product(
-                words, (None, *sections), ("desc", "asc"), ((0, 20), (40, 20), (2000, 50))):
-            if order == "asc" and offset:
-                continue
-            narrow = service._ranked_documents(session, keyword, section, order, offset=offset,
-                                               page_size=size)
-            listed = select(P).where(listed_clause(), *([P.section_code == section] if section else []))
-            stmt, score = PostgresSearch().match(listed, keyword)
-            wide = service._ranked_page(session, stmt, score, order, offset=offset, page_size=size)
-            compared += 1
-            if (narrow[0], [p.id for p in narrow[1]]) != (wide[0], [p.id for p in wide[1]]):
-                differ += 1
-                print("DIFFERENT", repr(keyword), section, order, offset, narrow[0], wide[0],
-                      [p.id for p in narrow[1]][:5], [p.id for p in wide[1]][:5])
+        filters = [[], *([D.c.section_code == c] for c in sections), [D.c.resource_type == "mod"]]
+        for keyword, where in itertools.product(words, filters):
+            for order in ("desc", "asc"):
+                every = tiers.every_match(session, keyword, where, order)
+                for offset, size in ((0, 20), (40, 20), (2000, 50)) if order == "desc" else ((0, 20),):
+                    page, total = tiers.ranked_ids(session, keyword, where, order, offset=offset,
+                                                   page_size=size)
+                    if total is None:
+                        total = tiers.count_matches(session, keyword, where, 10**9)
+                    compared += 1
+                    if page != every[offset:offset + size] or total != len(every):
+                        differ += 1
+                        print("DIFFERENT", repr(keyword), where, order, offset, total, len(every), page[:5],
+                              every[offset:offset + 5])
         session.rollback()
     print(f"compared {compared} pages in {time.perf_counter() - started:.0f} s: {differ} different")
     sys.exit(1 if differ else 0)

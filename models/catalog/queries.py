@@ -102,11 +102,13 @@ def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -
     return rows, total
 
 
-def page_result(items: list, *, total: int, page_num: int, page_size: int) -> dict:
-    """PageResult<T> around one page of items."""
+def page_result(items: list, *, total: int, page_num: int, page_size: int, total_exact: bool = True) -> dict:
+    """PageResult<T> around one page of items; a total that is only a lower bound (a capped count)
+    says so in extData."""
     pages = math.ceil(total / page_size) if total else 0
     return {"pageNum": page_num, "pageSize": page_size, "total": total, "pages": pages,
-            "list": items, "emptyFlag": not items, "hasMore": page_num < pages, "extData": None}
+            "list": items, "emptyFlag": not items, "hasMore": page_num < pages,
+            "extData": None if total_exact else {"totalExact": False}}
 
 AGGREGATE_TTL = 60.0
 T = TypeVar("T")

@@ -13,7 +13,21 @@ import re
 from functools import reduce
 from typing import Protocol
 
-from sqlalchemy import Float, Integer, Select, String, Text, case, cast, func, literal_column, or_, text, true
+from sqlalchemy import (
+    Boolean,
+    Float,
+    Integer,
+    Select,
+    String,
+    Text,
+    case,
+    cast,
+    func,
+    literal_column,
+    or_,
+    text,
+    true,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import column, table
@@ -23,11 +37,14 @@ from models.catalog.tables import ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
-# Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), kept by a
-# trigger on resource_post in the writing transaction.
+# Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
+# copies of the search filters, kept by a trigger on resource_post in the writing transaction.
 RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("section_code", String),
                      column("publish_time", UTCDateTime()), column("main_name", String),
-                     column("search_doc", String), column("search_tsv"))
+                     column("search_doc", String), column("search_tsv"), column("resource_type", String),
+                     column("main_categories", JSONB), column("run_platform", String),
+                     column("client_environment", String), column("server_environment", String),
+                     column("is_paid", Boolean), column("resource_state", String))
 # kana, CJK ideographs and hangul: the scripts written without spaces (same ranges as 0005)
 CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 

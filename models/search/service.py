@@ -9,10 +9,10 @@ from __future__ import annotations
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, listed_clause, page_result, summaries
+from models.catalog.queries import MAX_OFFSET, check_page, listed_clause, page_result, summaries
 from models.catalog.tables import ResourcePost
-from models.search.backends import RESOURCE_DOC as D
-from models.search.backends import PostgresSearch, backend_for, postgres_match
+from models.search.backends import PostgresSearch, backend_for
+from models.search.tiers import count_matches, doc_filters, ranked_ids
 from modhub.core.display import Display
 
 P = ResourcePost
@@ -45,41 +45,50 @@ def _by(key, post_id, order: str) -> list:
     return [key.asc(), post_id.asc()] if order == "asc" else [key.desc(), post_id.desc()]
 
 
+# A search counts its matches up to the deepest offset a page may start at (MAX_OFFSET): every
+# reachable page is counted, and a broad keyword at a million resources is not counted in full.
+TOTAL_CAP = MAX_OFFSET
+
+
+def _capped(count: int) -> tuple[int, bool]:
+    """(total, exact): a count beyond the cap reports the cap, as a lower bound."""
+    return (TOTAL_CAP, False) if count > TOTAL_CAP else (count, True)
+
+
 def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
-    """Count, then read the page in the order of the sort key's index (no keyword)."""
-    total = session.scalar(stmt.with_only_columns(func.count(P.id)))
+    """Count (up to the cap), then read the page in the order of the sort key's index (no keyword)."""
+    total, exact = _capped(session.scalar(select(func.count()).select_from(
+        stmt.with_only_columns(P.id).limit(TOTAL_CAP + 1).subquery())))
     posts = [] if offset >= total else list(
         session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
-    return total, posts
+    return total, exact, posts
 
 
-def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int,
-                 post_id=P.id) -> tuple:
-    """Keyword matches must all be read to rank them: count and rank them in that one pass, then
-    load the page's posts by id. The inner query is an optimization fence (OFFSET 0): the sort key
-    is computed while scanning, so the count window and the top-N sort hold two narrow columns
-    (postId, key) instead of whole rows. post_id: the id column of the statement's rows."""
-    ranked = stmt.with_only_columns(post_id.label("post_id"), key.label("sort_key")).offset(0).subquery()
+def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
+    """A keyword search by another sort key (or on SQLite): the matches must all be read to sort
+    them, so count and sort them in that one pass, then load the page's posts by id. The inner
+    query is an optimization fence (OFFSET 0): the sort key is computed while scanning, so the
+    count window and the top-N sort hold two narrow columns (postId, key) instead of whole rows."""
+    ranked = stmt.with_only_columns(P.id.label("post_id"), key.label("sort_key")).offset(0).subquery()
     rows = session.execute(select(ranked.c.post_id, func.count().over())
                            .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
                            .offset(offset).limit(page_size)).all()
     if not rows:  # past the last page, or nothing matches
-        return session.scalar(stmt.with_only_columns(func.count(post_id))), []
+        return *_capped(session.scalar(stmt.with_only_columns(func.count(P.id)))), []
     found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
-    return rows[0][1], [found[r[0]] for r in rows]
+    return *_capped(rows[0][1]), [found[r[0]] for r in rows]
 
 
-def _ranked_documents(session: Session, keyword: str, section_code: str | None, order: str, *,
-                      offset: int, page_size: int) -> tuple:
-    """A keyword search by relevance with no filter but the section (PostgreSQL): the same match
-    and score as PostgresSearch over resource_search_doc, migration 0012's narrow copy of the
-    listed posts' search columns (about 540 bytes a row against resource_post's 1.3 kB, so a broad
-    keyword reads about half the pages), then the page's posts by id."""
-    stmt, score = postgres_match(select(D.c.id), keyword, tsv=D.c.search_tsv, doc=D.c.search_doc,
-                                 main_name=D.c.main_name)
-    if section_code is not None:
-        stmt = stmt.where(D.c.section_code == section_code)
-    return _ranked_page(session, stmt, score, order, offset=offset, page_size=page_size, post_id=D.c.id)
+def _tiered_page(session: Session, keyword: str, filters: dict, order: str, *, offset: int,
+                 page_size: int) -> tuple:
+    """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
+    count up to the cap, then the page's posts by id."""
+    where = doc_filters(**filters)
+    ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
+    if total is None:
+        total = count_matches(session, keyword, where, TOTAL_CAP)
+    found = {p.id: p for p in session.scalars(select(P).where(P.id.in_(ids)))} if ids else {}
+    return *_capped(total), [found[i] for i in ids if i in found]
 
 
 def search(session: Session, *, display: Display, keyword: str | None = None, section_code: str | None = None,
@@ -92,26 +101,22 @@ def search(session: Session, *, display: Display, keyword: str | None = None, se
     offset = check_page(page_num=page_num, page_size=page_size)
     keyword = (keyword or "").strip()
     backend = backend_for(session)
-    if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch) and all(
-            f is None for f in (resource_type, main_category, run_platform, client_environment,
-                                server_environment, is_paid, resource_state)):
-        total, posts = _ranked_documents(session, keyword, section_code, order or "desc", offset=offset,
-                                         page_size=page_size)
-        return page_result(summaries(session, posts, display=display), total=total, page_num=page_num,
-                           page_size=page_size)
-    stmt = select(P).where(listed_clause(), *_filters(
-        session, section_code=section_code, resource_type=resource_type,
-        main_category=main_category, run_platform=run_platform,
-        client_environment=client_environment, server_environment=server_environment,
-        is_paid=is_paid, resource_state=resource_state))
-    score = None
-    if keyword:
-        stmt, score = backend.match(stmt, keyword)
-    read = _ranked_page if keyword else _page
-    total, posts = read(session, stmt, _sort_key(sort, score, backend), order or "desc", offset=offset,
-                        page_size=page_size)
+    filters = dict(section_code=section_code, resource_type=resource_type, main_category=main_category,
+                   run_platform=run_platform, client_environment=client_environment,
+                   server_environment=server_environment, is_paid=is_paid, resource_state=resource_state)
+    if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch):
+        total, exact, posts = _tiered_page(session, keyword, filters, order or "desc", offset=offset,
+                                           page_size=page_size)
+    else:
+        stmt = select(P).where(listed_clause(), *_filters(session, **filters))
+        score = None
+        if keyword:
+            stmt, score = backend.match(stmt, keyword)
+        read = _ranked_page if keyword else _page
+        total, exact, posts = read(session, stmt, _sort_key(sort, score, backend), order or "desc",
+                                   offset=offset, page_size=page_size)
     return page_result(summaries(session, posts, display=display), total=total, page_num=page_num,
-                       page_size=page_size)
+                       page_size=page_size, total_exact=exact)
 
 
 def legacy_query(session: Session, *, display: Display, page_num: int, page_size: int,

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 
 import pytest
-from sqlalchemy import select
 
-from models.catalog.queries import listed_clause
-from models.catalog.tables import ResourcePost as P
-from models.search import service
-from models.search.backends import PostgresSearch
 from tests.functional.search.conftest import ids
 
 PATHS = ["/openapi/v2/mods/search", "/openapi/v2/resource/query"]
@@ -189,24 +183,3 @@ def test_search_keyword_with_other_sort_and_deep_page(signed, make_post):
     assert ids(asc) == posts[:2] and asc["total"] == 5 and asc["pages"] == 3 and asc["hasMore"]
     beyond = get(signed, PATHS[0], keyword="lantern", pageSize=2, pageNum=4)
     assert beyond["list"] == [] and beyond["total"] == 5 and beyond["hasMore"] is False
-
-
-def test_keyword_ranking_over_the_search_documents_equals_resource_post(db, catalogue, make_post):
-    """A keyword search by relevance with at most a section filter ranks resource_search_doc
-    (migration 0012's narrow copy): every page, total and order equals the ranking of
-    resource_post's own columns, in both directions and past the last page."""
-    for n in range(6):
-        make_post(main_name=f"Shader Pack {n}", introduction="shader pack for optifine", tags=["shader"],
-                  section_code="terraria" if n % 2 else "minecraft")
-        make_post(main_name=f"光影包 {n}", sub_name="shader", introduction="光影 pack " * n)
-    make_post(main_name="Shader hidden", visibility="PRIVATE")
-    keywords = ("shader", "shader pack", "OptiFine", "光影", "hader pa", "pack 光影", "zzz")
-    with db.session() as session:
-        for keyword, section, order, offset in itertools.product(
-                keywords, (None, "minecraft", "terraria"), ("desc", "asc"), (0, 3, 12, 30)):
-            narrow = service._ranked_documents(session, keyword, section, order, offset=offset, page_size=3)
-            listed = select(P).where(listed_clause(), *([P.section_code == section] if section else []))
-            wide_stmt, score = PostgresSearch().match(listed, keyword)
-            wide = service._ranked_page(session, wide_stmt, score, order, offset=offset, page_size=3)
-            assert (narrow[0], [p.id for p in narrow[1]]) == (wide[0], [p.id for p in wide[1]]), \
-                (keyword, section, order, offset)

@@ -1,0 +1,142 @@
+"""A keyword search by relevance over resource_search_doc (PostgreSQL), at a cost that does not
+grow with the number of matches.
+
+Relevance is the contract's order, as tiers (a lower number ranks higher):
+
+1. the titles (mainName, subName) hold the keyword as a phrase; for a match found only as a
+   substring (a partial word): mainName holds it;
+2. the titles hold every word of the keyword;
+3. titles, abbreviation and tags together hold every word;
+4. any other whole-word match (the introduction);
+5. any other substring match (subName, abbreviation, tags);
+
+and inside a tier the newest postId first (the oldest with order=asc, which also reverses the tiers).
+
+Scoring every match cannot stay fast for a broad keyword: at a million resources a common word
+matches a hundred thousand of them. Tiers and postId allow a bounded read instead. The window query
+reads the WINDOW newest documents once (an index scan of the primary key) and gives each match its
+tier. A tier with enough matches there needs nothing else: older documents cannot precede them.
+A tier too rare in the window is read from the indexes, past the window: the head index
+(migration 0013: the A and B weights of search_tsv) for tiers 1 to 3, search_tsv's for tier 4, the
+trigram index of search_doc for substrings. For such a tier the index holds few documents, or the
+window would have found them. The result equals ranking every match (tests/functional/search/
+test_search_tiers.py checks it with a window of a few rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Integer, and_, case, func, literal_column, not_, or_, select
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
+
+from models.search.backends import RESOURCE_DOC as D
+from models.search.backends import in_weight, like_pattern, needs_substring, tsquery
+
+WINDOW = 4000  # newest documents read first; a tier rarer than page/WINDOW there goes to its index
+TIERS = (1, 2, 3, 4, 5)
+# Must stay the expression of migration 0013's ix_resource_search_doc_head for the index to serve.
+HEAD = func.ts_filter(D.c.search_tsv, literal_column("'{a,b}'::\"char\"[]"))
+
+
+@dataclass(frozen=True)
+class Tiers:
+    """The match and the tier conditions of one keyword over the columns of resource_search_doc."""
+
+    match: ColumnElement[bool]
+    tier: ColumnElement[int]  # for a matching row
+    conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
+
+    @classmethod
+    def of(cls, keyword: str) -> Tiers:
+        query, pattern = tsquery(keyword), like_pattern(keyword)
+        substring = D.c.search_doc.ilike(pattern, escape="\\") if needs_substring(
+            keyword, query, words_cover_cjk=False) else None
+        in_main = D.c.main_name.ilike(pattern, escape="\\")
+        if query is None:  # partial words or single characters only: substring matches alone
+            return cls(match=substring, tier=case((in_main, 1), else_=5),
+                       conditions={1: and_(substring, in_main), 5: and_(substring, not_(in_main))})
+        words = D.c.search_tsv.op("@@")(query)
+        head = HEAD.op("@@")(query)
+        phrase = D.c.search_tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+        titles = D.c.search_tsv.op("@@")(in_weight(query, "A"))
+        word_tier = case((head, case((phrase, 1), (titles, 2), else_=3)), else_=4)
+        conditions = {1: and_(head, phrase), 2: and_(head, titles, not_(phrase)), 3: and_(head, not_(titles)),
+                      4: and_(words, not_(head))}
+        if substring is None:
+            return cls(match=words, tier=word_tier, conditions=conditions)
+        only_substring = and_(substring, not_(words))
+        conditions[1] = or_(conditions[1], and_(only_substring, in_main))
+        conditions[5] = and_(only_substring, not_(in_main))
+        return cls(match=or_(words, substring), tier=case((words, word_tier), (in_main, 1), else_=5),
+                   conditions=conditions)
+
+
+def doc_filters(*, section_code=None, resource_type=None, main_category=None, run_platform=None,
+                client_environment=None, server_environment=None, is_paid=None,
+                resource_state=None) -> list[ColumnElement[bool]]:
+    """The search filters over resource_search_doc's copies of the resource_post columns."""
+    equal = {D.c.section_code: section_code, D.c.resource_type: resource_type, D.c.run_platform: run_platform,
+             D.c.client_environment: client_environment, D.c.server_environment: server_environment,
+             D.c.is_paid: is_paid, D.c.resource_state: resource_state}
+    clauses = [column == value for column, value in equal.items() if value is not None]
+    if main_category is not None:
+        clauses.append(D.c.main_categories.op("@>")(func.jsonb_build_array(main_category)))
+    return clauses
+
+
+def ranked_ids(session: Session, keyword: str, filters: list, order: str, *, offset: int, page_size: int,
+               window: int = WINDOW) -> tuple[list[int], int | None]:
+    """The postIds of one page of a keyword search by relevance (tiers, then postId), and the number
+    of matches when the window held every document (else None: count_matches tells)."""
+    tiers = Tiers.of(keyword)
+    desc = order != "asc"
+    w = (select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
+         .order_by(D.c.id.desc() if desc else D.c.id.asc()).limit(window).cte("w"))
+    rows = session.execute(
+        select(w.c.id, w.c.tier, literal_column("NULL", Integer)).where(w.c.tier.is_not(None))
+        .union_all(select(func.min(w.c.id) if desc else func.max(w.c.id), literal_column("NULL", Integer),
+                          func.count()).select_from(w))).all()
+    edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
+    in_window: dict[int, list[int]] = {t: [] for t in TIERS}
+    for post_id, tier, _ in rows:
+        if tier is not None:
+            in_window[tier].append(post_id)
+    need, picked = offset + page_size, []
+    for tier in (TIERS if desc else reversed(TIERS)):
+        condition = tiers.conditions.get(tier)
+        if condition is None:
+            continue
+        ids = sorted(in_window[tier], reverse=desc)
+        missing = need - len(picked) - len(ids)
+        if missing > 0 and seen >= window:  # the window holds too few: the rest from the index, beyond it
+            ids += _beyond(session, condition, filters, edge, desc, missing)
+        picked += ids[:need - len(picked)]
+        if len(picked) >= need:
+            break
+    return picked[offset:], (sum(map(len, in_window.values())) if seen < window else None)
+
+
+def _beyond(session: Session, condition, filters: list, edge: int, desc: bool, limit: int) -> list[int]:
+    """Up to limit ids of one tier older (desc) or newer (asc) than edge, in order. The inner query
+    has no ORDER BY or LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier through its index
+    instead of walking the primary key in the hope of meeting the tier's rows early."""
+    beyond = D.c.id < edge if desc else D.c.id > edge
+    inner = select(D.c.id).where(condition, *filters, beyond).offset(0).subquery()
+    return list(session.scalars(select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc())
+                                .limit(limit)))
+
+
+def every_match(session: Session, keyword: str, filters: list, order: str) -> list[int]:
+    """The definition that ranked_ids computes fast: every match ranked in one plain query by tier,
+    then postId (both reversed with asc). For tests and bench/catalog_search_compare.py."""
+    tiers = Tiers.of(keyword)
+    by = [tiers.tier.asc(), D.c.id.desc()] if order != "asc" else [tiers.tier.desc(), D.c.id.asc()]
+    return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by)))
+
+
+def count_matches(session: Session, keyword: str, filters: list, cap: int) -> int:
+    """The number of matches, counting at most cap + 1."""
+    inner = select(literal_column("1")).select_from(D).where(Tiers.of(keyword).match, *filters).limit(cap + 1)
+    return session.scalar(select(func.count()).select_from(inner.subquery()))

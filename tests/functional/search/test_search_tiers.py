@@ -1,0 +1,99 @@
+"""The keyword search by relevance tiers (models/search/tiers.py) on PostgreSQL: the windowed read
+equals ranking every match, the filters copied into resource_search_doc follow resource_post, and
+a total beyond the cap is reported as a lower bound."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from sqlalchemy import select, update
+
+from models.catalog.tables import ResourcePost as P
+from models.search import service, tiers
+from models.search.backends import RESOURCE_DOC as D
+from tests.functional.search.conftest import ids
+from tests.functional.search.test_search_http import PATHS, get
+
+
+@pytest.fixture()
+def shelf(make_post):
+    """Posts spread over every tier of 'shader pack', in both sections and types."""
+    for n in range(4):
+        section = "terraria" if n % 2 else "minecraft"
+        make_post(main_name=f"Shader Pack {n}", section_code=section)  # 1: title phrase
+        make_post(main_name=f"Pack of shader {n}", resource_type="shader")  # 2: title words
+        make_post(main_name=f"Alpha {n}", tags=["shader", "pack"], section_code=section)  # 3: tags
+        make_post(main_name=f"Beta {n}", introduction="a shader pack for caves", is_paid=bool(n % 2))  # 4
+        make_post(main_name=f"Gamma {n}", abbr_name="shaderpacks", main_categories=["graphics"])  # 5
+        make_post(main_name=f"光影包 {n}", sub_name="shader", introduction="光影 pack " * n)
+        make_post(main_name=f"Unrelated {n}", introduction="nothing to see")
+    make_post(main_name="Shader Pack hidden", visibility="PRIVATE")
+
+
+def test_windowed_tiers_equal_ranking_every_match(db, shelf):
+    """Windows of 1 to 9 rows force reads past the window for every tier; a window of 1,000 holds
+    all; each page, in both directions and past the last page, equals the plain ranking."""
+    keywords = ("shader", "shader pack", "PACK SHADER", "光影", "hader pa", "ader", "pack 光影", "zzz", "k")
+    filters = ([], [D.c.section_code == "terraria"], [D.c.resource_type == "shader"],
+               tiers.doc_filters(is_paid=True), tiers.doc_filters(main_category="graphics"))
+    with db.session() as session:
+        for keyword, where, order in itertools.product(keywords, filters, ("desc", "asc")):
+            expected = tiers.every_match(session, keyword, where, order)
+            for window, offset in itertools.product((1, 2, 3, 9, 1000), (0, 2, 5, 40)):
+                page, total = tiers.ranked_ids(session, keyword, where, order, offset=offset, page_size=4,
+                                               window=window)
+                assert page == expected[offset:offset + 4], (keyword, where, order, window, offset)
+                assert total in (None, len(expected)), (keyword, where, order, window, offset)
+            assert tiers.count_matches(session, keyword, where, cap=100) == len(expected)
+            assert tiers.count_matches(session, keyword, where, cap=2) == min(len(expected), 3)
+
+
+def test_tiers_follow_the_documented_order(db, shelf):
+    with db.session() as session:
+        found = tiers.every_match(session, "shader pack", [], "desc")
+        partial = tiers.every_match(session, "shader", [], "desc")
+        names = dict(session.execute(select(P.id, P.main_name).where(P.id.in_(partial))).all())
+    kinds = [names[i].split()[0] for i in found]
+    # phrase in the titles, words in the titles, in tags, in the introduction (光影包: 'shader' in
+    # subName, 'pack' in the introduction): newest first inside each
+    assert kinds[:4] == ["Shader"] * 4 and kinds[4:8] == ["Pack"] * 4 and kinds[8:12] == ["Alpha"] * 4
+    assert sorted(kinds[12:]) == ["Beta"] * 4 + ["光影包"] * 3
+    # a substring outside mainName ('shaderpacks' abbreviation) comes last
+    assert [names[i].split()[0] for i in partial[-4:]] == ["Gamma"] * 4
+    assert found[:4] == sorted(found[:4], reverse=True)
+
+
+def test_the_document_copies_follow_resource_post(db, signed, make_post):
+    """The filters copied into resource_search_doc change with the post (migration 0013's trigger),
+    so the next filtered keyword search sees the change."""
+    post = make_post(main_name="Lantern Glow", resource_type="mod", main_categories=["tech"])
+    assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="mod", mainCategory="tech")) == [post]
+    with db.session() as session:
+        session.execute(update(P).where(P.id == post).values(
+            resource_type="shader", main_categories=["light"], is_paid=True, resource_state="ABANDONED"))
+        session.commit()
+    assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="mod")) == []
+    assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="shader", mainCategory="light",
+                   isPaid="true", resourceState="ABANDONED")) == [post]
+    with db.session() as session:
+        session.execute(update(P).where(P.id == post).values(visibility="PRIVATE"))
+        session.commit()
+    assert get(signed, PATHS[0], keyword="lantern")["total"] == 0
+
+
+@pytest.mark.parametrize("params", [{"keyword": "lantern"}, {"keyword": "lantern", "sort": "downloads"},
+                                    {"sectionCode": "minecraft"}])
+def test_a_total_beyond_the_cap_is_a_lower_bound(signed, make_post, monkeypatch, params):
+    """Counting stops past TOTAL_CAP (MAX_OFFSET in production): total is the cap, extData says it
+    is not exact, and every counted page can be read."""
+    for n in range(5):
+        make_post(main_name=f"Lantern {n}", download_count=n)
+    monkeypatch.setattr(service, "TOTAL_CAP", 3)
+    page = get(signed, PATHS[0], pageSize=2, **params)
+    assert (page["total"], page["pages"], page["hasMore"]) == (3, 2, True)
+    assert page["extData"] == {"totalExact": False}
+    assert len(get(signed, PATHS[0], pageSize=2, pageNum=2, **params)["list"]) == 2
+    monkeypatch.setattr(service, "TOTAL_CAP", 5)
+    exact = get(signed, PATHS[0], pageSize=2, **params)
+    assert exact["total"] == 5 and exact["extData"] is None

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import MAX_OFFSET, check_page, listed_clause, page_result, summaries
 from models.catalog.tables import ResourcePost
 from models.search.backends import PostgresSearch, backend_for
+from models.search.counting import count_beside
 from models.search.tiers import count_matches, doc_filters, ranked_ids
 from modhub.core.display import Display
 
@@ -56,12 +57,12 @@ def _capped(count: int) -> tuple[int, bool]:
 
 
 def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
-    """Count (up to the cap), then read the page in the order of the sort key's index (no keyword)."""
-    total, exact = _capped(session.scalar(select(func.count()).select_from(
-        stmt.with_only_columns(P.id).limit(TOTAL_CAP + 1).subquery())))
-    posts = [] if offset >= total else list(
-        session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
-    return total, exact, posts
+    """The page in the order of the sort key's index (no keyword), read while the matches are
+    counted up to the cap beside it."""
+    total = count_beside(session, select(func.count()).select_from(
+        stmt.with_only_columns(P.id).limit(TOTAL_CAP + 1).subquery()))
+    posts = list(session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
+    return *_capped(total()), posts
 
 
 def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
@@ -84,11 +85,10 @@ def _tiered_page(session: Session, keyword: str, filters: dict, order: str, *, o
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap, then the page's posts by id."""
     where = doc_filters(**filters)
+    count = count_beside(session, count_matches(keyword, where, TOTAL_CAP))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
-    if total is None:
-        total = count_matches(session, keyword, where, TOTAL_CAP)
     found = {p.id: p for p in session.scalars(select(P).where(P.id.in_(ids)))} if ids else {}
-    return *_capped(total), [found[i] for i in ids if i in found]
+    return *_capped(count(total)), [found[i] for i in ids if i in found]
 
 
 def search(session: Session, *, display: Display, keyword: str | None = None, section_code: str | None = None,

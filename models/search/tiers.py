@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Integer, and_, case, func, literal_column, not_, or_, select
+from sqlalchemy import Integer, Select, and_, case, func, literal_column, not_, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -87,10 +87,10 @@ def doc_filters(*, section_code=None, resource_type=None, main_category=None, ru
 
 
 def ranked_ids(session: Session, keyword: str, filters: list, order: str, *, offset: int, page_size: int,
-               window: int = WINDOW) -> tuple[list[int], int | None]:
+               window: int | None = None) -> tuple[list[int], int | None]:
     """The postIds of one page of a keyword search by relevance (tiers, then postId), and the number
     of matches when the window held every document (else None: count_matches tells)."""
-    tiers = Tiers.of(keyword)
+    tiers, window = Tiers.of(keyword), window or WINDOW
     desc = order != "asc"
     w = (select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
          .order_by(D.c.id.desc() if desc else D.c.id.asc()).limit(window).cte("w"))
@@ -136,7 +136,7 @@ def every_match(session: Session, keyword: str, filters: list, order: str) -> li
     return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by)))
 
 
-def count_matches(session: Session, keyword: str, filters: list, cap: int) -> int:
-    """The number of matches, counting at most cap + 1."""
+def count_matches(keyword: str, filters: list, cap: int) -> Select:
+    """The statement counting the matches, at most cap + 1 of them."""
     inner = select(literal_column("1")).select_from(D).where(Tiers.of(keyword).match, *filters).limit(cap + 1)
-    return session.scalar(select(func.count()).select_from(inner.subquery()))
+    return select(func.count()).select_from(inner.subquery())

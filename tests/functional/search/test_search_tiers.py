@@ -5,9 +5,11 @@ a total beyond the cap is reported as a lower bound."""
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
+from sqlalchemy.engine import Engine
 
 from models.catalog.tables import ResourcePost as P
 from models.search import service, tiers
@@ -45,8 +47,8 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
                                                window=window)
                 assert page == expected[offset:offset + 4], (keyword, where, order, window, offset)
                 assert total in (None, len(expected)), (keyword, where, order, window, offset)
-            assert tiers.count_matches(session, keyword, where, cap=100) == len(expected)
-            assert tiers.count_matches(session, keyword, where, cap=2) == min(len(expected), 3)
+            assert session.scalar(tiers.count_matches(keyword, where, cap=100)) == len(expected)
+            assert session.scalar(tiers.count_matches(keyword, where, cap=2)) == min(len(expected), 3)
 
 
 def test_tiers_follow_the_documented_order(db, shelf):
@@ -97,3 +99,28 @@ def test_a_total_beyond_the_cap_is_a_lower_bound(signed, make_post, monkeypatch,
     monkeypatch.setattr(service, "TOTAL_CAP", 5)
     exact = get(signed, PATHS[0], pageSize=2, **params)
     assert exact["total"] == 5 and exact["extData"] is None
+
+
+def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, monkeypatch):
+    """An app bound to an engine counts on a connection of its own, in a counting thread, while the
+    request reads the page (models/search/counting.py); the figures equal the in-line count's."""
+    live_catalogue.add(5, main_name="Lantern Glow")
+    live_catalogue.add(2, main_name="Other")
+    monkeypatch.setattr(tiers, "WINDOW", 2)  # the window cannot hold every match: the count is needed
+    counted_in = []
+
+    def spy(conn, cursor, statement, parameters, context, executemany):
+        if statement.startswith("SELECT count(*)"):
+            counted_in.append(threading.current_thread().name)
+
+    event.listen(Engine, "before_cursor_execute", spy)
+    try:
+        page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
+        assert (page["total"], page["pages"], page["extData"]) == (5, 3, None)
+        monkeypatch.setattr(service, "TOTAL_CAP", 3)
+        for params in ({"keyword": "lantern"}, {"sort": "downloads"}):
+            page = get(live_catalogue.signed, PATHS[0], pageSize=2, **params)
+            assert (page["total"], page["extData"]) == (3, {"totalExact": False}), params
+    finally:
+        event.remove(Engine, "before_cursor_execute", spy)
+    assert len(counted_in) == 3 and all(name.startswith("search-count") for name in counted_in), counted_in

@@ -1,0 +1,60 @@
+"""Counting a search's matches beside the reading of its page.
+
+At a million resources the count of a broad search (up to TOTAL_CAP + 1 matches: a bitmap of the
+index and ten thousand heap rows) costs more than reading its page. On PostgreSQL it runs on a
+connection of its own, in a thread of this process, while the request reads the page: the request
+then waits for the longer of the two, not their sum. Both are read-only statements of their own
+snapshot (READ COMMITTED), as they were when they ran one after the other.
+
+The counting connections come from a pool of their own with as many connections as counting
+threads, so a count never waits for a connection that a request waiting for it holds. A session
+bound to one connection (the tests' rolled-back transaction) or to SQLite counts in line, after the
+page: another connection would not see its uncommitted rows.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Select, create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+THREADS = 4  # counts running at once per process; more wait in the executor's queue
+
+_lock = threading.Lock()
+_state: dict = {}  # "pid": this process's id, "executor", "engines": engine -> its counting engine
+
+
+def count_beside(session: Session, stmt: Select) -> Callable[[int | None], int]:
+    """Start counting (stmt: a SELECT of one integer) and return the function that gives the
+    count: given a count already known (a window that held every document), it returns that one."""
+    bind = session.get_bind()
+    if not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
+        return lambda known=None: known if known is not None else session.scalar(stmt)
+    executor, engine = _counting(bind)
+    future = executor.submit(_scalar, engine, stmt)
+    return lambda known=None: known if known is not None else future.result()
+
+
+def _scalar(engine: Engine, stmt: Select) -> int:
+    with engine.connect() as connection:
+        return connection.scalar(stmt)
+
+
+def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
+    """This process's executor and the counting engine of engine (made at first use, and again in
+    a forked worker: threads and connections do not cross a fork)."""
+    with _lock:
+        if _state.get("pid") != os.getpid():
+            _state.update(pid=os.getpid(), engines=WeakKeyDictionary(),
+                          executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"))
+        counting = _state["engines"].get(engine)
+        if counting is None:
+            counting = create_engine(engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800)
+            _state["engines"][engine] = counting
+        return _state["executor"], counting

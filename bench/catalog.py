@@ -12,7 +12,8 @@ psycopg2 connections.
 
 - Latency (searches, detail, batch): one request at a time over a keep-alive connection.
   Server-side time is the Server-Timing header (arrival at the application to the start of the
-  answer); the client's round trip is shown beside it. Baseline: the SQL replayed one run at a time.
+  answer); the client's round trip is shown beside it. Baseline: the SQL replayed one run at a time,
+  its statements one after the other (a search's count, which the server runs beside its page, too).
 - Throughput (detail over 200 resources, batch(50) over 20 bodies): wrk with --connections
   against --workers uvicorn processes for --seconds, in --rounds rounds. Each round measures,
   back to back under the same load, two floors (bench/floor_app.py: a Connexion FlaskApp
@@ -51,7 +52,7 @@ from urllib.parse import urlencode
 import psycopg2
 from cryptography.fernet import Fernet
 from sqlalchemy import event, func, select
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -89,18 +90,19 @@ SEARCHES = [
 
 
 class SqlCapture:
-    """Records the DBAPI statements of the engine while `on` (SELECTs only, for replay)."""
+    """Records the DBAPI statements of every engine while `on` (reads only: SELECT and WITH, for
+    replay), the search's counting engine (models/search/counting.py) included."""
 
-    def __init__(self, engine):
+    def __init__(self):
         self.on, self.statements = False, []
-        event.listen(engine, "before_cursor_execute", self._record)
+        event.listen(Engine, "before_cursor_execute", self._record)
 
     def _record(self, conn, cursor, statement, parameters, context, executemany):
-        if self.on and statement.lstrip().upper().startswith("SELECT"):
+        if self.on and statement.lstrip().upper().startswith(("SELECT", "WITH")):
             self.statements.append((statement, parameters))
 
     def around(self, call):
-        """Run call() and return (its result, the SELECTs it ran)."""
+        """Run call() and return (its result, the reads it ran)."""
         self.on, self.statements = True, []
         try:
             return call(), self.statements
@@ -175,7 +177,7 @@ class Request:
         return None if self.body is None else json.dumps(self.body)
 
     def capture(self, client, capture: SqlCapture) -> Request:
-        """Run it once in-process and keep the SELECTs it ran."""
+        """Run it once in-process and keep the reads it ran."""
         def call():
             response = client.request(self.method, self.target, headers=self.headers(),
                                       content=self.payload())
@@ -216,7 +218,7 @@ def latency(request: Request, times: int, raw) -> dict:
 
 def print_latency(name: str, row: dict, statements: int) -> None:
     print(f"{name:32s} {row['p50']:7.2f} {row['p95']:7.2f} {row['trip95']:8.2f}   {row['sql50']:7.2f} "
-          f"{row['sql95']:7.2f}  ({statements} SELECTs)")
+          f"{row['sql95']:7.2f}  ({statements} reads)")
 
 
 WRK_SCRIPT = """
@@ -351,7 +353,7 @@ def main() -> None:
     with raw.cursor() as cur:  # a settled database: statistics and visibility map up to date
         cur.execute("VACUUM ANALYZE")
     raw.autocommit = False
-    capture = SqlCapture(platform.db.engine)
+    capture = SqlCapture()
     # the capturing copy keeps no records: it shows the SQL a request runs when it reads
     app = create_app(settings.replace(record_cache_seconds=0), db=platform.db, quota=platform.quota)
     rng = random.Random(7)

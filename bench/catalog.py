@@ -136,10 +136,16 @@ def _post_count(settings: Settings) -> int:
 
 
 def run_statements(cur, statements) -> None:
-    """Execute captured statements directly, fetching every row as the app would."""
+    """Execute captured statements directly, fetching every row as the app would. A search's count
+    runs as on the app's counting connections, with enable_seqscan off (models/search/counting.py)."""
     for statement, parameters in statements:
+        counting = statement.startswith("SELECT count(*)")
+        if counting:
+            cur.execute("SET enable_seqscan = off")
         cur.execute(statement, parameters)
         cur.fetchall()
+        if counting:
+            cur.execute("RESET enable_seqscan")
 
 
 def replay(raw, statements, times: int) -> list[float]:

@@ -13,10 +13,10 @@ here, must answer 501 / 200501, and is reported in the test's output; one that a
 else fails (its mark is stale).
 
 Run time: MAX_EXAMPLES cases per operation and phase (MODHUB_ST_MAX_EXAMPLES overrides). The run
-is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 6)
-shards of the examples, coverage and fuzzing phases, by operation, and one stateful shard over
-every built operation, all against one live server for the run (MODHUB_ST_SERVERS processes,
-default 2), started once and shared by the xdist workers.
+is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 10)
+shards of the examples, coverage and fuzzing phases, by operation (of equal measured cost:
+st_costs.py), and one stateful shard over every built operation, all against one live server for
+the run (MODHUB_ST_SERVERS processes, default 2), started once and shared by the xdist workers.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import fcntl
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import time
@@ -48,7 +49,7 @@ from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
 from tests.conftest import ENCRYPTION_KEY, RUN_PG_URL
-from tests.functional.hardening import st_rules
+from tests.functional.hardening import st_costs, st_rules
 from tests.functional.identity.live import start_processes
 from tests.functional.webhooks.processes import RedisServer
 from tests.support import Creds, copy_database, drop_database, migrated_template
@@ -56,7 +57,7 @@ from tests.support import Creds, copy_database, drop_database, migrated_template
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
-OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "6"))
+OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "10"))
 SERVERS = int(os.environ.get("MODHUB_ST_SERVERS", "2"))  # processes of the shared live server
 METHODS = ("get", "post", "put", "patch", "delete")
 HOOKS = "tests.functional.hardening.st_hooks"
@@ -246,9 +247,10 @@ def test_planned_operations_answer_501_on_the_live_server(live):
 
 
 # The run in shards, so that pytest-xdist spreads it over the workers: the examples, coverage and
-# fuzzing phases (each one operation at a time) split by operation, round robin in document
-# order; the stateful phase (scenarios across operations, over the contract's links) is one shard
-# over every built operation.
+# fuzzing phases (each one operation at a time) split by operation into shards of about equal
+# measured cost (st_costs.py: the six draft save, publish and edit operations take about 35 s each,
+# most others 1 to 6 s, so round robin made shards of 33 to 75 s); the stateful phase (scenarios
+# across operations, over the contract's links) is one shard over every built operation.
 SHARDS = [f"operations-{i}-of-{OPERATION_SHARDS}" for i in range(OPERATION_SHARDS)] + ["stateful"]
 
 
@@ -258,7 +260,8 @@ def test_schemathesis_cli_against_the_live_server(live, shard, tmp_path):
         phases, selected = "stateful", live.built
     else:
         index = int(shard.split("-")[1])
-        phases, selected = "examples,coverage,fuzzing", live.built[index::OPERATION_SHARDS]
+        phases = "examples,coverage,fuzzing"
+        selected = st_costs.balanced(live.built, OPERATION_SHARDS, st_costs.load())[index]
     junit = str(tmp_path / "junit.xml")
     command = [
         sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
@@ -286,6 +289,8 @@ def test_schemathesis_cli_against_the_live_server(live, shard, tmp_path):
                    if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))]
     print("\n".join(phases_seen))
     failures = _failures(junit)
+    if os.environ.get("MODHUB_ST_JUNIT_DIR"):  # the per-operation times, for st_costs.py
+        shutil.copy(junit, os.path.join(os.environ["MODHUB_ST_JUNIT_DIR"], f"{shard}.xml"))
     assert run.returncode == 0 and not failures, \
         "\n".join(failures[:30]) or (run.stdout[-8000:] + run.stderr[-4000:])
     summary = json.dumps({"shard": shard, "seconds": round(took), "operations": len(selected)})

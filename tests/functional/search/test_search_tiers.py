@@ -34,7 +34,7 @@ def shelf(make_post):
 
 
 def test_windowed_tiers_equal_ranking_every_match(db, shelf):
-    """Windows of 1 to 9 rows force reads past the window for every tier; a window of 1,000 holds
+    """Windows of 1 and 3 rows force reads past the window for every tier; a window of 1,000 holds
     all; each page, in both directions and past the last page, equals the plain ranking."""
     keywords = ("shader", "shader pack", "PACK SHADER", "光影", "hader pa", "ader", "pack 光影", "zzz", "k")
     filters = ([], [D.c.section_code == "terraria"], [D.c.resource_type == "shader"],
@@ -42,7 +42,7 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
     with db.session() as session:
         for keyword, where, order in itertools.product(keywords, filters, ("desc", "asc")):
             expected = tiers.every_match(session, keyword, where, order)
-            for window, offset in itertools.product((1, 2, 3, 9, 1000), (0, 2, 5, 40)):
+            for window, offset in itertools.product((1, 3, 1000), (0, 5, 40)):
                 page, total = tiers.ranked_ids(session, keyword, where, order, offset=offset, page_size=4,
                                                window=window)
                 assert page == expected[offset:offset + 4], (keyword, where, order, window, offset)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, create_engine
+from sqlalchemy import Select, create_engine, func, literal_column, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -32,6 +32,12 @@ THREADS = 4  # counts running at once per process; more wait in the executor's q
 
 _lock = threading.Lock()
 _state: dict = {}  # "pid": this process's id, "executor", "engines": engine -> its counting engine
+
+
+def capped_count(stmt: Select, cap: int) -> Select:
+    """The statement counting stmt's rows, at most cap + 1 of them (cap + 1 means: more than cap)."""
+    return select(func.count()).select_from(stmt.with_only_columns(literal_column("1")).order_by(None)
+                                            .limit(cap + 1).subquery())
 
 
 def count_beside(session: Session, stmt: Select) -> Callable[[int | None], int]:

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import MAX_OFFSET, check_page, listed_clause, page_result, summaries
 from models.catalog.tables import ResourcePost
 from models.search.backends import PostgresSearch, backend_for
-from models.search.counting import count_beside
-from models.search.tiers import count_matches, doc_filters, ranked_ids
+from models.search.counting import capped_count, count_beside
+from models.search.tiers import count_matches, doc_filters, equal_filters, ranked_ids
 from modhub.core.display import Display
 
 P = ResourcePost
@@ -22,15 +22,11 @@ SORT_KEYS = {"downloads": P.download_count, "likes": P.like_count, "publishTime"
              "updateTime": P.update_time}
 
 
-def _filters(session: Session, *, section_code, resource_type, main_category, run_platform,
-             client_environment, server_environment, is_paid, resource_state) -> list:
-    equal = {P.section_code: section_code, P.resource_type: resource_type,
-             P.run_platform: run_platform, P.client_environment: client_environment,
-             P.server_environment: server_environment, P.is_paid: is_paid,
-             P.resource_state: resource_state}
-    clauses = [column == value for column, value in equal.items() if value is not None]
-    if main_category is not None:
-        clauses.append(backend_for(session).has_category(main_category))
+def _filters(session: Session, filters: dict) -> list:
+    """The search filters over resource_post's columns."""
+    clauses = equal_filters(P.__table__.c, filters)
+    if filters.get("main_category") is not None:
+        clauses.append(backend_for(session).has_category(filters["main_category"]))
     return clauses
 
 
@@ -59,8 +55,7 @@ def _capped(count: int) -> tuple[int, bool]:
 def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
     """The page in the order of the sort key's index (no keyword), read while the matches are
     counted up to the cap beside it."""
-    total = count_beside(session, select(func.count()).select_from(
-        stmt.with_only_columns(P.id).limit(TOTAL_CAP + 1).subquery()))
+    total = count_beside(session, capped_count(stmt, TOTAL_CAP))
     posts = list(session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
     return *_capped(total()), posts
 
@@ -75,7 +70,7 @@ def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int
                            .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
                            .offset(offset).limit(page_size)).all()
     if not rows:  # past the last page, or nothing matches
-        return *_capped(session.scalar(stmt.with_only_columns(func.count(P.id)))), []
+        return *_capped(session.scalar(capped_count(stmt, TOTAL_CAP))), []
     found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
     return *_capped(rows[0][1]), [found[r[0]] for r in rows]
 
@@ -108,7 +103,7 @@ def search(session: Session, *, display: Display, keyword: str | None = None, se
         total, exact, posts = _tiered_page(session, keyword, filters, order or "desc", offset=offset,
                                            page_size=page_size)
     else:
-        stmt = select(P).where(listed_clause(), *_filters(session, **filters))
+        stmt = select(P).where(listed_clause(), *_filters(session, filters))
         score = None
         if keyword:
             stmt, score = backend.match(stmt, keyword)

@@ -33,6 +33,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import in_weight, like_pattern, needs_substring, tsquery
+from models.search.counting import capped_count
 
 WINDOW = 4000  # newest documents read first; a tier rarer than page/WINDOW there goes to its index
 TIERS = (1, 2, 3, 4, 5)
@@ -73,16 +74,22 @@ class Tiers:
                    conditions=conditions)
 
 
-def doc_filters(*, section_code=None, resource_type=None, main_category=None, run_platform=None,
-                client_environment=None, server_environment=None, is_paid=None,
-                resource_state=None) -> list[ColumnElement[bool]]:
+# The search filters that are equalities over a column of the same name in resource_post and in
+# its copy resource_search_doc (mainCategory, a containment, is written per table).
+EQUAL_FILTERS = ("section_code", "resource_type", "run_platform", "client_environment", "server_environment",
+                 "is_paid", "resource_state")
+
+
+def equal_filters(columns, filters: dict) -> list[ColumnElement[bool]]:
+    """column == value for each EQUAL_FILTERS filter given (columns: a table's column collection)."""
+    return [columns[name] == filters[name] for name in EQUAL_FILTERS if filters.get(name) is not None]
+
+
+def doc_filters(**filters) -> list[ColumnElement[bool]]:
     """The search filters over resource_search_doc's copies of the resource_post columns."""
-    equal = {D.c.section_code: section_code, D.c.resource_type: resource_type, D.c.run_platform: run_platform,
-             D.c.client_environment: client_environment, D.c.server_environment: server_environment,
-             D.c.is_paid: is_paid, D.c.resource_state: resource_state}
-    clauses = [column == value for column, value in equal.items() if value is not None]
-    if main_category is not None:
-        clauses.append(D.c.main_categories.op("@>")(func.jsonb_build_array(main_category)))
+    clauses = equal_filters(D.c, filters)
+    if filters.get("main_category") is not None:
+        clauses.append(D.c.main_categories.op("@>")(func.jsonb_build_array(filters["main_category"])))
     return clauses
 
 
@@ -138,5 +145,4 @@ def every_match(session: Session, keyword: str, filters: list, order: str) -> li
 
 def count_matches(keyword: str, filters: list, cap: int) -> Select:
     """The statement counting the matches, at most cap + 1 of them."""
-    inner = select(literal_column("1")).select_from(D).where(Tiers.of(keyword).match, *filters).limit(cap + 1)
-    return select(func.count()).select_from(inner.subquery())
+    return capped_count(select(D.c.id).where(Tiers.of(keyword).match, *filters), cap)

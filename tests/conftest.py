@@ -5,8 +5,6 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import os
 import shutil
 import uuid
@@ -16,7 +14,6 @@ import pytest
 import redis
 from argon2 import PasswordHasher
 from connexion.middleware import MiddlewarePosition
-from connexion.spec import Specification
 from cryptography.fernet import Fernet
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
@@ -45,24 +42,6 @@ PG_URL = f"{RUN_PG_URL}_{WORKER}" if WORKER else RUN_PG_URL
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
 ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app's build
-
-
-def _validate_spec_once(validate):
-    """Connexion validates the whole document against the OpenAPI schema on every app it builds
-    (about 0.7 s, most of an app's build). A document is validated once per process here: an
-    identical document (same canonical JSON) that passed once passes again; a different one, or
-    one that failed, is validated as before."""
-    passed: set[tuple[type, str]] = set()
-
-    def validate_once(cls, spec):
-        key = (cls, hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest())
-        if key not in passed:
-            validate.__func__(cls, spec)
-            passed.add(key)
-    return classmethod(validate_once)
-
-
-Specification._validate_spec = _validate_spec_once(Specification._validate_spec)
 
 # Passwords: the same argon2id hashing and verification, at the lowest cost parameters (the
 # default costs 64 MiB and 0.1 to 1.3 s per hash or log-in on this shared 2-core machine). A hash

@@ -98,6 +98,11 @@ def start_processes(count: int, env: dict, procs: list) -> list[str]:
     try:
         for _ in range(count):
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            # uvicorn --fd takes the socket for AF_UNIX, so asyncio leaves Nagle on for the
+            # connections it accepts: a response's body then waits up to 40 ms for the ACK of its
+            # headers. Accepted sockets inherit TCP_NODELAY from the listener, as when uvicorn
+            # binds the port itself.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.bind(("127.0.0.1", 0))
             sock.listen(128)
             socks.append(sock)

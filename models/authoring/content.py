@@ -100,7 +100,8 @@ def _taxonomy(session: Session, merged: dict) -> None:
 
 
 def _relations(session: Session, relation: dict | None, own_ids: set[int]) -> None:
-    targets = {item["postId"] for items in (relation or {}).values() for item in (items or [])}
+    """The listed relation kinds (other keys are kept in the draft and ignored, as at publish)."""
+    targets = {item["postId"] for key in RELATION_KINDS for item in ((relation or {}).get(key) or [])}
     if not targets:
         return
     if targets & own_ids:

@@ -189,6 +189,16 @@ def test_relation_to_itself_or_to_a_draft_is_refused(signed, tax, author):
                           400) == 200707
 
 
+def test_relation_keys_outside_the_three_kinds_are_ignored(signed, db, tax, author):
+    """ResourceRelationParam allows other keys (found by schemathesis: a list of lists under an
+    unknown key was read as relation items, a 500)."""
+    draft_id = new_draft(signed, author, tax)
+    body = {"relation": {"other": [[-9726]], "more": {"x": 1}, "dependencies": None}}
+    assert data(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers)) \
+        == {"postId": draft_id}
+    assert _draft(db, draft_id).content["relation"] == body["relation"]  # kept as sent
+
+
 def _published(signed, db, settings, tax, author, **fields) -> int:
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax, **fields), headers=author.headers)

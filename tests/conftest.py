@@ -5,6 +5,7 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 import shutil
 import uuid
@@ -164,6 +165,18 @@ def embedded_settings(tmp_path, sqlite_template):
     return finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
 
 
+def freeze_heap() -> None:
+    """What the run built to last (modules, the parsed contract, an app) leaves the collector's
+    full passes, which otherwise walk all of it again every few tests (gc.freeze)."""
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    gc.set_threshold(10_000, 10, 10)
+    freeze_heap()
+
+
 class AppPool:
     """Apps built once per run, one per distinct build-time settings (building one resolves
     and validates the whole contract: about half a second)."""
@@ -181,6 +194,7 @@ class AppPool:
                 app.add_middleware(ExampleRecorder, position=MiddlewarePosition.BEFORE_EXCEPTION,
                                    folder=os.environ["MODHUB_RECORD_EXAMPLES"])
             self.apps[key] = app
+            freeze_heap()
         return self.apps[key]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import json
 import os
 import shutil
 import uuid
@@ -53,39 +54,54 @@ accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: three workers per core. Most of the long tests wait (on a live server, a worker
-    process, a private PostgreSQL or Redis, a production-timed sweep, Chromium), so more workers
-    than cores keep the cores busy meanwhile (2 cores: 4 workers 4m11s to 4m46s in CI, 6 workers
-    4m02s, 8 workers 4m11s to 4m41s). PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
+    """`-n auto`: two workers per core. Some long tests wait (on a worker process, a private
+    PostgreSQL or Redis, a production-timed sweep, Chromium), so more workers than cores keep the
+    cores busy meanwhile; each worker also costs its own collection, app builds and database
+    (2 cores, longest first, CPU user+sys of the run: 6 workers 453 s, 4 workers 401 s, 4m39s
+    against 4m53s). PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if "not slow" in (config.getoption("markexpr", "") or ""):
         return cores  # the quick loop computes more than it waits: one worker per core
-    return 3 * cores
+    return 2 * cores
 
 
-# The longest tests, started first so that none of them is the run's tail: the live schemathesis
-# shards (one to two minutes each), then the other slow tests, then the rest, each group in its
-# collection order. pytest-xdist's `load` scheduling hands out items in this order; with
-# `--maxschedchunk 1` (setup.cfg) each worker holds the test it runs and one more (by default it
-# is given a quarter of its share up front as consecutive items: one worker got every shard and
-# ran them in series while the others were idle).
-LONGEST_FIRST = ("tests/functional/hardening/test_live_schemathesis.py::test_schemathesis_cli",)
+# The run's order: longest first, so that no long test is the run's tail (longest processing time
+# first). tests/durations.json holds the measured wall seconds (setup, call and teardown) of every
+# test that took more than a second; the others follow, slow ones first, each group in collection
+# order. pytest-xdist's `load` scheduling hands out items in this order; with `--maxschedchunk 1`
+# (setup.cfg) each worker holds the test it runs and one more. Refresh the file after tests were
+# added or changed a lot (only the order depends on it):
+#     MODHUB_RECORD_DURATIONS=1 .venv/bin/pytest
+DURATIONS = Path(__file__).with_name("durations.json")
 
 
 def pytest_collection_modifyitems(items):
     """A test that drives Chromium (the `browser` fixture) is `slow`, as setup.cfg's marker says,
-    wherever it is written. Then the run's order: longest first (LONGEST_FIRST, then slow)."""
+    wherever it is written. Then the run's order: longest first (DURATIONS, then slow)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    measured = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
 
-    def rank(item) -> int:
-        if item.nodeid.startswith(LONGEST_FIRST):
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2
+    def rank(item) -> tuple[float, int]:
+        return -measured.get(item.nodeid, 0.0), 0 if item.get_closest_marker("slow") else 1
     items.sort(key=rank)  # stable: collection order within each group
+
+
+_took: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    if os.environ.get("MODHUB_RECORD_DURATIONS") and not WORKER:  # the controller: every report
+        _took[report.nodeid] = _took.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    if _took:
+        long = {k: round(v, 1) for k, v in sorted(_took.items(), key=lambda kv: -kv[1]) if v > 1}
+        DURATIONS.write_text(json.dumps(long, indent=0) + "\n")
 
 
 @pytest.fixture(scope="session")

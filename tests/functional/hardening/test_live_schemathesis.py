@@ -57,7 +57,7 @@ from tests.support import Creds, copy_database, drop_database, migrated_template
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 MAX_EXAMPLES = int(os.environ.get("MODHUB_ST_MAX_EXAMPLES", "4"))
-OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "10"))
+OPERATION_SHARDS = int(os.environ.get("MODHUB_ST_SHARDS", "6"))
 SERVERS = int(os.environ.get("MODHUB_ST_SERVERS", "2"))  # processes of the shared live server
 METHODS = ("get", "post", "put", "patch", "delete")
 HOOKS = "tests.functional.hardening.st_hooks"

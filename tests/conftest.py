@@ -54,17 +54,18 @@ accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: two workers per core. Some long tests wait (on a worker process, a private
-    PostgreSQL or Redis, a production-timed sweep, Chromium), so more workers than cores keep the
-    cores busy meanwhile; each worker also costs its own collection, app builds and database
-    (2 cores, longest first, CPU user+sys of the run: 6 workers 453 s, 4 workers 401 s, 4m39s
-    against 4m53s). PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
+    """`-n auto`: three workers per two cores. Some long tests wait (on a worker process, a
+    private PostgreSQL or Redis, a production-timed sweep, Chromium), so a few more workers than
+    cores keep the cores busy meanwhile; but each worker costs its own collection, app builds and
+    database, and the run is CPU-bound (2 cores, longest first, one run each: 6 workers 4m53s and
+    CPU user+sys 453 s, 4 workers 4m10s and 399 s, 3 workers 4m00s and 372 s).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if "not slow" in (config.getoption("markexpr", "") or ""):
         return cores  # the quick loop computes more than it waits: one worker per core
-    return 2 * cores
+    return max(cores * 3 // 2, 1)
 
 
 # The run's order: longest first, so that no long test is the run's tail (longest processing time

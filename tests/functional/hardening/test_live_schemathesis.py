@@ -13,7 +13,7 @@ here, must answer 501 / 200501, and is reported in the test's output; one that a
 else fails (its mark is stale).
 
 Run time: MAX_EXAMPLES cases per operation and phase (MODHUB_ST_MAX_EXAMPLES overrides). The run
-is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 10)
+is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 6)
 shards of the examples, coverage and fuzzing phases, by operation (of equal measured cost:
 st_costs.py), and one stateful shard over every built operation, all against one live server for
 the run (MODHUB_ST_SERVERS processes, default 2), started once and shared by the xdist workers.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -99,9 +100,16 @@ def _taxonomy(session: Session, merged: dict) -> None:
             raise ApiError("TAXONOMY_INVALID", f"run platform {platform_id} does not exist")
 
 
+def relation_items(relation: dict | None) -> Iterator[tuple[str, int, dict]]:
+    """(relation type, position, item) of each item of the three relation kinds; other keys
+    (ResourceRelationParam allows them) are kept in the draft and ignored."""
+    for key, kind in RELATION_KINDS.items():
+        for i, item in enumerate((relation or {}).get(key) or []):
+            yield kind, i, item
+
+
 def _relations(session: Session, relation: dict | None, own_ids: set[int]) -> None:
-    """The listed relation kinds (other keys are kept in the draft and ignored, as at publish)."""
-    targets = {item["postId"] for key in RELATION_KINDS for item in ((relation or {}).get(key) or [])}
+    targets = {item["postId"] for _, _, item in relation_items(relation)}
     if not targets:
         return
     if targets & own_ids:

@@ -117,11 +117,10 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
     content = draft.content
     if "relation" in content:
         session.execute(delete(ResourceRelation).where(ResourceRelation.post_id == post.id))
-        for key, kind in c.RELATION_KINDS.items():
-            for i, item in enumerate((content["relation"] or {}).get(key) or []):
-                session.add(ResourceRelation(post_id=post.id, relation_type=kind, sort_order=i,
-                                             target_post_id=item["postId"],
-                                             is_required=bool(item.get("required"))))
+        for kind, i, item in c.relation_items(content["relation"]):
+            session.add(ResourceRelation(post_id=post.id, relation_type=kind, sort_order=i,
+                                         target_post_id=item["postId"],
+                                         is_required=bool(item.get("required"))))
     if "authors" in content or draft.kind == NEW:
         owner = post.user_id or draft.user_id  # the creator stays the first OWNER
         session.execute(delete(ResourceAuthor).where(ResourceAuthor.post_id == post.id))

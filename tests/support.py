@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import datetime as dt
 import fcntl
-import hashlib
-import hmac
 import json
 import os
 import shutil
 import socket
 import tempfile
-import threading
-import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -27,11 +21,7 @@ from openapi_core.datatypes import RequestParameters
 from sqlalchemy.engine import make_url
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
-
-def sign(secret: str, method: str, path: str, timestamp: str) -> str:
-    """The spec's signature, written here independently of modhub.signature."""
-    message = "\n".join([method.upper(), path, timestamp]).encode("utf-8")
-    return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
+from tests.signing import Creds, now_ms, sign, use_timestamp_lane  # noqa: F401 (the tests import them from here)
 
 
 def _admin(url: str, *statements: str) -> None:
@@ -135,48 +125,6 @@ class Clock:
     def advance(self, **delta) -> None:
         """Move the clock forward."""
         self.now += dt.timedelta(**delta)
-
-
-_last_ms = 0
-_ms_lock = threading.Lock()
-_lane = (0, 1)
-
-
-def use_timestamp_lane(index: int, lanes: int) -> None:
-    """Give this process timestamps with `ms % lanes == index`, so client processes that sign the
-    same write concurrently never present the same (timestamp, signature)."""
-    global _lane
-    _lane = (index, lanes)
-
-
-def now_ms() -> str:
-    """The current time as a 13-digit millisecond timestamp, strictly increasing in this process.
-
-    A signed write is accepted once per (timestamp, signature), so two writes to one path in the
-    same millisecond would look like a replay; a real client does the same (a fresh timestamp).
-    """
-    global _last_ms
-    with _ms_lock:
-        index, lanes = _lane
-        ms = max(_last_ms + 1, int(time.time() * 1000))
-        _last_ms = ms + (index - ms) % lanes
-        return str(_last_ms)
-
-
-@dataclass
-class Creds:
-    """An application's credentials as the CLI prints them."""
-
-    app_id: int
-    api_key: str
-    secret_key: str
-
-    def headers(self, method: str, url: str, timestamp: str | None = None, **extra) -> dict:
-        """Signature headers for a request (the query string is not signed)."""
-        ts = timestamp or now_ms()
-        path = urlsplit(url).path
-        return {"X-API-Key": self.api_key, "X-Timestamp": ts,
-                "X-Signature": sign(self.secret_key, method, path, ts), **extra}
 
 
 class SignedClient:

@@ -4,9 +4,6 @@ Every counter equals the rows it counts, and one user's row exists at most once.
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from sqlalchemy import func, select
 
@@ -15,8 +12,9 @@ from models.identity import applications, tokens
 from models.identity.tables import User
 from models.types import utcnow
 from modhub.app import build_platform
-from tests.functional.identity.live import scratch_database, serve_processes, signed_post
-from tests.support import Creds, use_timestamp_lane
+from tests.burst import burst
+from tests.functional.identity.live import scratch_database, serve_processes
+from tests.support import Creds
 
 PROCESSES, THREADS, SERVERS, USERS = 4, 10, 2, 8
 
@@ -39,19 +37,6 @@ def _seed(db, box):
             list(zip([u.id for u in users[:-1]], issued, strict=True)), post.id, star.id)
 
 
-def burst(base: str, creds: tuple, jobs: list[tuple], lane: int) -> list[int]:
-    """Run in a child process: send its share of toggles from several threads at once."""
-    use_timestamp_lane(lane, PROCESSES)  # a signed write is accepted once: distinct timestamps
-    signer = Creds(*creds)
-
-    def send(job):
-        path, body, token = job
-        return signed_post(base, signer, path, {"X-Proxy-Access-Token": token}, body).status_code
-
-    with ThreadPoolExecutor(THREADS) as pool:
-        return list(pool.map(send, jobs))
-
-
 @pytest.mark.slow  # server processes
 def test_200_simultaneous_toggles_keep_counters_equal_to_rows(settings):
     with scratch_database("community_conc") as url:
@@ -60,14 +45,12 @@ def test_200_simultaneous_toggles_keep_counters_equal_to_rows(settings):
         target = {"entityType": "DISCUSS_POST", "entityId": post_id}
         kinds = [("/openapi/v2/community/like", target), ("/openapi/v2/community/collect", target),
                  ("/openapi/v2/community/follow", {"targetUserId": star})]
-        jobs = [(kinds[i % 3][0], kinds[i % 3][1], users[(i // 3) % USERS][1]) for i in range(200)]
+        jobs = [(kinds[i % 3][0], {"X-Proxy-Access-Token": users[(i // 3) % USERS][1]}, kinds[i % 3][1])
+                for i in range(200)]
         env = {"MODHUB_DATABASE_URL": url, "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
                "MODHUB_REDIS_URL": "", "MODHUB_DATA_DIR": str(settings.data_dir)}
-        with serve_processes(SERVERS, env) as bases, \
-                multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
-            args = [(bases[i % SERVERS], (creds.app_id, creds.api_key, creds.secret_key),
-                     jobs[i::PROCESSES], i) for i in range(PROCESSES)]
-            statuses = [s for chunk in pool.starmap(burst, args) for s in chunk]
+        with serve_processes(SERVERS, env) as bases:
+            statuses = burst(bases, creds, jobs, PROCESSES, THREADS)
         with platform.db.session() as session:
             post = session.get(CommunityPost, post_id)
 

@@ -4,8 +4,6 @@ lost and the balance never goes below zero."""
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import pytest
@@ -17,8 +15,9 @@ from models.identity.wallets import change
 from models.types import utcnow
 from modhub.app import build_platform
 from modhub.db import Database
-from tests.functional.identity.live import scratch_database, serve_processes, signed_post
-from tests.support import Creds, use_timestamp_lane
+from tests.burst import burst
+from tests.functional.identity.live import scratch_database, serve_processes
+from tests.support import Creds
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
@@ -40,21 +39,6 @@ def _seed(db: Database, box) -> tuple[Creds, int, str]:
     return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, text
 
 
-def burst(base: str, creds: tuple, user_id: int, token: str, jobs: list[dict],
-          lane: int) -> list[tuple[str, int]]:
-    """Run in a child process: send its share of adjustments from several threads at once."""
-    use_timestamp_lane(lane, PROCESSES)  # a signed write is accepted once: distinct timestamps
-    path = f"/openapi/v2/proxy-user/{user_id}/wallet/POINTS/adjust"
-    signer = Creds(*creds)
-
-    def send(job):
-        response = signed_post(base, signer, path, {"X-Proxy-Access-Token": token}, job)
-        return job["direction"], response.status_code
-
-    with ThreadPoolExecutor(THREADS) as pool:
-        return list(pool.map(send, jobs))
-
-
 def _jobs() -> list[dict]:
     adds = [{"amount": 1, "direction": "ADD", "reason": f"add {i}"} for i in range(100)]
     deducts = [{"amount": 1.5, "direction": "DEDUCT", "reason": f"deduct {i}"} for i in range(100)]
@@ -69,11 +53,11 @@ def test_200_simultaneous_adjustments_lose_nothing_and_never_go_negative(setting
         # No MODHUB_REDIS_URL: each server counts quotas on its own, touching no shared Redis key.
         env = {"MODHUB_DATABASE_URL": url, "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
                "MODHUB_REDIS_URL": "", "MODHUB_DATA_DIR": str(settings.data_dir)}
-        with serve_processes(SERVERS, env) as bases, \
-                multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
-            args = [(bases[i % SERVERS], (creds.app_id, creds.api_key, creds.secret_key), user_id,
-                     token, jobs[i::PROCESSES], i) for i in range(PROCESSES)]
-            results = [r for chunk in pool.starmap(burst, args) for r in chunk]
+        path = f"/openapi/v2/proxy-user/{user_id}/wallet/POINTS/adjust"
+        with serve_processes(SERVERS, env) as bases:
+            statuses = burst(bases, creds, [(path, {"X-Proxy-Access-Token": token}, job) for job in jobs],
+                             PROCESSES, THREADS)
+        results = [(job["direction"], status) for job, status in zip(jobs, statuses, strict=True)]
         with platform.db.session() as session:
             balance = session.scalar(select(Wallet.balance).where(Wallet.user_id == user_id))
             rows = session.scalar(select(func.count()).select_from(WalletLedger)

@@ -50,6 +50,7 @@ ENCRYPTION_KEY = Fernet.generate_key().decode()  # one per run: part of the app'
 # carries its parameters, so verification is unchanged; the server processes started by the
 # tests keep the default.
 accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+PRODUCTION_DUMMY_HASH = accounts._DUMMY_HASH  # checked by tests/unit/test_identity_units.py
 accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
 
 

@@ -53,3 +53,12 @@ def test_local_throttle_counts_per_login_and_per_address():
     for i in range(PER_ADDRESS):
         throttle.failed(f"user{i}", "10.0.0.9")
     assert throttle.blocked("someone-new", "10.0.0.9")
+
+
+def test_the_unknown_login_hash_costs_what_a_real_one_does():
+    """A log-in with an unknown name verifies against a fixed hash: made with the parameters that
+    PasswordHasher() uses now, so the time taken does not tell an unknown name from a wrong password."""
+    from argon2 import PasswordHasher, extract_parameters
+
+    from tests.conftest import PRODUCTION_DUMMY_HASH
+    assert extract_parameters(PRODUCTION_DUMMY_HASH) == extract_parameters(PasswordHasher().hash("x"))

@@ -69,6 +69,20 @@ def pytest_xdist_auto_num_workers(config):
     return max(cores * 3 // 2, 1)
 
 
+# One Hypothesis folder for every process of the run, the `st` processes included (they run in
+# folders of their own): Hypothesis keeps its Unicode tables there, which take 1.8 s of CPU to
+# compute when missing. The controller computes them while the workers collect.
+HYPOTHESIS_FOLDER = Path(__file__).resolve().parents[1] / ".hypothesis"
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_FOLDER))
+
+
+@pytest.hookimpl(trylast=True)  # after Hypothesis's own: its start-up is over
+def pytest_sessionstart(session):
+    if not WORKER:
+        from hypothesis import strategies
+        strategies.characters(codec="utf-8").validate()  # reads the tables, or writes them once
+
+
 # The run's order: longest first, so that no long test is the run's tail (longest processing time
 # first). tests/durations.json holds the measured wall seconds (setup, call and teardown) of every
 # test that took more than a second; the others follow, slow ones first, each group in collection

@@ -8,6 +8,7 @@ import datetime as dt
 import gc
 import json
 import os
+import resource
 import shutil
 import uuid
 from pathlib import Path
@@ -84,40 +85,88 @@ def pytest_sessionstart(session):
 
 
 # The run's order: longest first, so that no long test is the run's tail (longest processing time
-# first). tests/durations.json holds the measured wall seconds (setup, call and teardown) of every
-# test that took more than a second; the others follow, slow ones first, each group in collection
-# order. pytest-xdist's `load` scheduling hands out items in this order; with `--maxschedchunk 1`
-# (setup.cfg) each worker holds the test it runs and one more. Refresh the file after tests were
-# added or changed a lot (only the order depends on it):
+# first), with the tests that mostly wait spread out (below). tests/durations.json holds, for every
+# test that took more than a second, its measured wall seconds and CPU seconds (setup, call and
+# teardown; the CPU of the worker and of the processes it started and reaped); the others follow,
+# slow ones first, each group in collection order. pytest-xdist's `load` scheduling hands out items
+# in this order; with `--maxschedchunk 1` (setup.cfg) each worker holds the test it runs and one
+# more. Refresh the file after tests were added or changed a lot (only the order depends on it):
 #     MODHUB_RECORD_DURATIONS=1 .venv/bin/pytest
 DURATIONS = Path(__file__).with_name("durations.json")
+WAITER = 10.0  # a test that waits this many seconds more than it computes, and computes under a
+# fifth of its time (a fault test's pauses; the CPU of the shared `st` server and of Chromium is not
+# counted in a test's, so a browser or `st` test is not taken for one)
 
 
 def pytest_collection_modifyitems(items):
     """A test that drives Chromium (the `browser` fixture) is `slow`, as setup.cfg's marker says,
-    wherever it is written. Then the run's order: longest first (DURATIONS, then slow)."""
+    wherever it is written. Then the run's order (DURATIONS)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
     measured = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
-
-    def rank(item) -> tuple[float, int]:
-        return -measured.get(item.nodeid, 0.0), 0 if item.get_closest_marker("slow") else 1
-    items.sort(key=rank)  # stable: collection order within each group
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    items[:] = run_order(items, measured, workers)
 
 
-_took: dict[str, float] = {}
+def run_order(items: list, measured: dict, workers: int) -> list:
+    """Longest first; but a test that mostly waits (WAITER) starts only once the previous one has
+    ended, counted on a clock that advances by each placed test's wall time over `workers`: two
+    waiting tests side by side left both cores idle for half a minute. Meanwhile the other
+    workers take the tests that compute."""
+    def wall(item) -> float:
+        return measured.get(item.nodeid, (0.0, 0.0))[0]
+
+    def waits(item) -> bool:
+        took, cpu = measured.get(item.nodeid, (0.0, 0.0))
+        return took - cpu >= WAITER and cpu < took / 5
+
+    ranked = sorted(items, key=lambda item: (-wall(item), 0 if item.get_closest_marker("slow") else 1))
+    order, held, clock, waiter_ends = [], [], 0.0, 0.0
+    for item in ranked:
+        if waits(item) and clock < waiter_ends:
+            held.append(item)
+            continue
+        for placed in [item] + ([held.pop(0)] if held and clock >= waiter_ends else []):
+            if waits(placed):
+                waiter_ends = clock + wall(placed)
+            order.append(placed)
+            clock += wall(placed) / workers
+    return order + held
+
+
+_took: dict[str, list[float]] = {}
+
+
+def _cpu() -> float:
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+
+if os.environ.get("MODHUB_RECORD_DURATIONS"):  # each phase's CPU, carried to the controller
+    def _phase_cpu(item):
+        start = _cpu()
+        yield
+        item.user_properties.append(("cpu", _cpu() - start))
+
+    pytest_runtest_setup = pytest.hookimpl(hookwrapper=True)(_phase_cpu)
+    pytest_runtest_call = pytest.hookimpl(hookwrapper=True)(_phase_cpu)
+    pytest_runtest_teardown = pytest.hookimpl(hookwrapper=True)(_phase_cpu)
 
 
 def pytest_runtest_logreport(report):
     if os.environ.get("MODHUB_RECORD_DURATIONS") and not WORKER:  # the controller: every report
-        _took[report.nodeid] = _took.get(report.nodeid, 0.0) + report.duration
+        took = _took.setdefault(report.nodeid, [0.0, 0.0])
+        took[0] += report.duration
+        if report.when == "teardown":  # it carries the CPU of the three phases
+            took[1] = sum(value for name, value in report.user_properties if name == "cpu")
 
 
 def pytest_sessionfinish(session):
     if _took:
-        long = {k: round(v, 1) for k, v in sorted(_took.items(), key=lambda kv: -kv[1]) if v > 1}
-        DURATIONS.write_text(json.dumps(long, indent=0) + "\n")
+        lines = [f"{json.dumps(k)}: [{wall:.1f}, {cpu:.1f}]"
+                 for k, (wall, cpu) in sorted(_took.items(), key=lambda kv: -kv[1][0]) if wall > 1]
+        DURATIONS.write_text("{\n" + ",\n".join(lines) + "\n}\n")  # one test per line
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from models.identity import oauth
+from tests.functional.site.conftest import browser, site  # noqa: F401 (Chromium and a live server)
 from tests.support import Clock
 
 

@@ -124,14 +124,15 @@ def run_order(items: list, measured: dict, workers: int) -> list:
     ranked = sorted(items, key=lambda item: (-wall(item), 0 if item.get_closest_marker("slow") else 1))
     order, held, clock, waiter_ends = [], [], 0.0, 0.0
     for item in ranked:
-        if waits(item) and clock < waiter_ends:
-            held.append(item)
-            continue
-        for placed in [item] + ([held.pop(0)] if held and clock >= waiter_ends else []):
-            if waits(placed):
-                waiter_ends = clock + wall(placed)
-            order.append(placed)
-            clock += wall(placed) / workers
+        if waits(item):
+            held.append(item)  # the waiters queue, in rank order
+        else:
+            order.append(item)
+            clock += wall(item) / workers
+        while held and clock >= waiter_ends:  # the previous waiter has ended: the next one starts
+            order.append(held.pop(0))
+            waiter_ends = clock + wall(order[-1])
+            clock += wall(order[-1]) / workers
     return order + held
 
 

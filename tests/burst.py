@@ -1,5 +1,5 @@
 """Client processes for the concurrency tests: several processes, each sending its share of signed
-POSTs from several threads at once. A spawned child imports this module, requests and
+POSTs from several threads at once. A spawned child imports this module and
 tests.signing only (not the app), so it starts in a fraction of a second."""
 
 from __future__ import annotations
@@ -7,9 +7,7 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 
-import requests
-
-from tests.signing import Creds, use_timestamp_lane
+from tests.signing import Creds, signed_post, use_timestamp_lane
 
 
 def _burst(base: str, creds: tuple, jobs: list[tuple], lane: int, lanes: int, threads: int) -> list[int]:
@@ -19,8 +17,7 @@ def _burst(base: str, creds: tuple, jobs: list[tuple], lane: int, lanes: int, th
 
     def send(job):
         path, headers, body = job
-        return requests.post(base + path, json=body, timeout=60,
-                             headers={**signer.headers("POST", path), **headers}).status_code
+        return signed_post(base, signer, path, headers, body).status_code
 
     with ThreadPoolExecutor(threads) as pool:
         return list(pool.map(send, jobs))

@@ -1,6 +1,7 @@
-"""Request signing for the tests, with the standard library only: the spec's signature written
-independently of modhub.signature, credentials, and strictly increasing timestamps. Client
-processes import this module alone, so they start in a fraction of a second."""
+"""Request signing for the tests, with the standard library and requests only: the spec's
+signature written independently of modhub.signature, credentials, strictly increasing timestamps
+and a signed POST over real HTTP. Client processes import this module, not the app, so they start
+in a fraction of a second."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+import requests
+
 
 def sign(secret: str, method: str, path: str, timestamp: str) -> str:
     """The spec's signature, written here independently of modhub.signature."""
     message = "\n".join([method.upper(), path, timestamp]).encode("utf-8")
     return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
-
 
 
 _last_ms = 0
@@ -60,3 +62,9 @@ class Creds:
         path = urlsplit(url).path
         return {"X-API-Key": self.api_key, "X-Timestamp": ts,
                 "X-Signature": sign(self.secret_key, method, path, ts), **extra}
+
+
+def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -> requests.Response:
+    """One signed POST over real HTTP."""
+    return requests.post(base + path, json=body, timeout=60,
+                         headers={**creds.headers("POST", path), **headers})

@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 
 from modhub.app import create_app
 from tests.conftest import PG_URL, RUN_PG_URL
-from tests.support import Creds, drop_database, migrated_database
+from tests.support import drop_database, migrated_database
 
 BASE_PG_URL = PG_URL  # the run's (xdist worker's) test database
 
@@ -68,12 +68,6 @@ def serve(app):
 def live_app(settings, url: str, **parts):
     """The full application over a committed scratch database."""
     return create_app(settings.replace(database_url=url, validate_responses=False), **parts)
-
-
-def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -> requests.Response:
-    """One signed POST over real HTTP."""
-    return requests.post(base + path, json=body, timeout=60,
-                         headers={**creds.headers("POST", path), **headers})
 
 
 def _wait_ready(base: str, proc, timeout: float = 90) -> None:  # a busy 2-core machine

@@ -10,9 +10,8 @@ import requests
 
 from models.identity import accounts, applications
 from models.identity.tables import User
-from tests.functional.identity.live import signed_post
 from tests.functional.site.browser import needs_chromium, wait
-from tests.support import Creds
+from tests.signing import Creds, signed_post
 
 PASSWORD = "browser-pass-1"
 

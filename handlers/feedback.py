@@ -2,7 +2,7 @@
 
 import flask
 
-from models.delivery import downloads, reports
+from models.downloads import downloads, reports
 from modhub.addresses import client_address
 from modhub.web import caller, ok, platform, session
 

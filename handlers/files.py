@@ -2,7 +2,7 @@
 
 import flask
 
-from models.delivery import downloads, install, lookup
+from models.downloads import downloads, install, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs

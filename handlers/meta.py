@@ -2,7 +2,7 @@
 
 import flask
 
-from models.delivery import keys
+from models.downloads import keys
 from modhub.web import platform, session
 
 

@@ -35,7 +35,7 @@ from models.community.tables import (
     UserBlock,
 )
 from models.console.tables import AdminAudit, ConsoleApp, SiteRole
-from models.delivery.tables import (
+from models.downloads.tables import (
     Entitlement,
     FailureReporter,
     Feedback,

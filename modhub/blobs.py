@@ -9,7 +9,7 @@ import re
 
 import flask
 
-from models.delivery import downloads, links
+from models.downloads import downloads, links
 from modhub.addresses import client_address
 from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
@@ -119,7 +119,7 @@ def serve(d, *, user_id: int | None) -> flask.Response:
 
 @bp.route(links.PATH + "<int:file_id>", methods=["GET", "HEAD"])
 def temporary_link(file_id: int):
-    """Serve the file of a download-auth link to its holder (see models/delivery/links.py)."""
+    """Serve the file of a download-auth link to its holder (see models/downloads/links.py)."""
 
     platform = flask.current_app.extensions["modhub"]
     try:

@@ -23,7 +23,7 @@ from models.identity.tables import AppStatus
 from modhub import envelope
 from modhub.addresses import client_address, ip_allowed
 from modhub.core.errors import ApiError
-from modhub.signature import signature_matches
+from modhub.request_signing import signature_matches
 
 _TIMESTAMP = re.compile(r"^\d{13}$")
 _USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"

@@ -1,5 +1,5 @@
 """Request signing for the tests, with the standard library and requests only: the spec's
-signature written independently of modhub.signature, credentials, strictly increasing timestamps
+signature written independently of modhub.request_signing, credentials, strictly increasing timestamps
 and a signed POST over real HTTP. Client processes import this module, not the app, so they start
 in a fraction of a second."""
 
@@ -17,7 +17,7 @@ import requests
 
 
 def sign(secret: str, method: str, path: str, timestamp: str) -> str:
-    """The spec's signature, written here independently of modhub.signature."""
+    """The spec's signature, written here independently of modhub.request_signing."""
     message = "\n".join([method.upper(), path, timestamp]).encode("utf-8")
     return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
 

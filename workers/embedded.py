@@ -7,9 +7,9 @@ import datetime as dt
 import logging
 import threading
 
-from workers.delivery import deliver_many
 from workers.relay import overdue_deliveries, relay_pending
 from workers.runtime import Runtime
+from workers.webhook_post import deliver_many
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class EmbeddedRelay:
         """One pass: relay every committed event, then send every due delivery."""
         relay_pending(self.runtime)
         if self.downloads is not None:
-            from models.delivery.counting import flush
+            from models.downloads.counting import flush
             flush(self.runtime.db, self.downloads)
         due = overdue_deliveries(self.runtime, grace=dt.timedelta(0))
         size = self.runtime.settings.webhook_batch_size
@@ -78,5 +78,5 @@ def start(platform) -> EmbeddedRelay:
     runtime = Runtime(settings=platform.settings, db=platform.db, secrets=platform.secrets,
                       dispatcher=None, clock=platform.clock)
     attach(platform.db, dispatcher)
-    from models.delivery.counting import counter_for
+    from models.downloads.counting import counter_for
     return EmbeddedRelay(runtime, dispatcher, counter_for(platform.quota)).start()

@@ -3,9 +3,9 @@ runs the relay or the delivery with it. The only worker module that reads the ru
 
 from __future__ import annotations
 
-from workers.delivery import deliver_many
 from workers.relay import RELAY_LIMIT, relay_batch
 from workers.runtime import current
+from workers.webhook_post import deliver_many
 
 # A relay job sends up to this many batches' worth itself (one lease, sent concurrently). Under a stream of
 # commits each relay job then delivers what was committed while the previous one ran, and the

@@ -14,7 +14,7 @@ import time
 import redis
 from rq import SimpleWorker, Worker
 
-from models.delivery.counting import RedisCounter, flush
+from models.downloads.counting import RedisCounter, flush
 from modhub.settings import Settings
 from workers.relay import sweep
 from workers.runtime import build, install

@@ -11,7 +11,7 @@ from cryptography.fernet import Fernet
 from modhub import __version__
 from modhub.cli.admin import admin
 from modhub.cli.common import load_platform, load_settings, run_or_fail
-from modhub.cli.delivery import downloads, keys
+from modhub.cli.downloads import downloads, keys
 from modhub.cli.identity import identity
 from modhub.cli.moderate import moderate
 from modhub.cli.storage import storage

@@ -116,12 +116,12 @@ def test_upload_operations_get_the_upload_limit(small_body_app, creds):
 
 def test_unexpected_exception_is_500_without_internals(settings, db, quota, contract, creds,
                                                        monkeypatch, caplog):
-    import handlers.catalog
+    import handlers.taxonomy
 
     def explode(**_):
         raise RuntimeError("db password is hunter2")
 
-    monkeypatch.setattr(handlers.catalog, "list_sections", explode)  # serves GET /openapi/v2/games
+    monkeypatch.setattr(handlers.taxonomy, "list_sections", explode)  # serves GET /openapi/v2/games
     from tests.support import SignedClient
     app = create_app(settings, db=db, quota=quota, contract=contract)
     with caplog.at_level(logging.ERROR), app.test_client() as c:

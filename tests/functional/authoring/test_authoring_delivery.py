@@ -9,8 +9,8 @@ import json
 from models.authoring import review
 from tests.functional.authoring.conftest import EDIT, PUBLISH, SAVE, V2, full_body, new_draft
 from tests.functional.catalog.conftest import data, error_code
-from workers.delivery import deliver_many
 from workers.relay import relay_pending
+from workers.webhook_post import deliver_many
 
 UPLOAD = f"{V2}/draft-files"
 JAR = b"PK\x03\x04 not really a jar " * 100

@@ -9,7 +9,7 @@ import subprocess
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from modhub.core.signing import KEY_FILE, install_signer
+from modhub.core.script_signing import KEY_FILE, install_signer
 
 SCRIPT = "# 安装 install\n@0 -> mods/\n@1 -> config/\r\n".encode()
 
@@ -39,8 +39,8 @@ def test_embedded_key_is_generated_once_private_and_stable(settings):
     first = install_signer(settings).public_pem()
     path = settings.data_dir / KEY_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    from modhub.core import signing
-    signing._signer.cache_clear()  # a restart reads the same file
+    from modhub.core import script_signing
+    script_signing._signer.cache_clear()  # a restart reads the same file
     assert install_signer(settings).public_pem() == first
 
 

@@ -17,8 +17,8 @@ from models.webhooks.events import emit
 from models.webhooks.tables import DeliveryStatus, SubscriptionStatus, WebhookAttempt, WebhookDelivery
 from modhub.core.webhook_signing import verify_signature
 from tests.functional.webhooks.receiver import Reply, spec_signature
-from workers.delivery import deliver_many
 from workers.relay import relay_pending
+from workers.webhook_post import deliver_many
 
 
 def _emit(db, kind="resource.published", data=None) -> str:

@@ -13,8 +13,8 @@ from models.webhooks.events import emit
 from models.webhooks.tables import DeliveryStatus, OutboxEvent, WebhookDelivery
 from modhub.core.errors import ApiError
 from tests.functional.webhooks.receiver import Reply
-from workers.delivery import deliver_many
 from workers.relay import overdue_deliveries, relay_pending
+from workers.webhook_post import deliver_many
 
 
 def _count(db, model) -> int:

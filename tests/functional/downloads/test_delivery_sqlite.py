@@ -11,14 +11,14 @@ from sqlalchemy import select
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost
-from models.delivery import counting
+from models.downloads import counting
 from models.identity.tables import User
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.cli import main
 from modhub.seed import seed_cli
 from tests.functional.catalog.conftest import data, error_code
-from tests.functional.delivery.conftest import fetch
+from tests.functional.downloads.conftest import fetch
 from tests.functional.files.test_signing import _openssl_verify
 from tests.support import Creds, SignedClient
 

@@ -11,7 +11,7 @@ from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
 from models.catalog.tables import ResourceAuthor, ResourcePost
-from models.delivery.tables import Entitlement
+from models.downloads.tables import Entitlement
 from models.identity.tables import User
 from models.types import utcnow
 from modhub.core.errors import ApiError

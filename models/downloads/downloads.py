@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
-from models.delivery import access, counting, links
+from models.downloads import access, counting, links
 from models.files import records
 from models.files.listing import visible_files
 from models.files.service import Download, get_with_post_or_raise, resolve_download

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from models.catalog.tables import DailyStat
-from models.delivery import access, counting, links
+from models.downloads import access, counting, links
 from tests.functional.catalog.conftest import data, error_code
-from tests.functional.delivery.conftest import fetch
+from tests.functional.downloads.conftest import fetch
 
 CONTENT = os.urandom(200_000)
 SHA = hashlib.sha256(CONTENT).hexdigest()

@@ -8,11 +8,11 @@ import os
 
 from sqlalchemy import select
 
-from models.delivery import access
-from models.delivery.install import heap_sizes, java_version
-from models.delivery.tables import StartupCommandReport
+from models.downloads import access
+from models.downloads.install import heap_sizes, java_version
+from models.downloads.tables import StartupCommandReport
 from tests.functional.catalog.conftest import data, error_code
-from tests.functional.delivery.conftest import fetch
+from tests.functional.downloads.conftest import fetch
 from tests.functional.files.test_signing import _openssl_verify
 
 CONFIG = ["/openapi/v2/mods/{}/install-config", "/openapi/v2/resource/{}/install-config",

@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.records import detail_url
 from models.catalog.tables import ResourceFile
-from models.delivery import access, keys
-from models.delivery.downloads import chosen_file, signed_infos
-from models.delivery.tables import StartupCommandReport
+from models.downloads import access, keys
+from models.downloads.downloads import chosen_file, signed_infos
+from models.downloads.tables import StartupCommandReport
 from models.files.listing import visible_files
 from modhub.core.errors import ApiError
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from models.catalog import lifecycle
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
-from models.delivery.tables import FailureReporter, Feedback
+from models.downloads.tables import FailureReporter, Feedback
 from models.types import utcnow
 from modhub.core.display import format_time
 from modhub.core.errors import ApiError

@@ -1,4 +1,4 @@
-"""Delivery commands: `modhub admin resource restore`, `modhub admin entitlement grant|revoke`,
+"""Download commands: `modhub admin resource restore`, `modhub admin entitlement grant|revoke`,
 `modhub downloads flush` and `modhub keys rotate-install-key|retire-install-key`."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from modhub.cli.common import run_or_fail as _run
               help="Resolution written to the resource's reports (seen through resolved-since).")
 def resource_restore(post_id: int, note: str) -> None:
     """Publish again a resource hidden by download-failure reports; resolves its reports."""
-    from models.delivery.reports import restore
+    from models.downloads.reports import restore
     platform = _platform()
     with platform.db.session() as session, session.begin():
         resolved = _run(lambda: restore(session, post_id=post_id, settings=platform.settings,
@@ -36,7 +36,7 @@ def entitlement() -> None:
 @click.argument("post_id", type=int)
 def entitlement_grant(user_id: int, post_id: int) -> None:
     """Let a user download a paid (or MEMBERS) resource."""
-    from models.delivery.access import grant
+    from models.downloads.access import grant
     platform = _platform()
     with platform.db.session() as session, session.begin():
         new = _run(lambda: grant(session, user_id=user_id, post_id=post_id))
@@ -48,7 +48,7 @@ def entitlement_grant(user_id: int, post_id: int) -> None:
 @click.argument("post_id", type=int)
 def entitlement_revoke(user_id: int, post_id: int) -> None:
     """Take an entitlement back (its temporary links stop working at once)."""
-    from models.delivery.access import revoke
+    from models.downloads.access import revoke
     platform = _platform()
     with platform.db.session() as session, session.begin():
         gone = _run(lambda: revoke(session, user_id=user_id, post_id=post_id))
@@ -63,7 +63,7 @@ def downloads() -> None:
 @downloads.command("flush")
 def downloads_flush() -> None:
     """Write the pending download counts (Redis) into the counters and daily statistics."""
-    from models.delivery.counting import counter_for, flush
+    from models.downloads.counting import counter_for, flush
     platform = _platform()
     written = _run(lambda: flush(platform.db, counter_for(platform.quota),
                                  log=lambda line: click.echo(line, err=True)))
@@ -78,7 +78,7 @@ def keys() -> None:
 @keys.command("rotate-install-key")
 def keys_rotate() -> None:
     """Make a new install-script signing key; the old one stays published until retired."""
-    from models.delivery.keys import rotate
+    from models.downloads.keys import rotate
     platform = _platform()
     click.echo("generating a 3072-bit RSA key ...", err=True)
     with platform.db.session() as session, session.begin():
@@ -90,7 +90,7 @@ def keys_rotate() -> None:
 @click.argument("kid")
 def keys_retire(kid: str) -> None:
     """Stop publishing a previous install-script signing key."""
-    from models.delivery.keys import retire
+    from models.downloads.keys import retire
     platform = _platform()
     with platform.db.session() as session, session.begin():
         _run(lambda: retire(session, kid=kid))

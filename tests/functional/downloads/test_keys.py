@@ -8,7 +8,7 @@ import json
 import pytest
 
 from models.catalog.tables import ResourcePost
-from models.delivery import keys
+from models.downloads import keys
 from modhub.core.crypto import SecretBox
 from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from models.delivery import reports
-from models.delivery.tables import Feedback
+from models.downloads import reports
+from models.downloads.tables import Feedback
 from models.webhooks.tables import OutboxEvent
 from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data, error_code

@@ -18,10 +18,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.delivery.tables import InstallSigningKey
+from models.downloads.tables import InstallSigningKey
 from models.types import utcnow
 from modhub.core.errors import ApiError
-from modhub.core.signing import InstallSigner, install_signer
+from modhub.core.script_signing import InstallSigner, install_signer
 
 CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
 

@@ -33,17 +33,27 @@ def answer(access: Access, read) -> flask.Response:
     state = RequestState(uuid.uuid4().hex)
     headers = {k.lower(): v for k, v in flask.request.headers.items()}
     try:
-        gatekeeper.check(access, flask.request.method, flask.request.path, headers,
-                         flask.request.remote_addr or "", state)
+        gatekeeper.check(
+            access, flask.request.method, flask.request.path, headers, flask.request.remote_addr or "", state
+        )
         with platform.db.session() as session:
             data = read(session, state)
     except ApiError as exc:
-        return flask.Response(json.dumps({"code": exc.code, "msg": exc.message}), exc.status,
-                              mimetype="application/json")
-    body = {"code": 0, "ok": True, "msg": "success", "level": "info", "data": data,
-            "dataType": 1, "traceId": state.request_id}
-    response = flask.Response(json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-                              mimetype="application/json")
+        return flask.Response(
+            json.dumps({"code": exc.code, "msg": exc.message}), exc.status, mimetype="application/json"
+        )
+    body = {
+        "code": 0,
+        "ok": True,
+        "msg": "success",
+        "level": "info",
+        "data": data,
+        "dataType": 1,
+        "traceId": state.request_id,
+    }
+    response = flask.Response(
+        json.dumps(body, separators=(",", ":"), ensure_ascii=False), mimetype="application/json"
+    )
     response.headers["X-Request-Id"] = state.request_id
     for name, value in state.headers:
         response.headers[name.decode()] = value.decode()
@@ -52,11 +62,19 @@ def answer(access: Access, read) -> flask.Response:
 
 @app.get("/openapi/v1/user/profile")
 def profile():
-    return answer(Access.PROXY_USER, lambda session, state: user_profile(
-        get_user(session, user_id=state.proxy_user_id), display=platform.display))
+    return answer(
+        Access.PROXY_USER,
+        lambda session, state: user_profile(
+            get_user(session, user_id=state.proxy_user_id), display=platform.display
+        ),
+    )
 
 
 @app.get("/openapi/v2/mods/<int:post_id>")
 def detail(post_id: int):
-    return answer(Access.KEY, lambda session, _: catalog.get_detail(
-        session, post_id=post_id, display=platform.display, today=dt.datetime.now(dt.UTC).date()))
+    return answer(
+        Access.KEY,
+        lambda session, _: catalog.get_detail(
+            session, post_id=post_id, display=platform.display, today=dt.datetime.now(dt.UTC).date()
+        ),
+    )

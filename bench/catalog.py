@@ -67,8 +67,9 @@ from modhub.seed import seed_cli  # noqa: E402
 from modhub.settings import Settings  # noqa: E402
 from tests.support import Creds, recreate_database  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_CATALOG_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_CATALOG_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog"
+)
 REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 PORT = int(os.environ.get("MODHUB_BENCH_PORT", "18181"))  # another port: runs side by side
 FLOOR_PORT = PORT + 1
@@ -79,12 +80,9 @@ SEARCHES = [
     ("keyword, partial word", {"keyword": "ptimiz"}),
     ("keyword, Chinese 2 chars", {"keyword": "优化"}),
     ("keyword, Chinese 4 chars", {"keyword": "机械工艺"}),
-    ("keyword + section + type", {"keyword": "Craft", "sectionCode": "minecraft",
-                                  "resourceType": "mod"}),
-    ("filters, sort downloads", {"sectionCode": "minecraft", "resourceType": "mod",
-                                 "sort": "downloads"}),
-    ("filters, category, sort rating", {"mainCategory": "mod-tech", "isPaid": "false",
-                                        "sort": "rating"}),
+    ("keyword + section + type", {"keyword": "Craft", "sectionCode": "minecraft", "resourceType": "mod"}),
+    ("filters, sort downloads", {"sectionCode": "minecraft", "resourceType": "mod", "sort": "downloads"}),
+    ("filters, category, sort rating", {"mainCategory": "mod-tech", "isPaid": "false", "sort": "rating"}),
     ("no filter, page 50 of 100", {"pageNum": 50, "pageSize": 100}),
 ]
 
@@ -122,8 +120,9 @@ def prepare(settings: Settings, resources: int, reuse: bool):
         print(f"seeded {resources} resources in {time.perf_counter() - started:.0f} s")
     platform = build_platform(settings)
     with platform.db.session() as s, s.begin():
-        creds = applications.create(s, platform.secrets, name="catalog bench", approve=True,
-                                    per_minute=10**9, per_day=10**9)
+        creds = applications.create(
+            s, platform.secrets, name="catalog bench", approve=True, per_minute=10**9, per_day=10**9
+        )
     return platform, Creds(creds.app_id, creds.api_key, creds.secret_key)
 
 
@@ -168,8 +167,9 @@ def pct(laps: list[float], q: int) -> float:
 class Request:
     """One signed request: its SQL (captured in-process) and its bytes for the server."""
 
-    def __init__(self, creds: Creds, method: str, path: str, params: dict | None = None,
-                 body: dict | None = None):
+    def __init__(
+        self, creds: Creds, method: str, path: str, params: dict | None = None, body: dict | None = None
+    ):
         self.method, self.path, self.body = method, path, body
         self.target = path + ("?" + urlencode(params) if params else "")
         self.creds = creds
@@ -184,10 +184,13 @@ class Request:
 
     def capture(self, client, capture: SqlCapture) -> Request:
         """Run it once in-process and keep the reads it ran."""
+
         def call():
-            response = client.request(self.method, self.target, headers=self.headers(),
-                                      content=self.payload())
+            response = client.request(
+                self.method, self.target, headers=self.headers(), content=self.payload()
+            )
             assert response.status_code == 200 and response.json()["code"] == 0, response.text
+
         call()  # warm
         _, self.statements = capture.around(call)
         return self
@@ -195,10 +198,23 @@ class Request:
 
 def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> subprocess.Popen:
     """uvicorn serving module on loopback, once it answers."""
-    cmd = [sys.executable, "-m", "uvicorn", *(["--factory"] if factory else []), module,
-           "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    cmd = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        *(["--factory"] if factory else []),
+        module,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     return wait_serving(port, proc)
 
 
@@ -218,13 +234,20 @@ def latency(request: Request, times: int, raw) -> dict:
             server.append(float(response.getheader("Server-Timing").partition("dur=")[2]))
     conn.close()
     sql = replay(raw, request.statements, times)
-    return {"p50": pct(server, 50), "p95": pct(server, 95), "trip95": pct(trip, 95),
-            "sql50": pct(sql, 50), "sql95": pct(sql, 95)}
+    return {
+        "p50": pct(server, 50),
+        "p95": pct(server, 95),
+        "trip95": pct(trip, 95),
+        "sql50": pct(sql, 50),
+        "sql95": pct(sql, 95),
+    }
 
 
 def print_latency(name: str, row: dict, statements: int) -> None:
-    print(f"{name:32s} {row['p50']:7.2f} {row['p95']:7.2f} {row['trip95']:8.2f}   {row['sql50']:7.2f} "
-          f"{row['sql95']:7.2f}  ({statements} reads)")
+    print(
+        f"{name:32s} {row['p50']:7.2f} {row['p95']:7.2f} {row['trip95']:8.2f}   {row['sql50']:7.2f} "
+        f"{row['sql95']:7.2f}  ({statements} reads)"
+    )
 
 
 WRK_SCRIPT = """
@@ -250,16 +273,31 @@ def wrk(port: int, requests: list[Request], seconds: int, connections: int) -> d
     """Requests/s of wrk cycling over the requests (each thread starts at the first)."""
     lines = []
     for r in requests:
-        headers = "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}"
-                                  for k, v in r.headers().items()) + "}"
+        headers = (
+            "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in r.headers().items()) + "}"
+        )
         body = lua_string(r.payload()) if r.body is not None else "nil"
-        lines.append(f"requests[#requests + 1] = wrk.format({lua_string(r.method)}, "
-                     f"{lua_string(r.target)}, {headers}, {body})")
+        lines.append(
+            f"requests[#requests + 1] = wrk.format({lua_string(r.method)}, "
+            f"{lua_string(r.target)}, {headers}, {body})"
+        )
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(WRK_SCRIPT % "\n".join(lines))
     try:
-        out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s", script.name,
-                              f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                "wrk",
+                "-t2",
+                f"-c{connections}",
+                f"-d{seconds}s",
+                "-s",
+                script.name,
+                f"http://127.0.0.1:{port}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     finally:
         os.unlink(script.name)
     done, duration_us, bad, p50, p99 = re.search(r"RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)", out).groups()
@@ -307,11 +345,13 @@ def sync_walk(creds: Creds, client, capture: SqlCapture, raw) -> None:
             cursor, calls = data["nextCursor"], calls + 1
             if not data["hasMore"]:
                 return records, calls
+
     conn = http.client.HTTPConnection("127.0.0.1", PORT)
 
     def over_http(target):
         conn.request("GET", target, headers=creds.headers("GET", path))
         return json.loads(conn.getresponse().read())
+
     started = time.perf_counter()
     records, calls = walk(over_http)
     elapsed = time.perf_counter() - started
@@ -319,9 +359,11 @@ def sync_walk(creds: Creds, client, capture: SqlCapture, raw) -> None:
     in_process = lambda t: client.get(t, headers=creds.headers("GET", path)).json()  # noqa: E731
     _, statements = capture.around(lambda: walk(in_process))
     base = replay(raw, statements, 1)[0] / 1000
-    print(f"sync walk: {records} records in {calls} calls, {elapsed:.1f} s = {records / elapsed:,.0f} "
-          f"records/s (target: 100k under 60 s); same SQL directly {base:.1f} s = "
-          f"{records / base:,.0f} records/s")
+    print(
+        f"sync walk: {records} records in {calls} calls, {elapsed:.1f} s = {records / elapsed:,.0f} "
+        f"records/s (target: 100k under 60 s); same SQL directly {base:.1f} s = "
+        f"{records / base:,.0f} records/s"
+    )
 
 
 def main() -> None:
@@ -332,20 +374,36 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--reuse", action="store_true")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="throughput rounds (floors and real, back to back)")
-    parser.add_argument("--record-cache-seconds", type=float, default=30.0,
-                        help="the served app's MODHUB_RECORD_CACHE_SECONDS (0: records read every time)")
-    parser.add_argument("--floors-only", action="store_true",
-                        help="only the two floors (empty Connexion, whole stack), back to back in "
-                             "--rounds rounds: no latency, real server, SQL or bare Flask figures")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="throughput rounds (floors and real, back to back)"
+    )
+    parser.add_argument(
+        "--record-cache-seconds",
+        type=float,
+        default=30.0,
+        help="the served app's MODHUB_RECORD_CACHE_SECONDS (0: records read every time)",
+    )
+    parser.add_argument(
+        "--floors-only",
+        action="store_true",
+        help="only the two floors (empty Connexion, whole stack), back to back in "
+        "--rounds rounds: no latency, real server, SQL or bare Flask figures",
+    )
     args = parser.parse_args()
     key = Fernet.generate_key().decode()
-    settings = Settings(data_dir=Path("/tmp/modhub-bench-catalog"), database_url=DB_URL,
-                        redis_url=REDIS_URL, encryption_key=key)
-    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": REDIS_URL, "MODHUB_ENCRYPTION_KEY": key,
-           "MODHUB_DATA_DIR": "/tmp/modhub-bench-catalog",
-           "MODHUB_RECORD_CACHE_SECONDS": str(args.record_cache_seconds)}
+    settings = Settings(
+        data_dir=Path("/tmp/modhub-bench-catalog"),
+        database_url=DB_URL,
+        redis_url=REDIS_URL,
+        encryption_key=key,
+    )
+    env = {
+        "MODHUB_DATABASE_URL": DB_URL,
+        "MODHUB_REDIS_URL": REDIS_URL,
+        "MODHUB_ENCRYPTION_KEY": key,
+        "MODHUB_DATA_DIR": "/tmp/modhub-bench-catalog",
+        "MODHUB_RECORD_CACHE_SECONDS": str(args.record_cache_seconds),
+    }
     platform, creds = prepare(settings, args.resources, args.reuse)
     if args.floors_only:  # the stack floor reads no catalogue: any post ids do
         details = [Request(creds, "GET", f"/openapi/v2/mods/{i}") for i in range(1, 201)]
@@ -365,18 +423,30 @@ def main() -> None:
     rng = random.Random(7)
     search = "/openapi/v2/mods/search"
     with app.test_client() as client:
-        searches = [(name, Request(creds, "GET", search, params).capture(client, capture))
-                    for name, params in SEARCHES]
-        details = [Request(creds, "GET", f"/openapi/v2/mods/{i}").capture(client, capture)
-                   for i in rng.sample(listed, 200)]
-        batches = [Request(creds, "POST", "/openapi/v2/mods", body={"postIds": rng.sample(listed, 50)})
-                   .capture(client, capture) for _ in range(20)]
+        searches = [
+            (name, Request(creds, "GET", search, params).capture(client, capture))
+            for name, params in SEARCHES
+        ]
+        details = [
+            Request(creds, "GET", f"/openapi/v2/mods/{i}").capture(client, capture)
+            for i in rng.sample(listed, 200)
+        ]
+        batches = [
+            Request(creds, "POST", "/openapi/v2/mods", body={"postIds": rng.sample(listed, 50)}).capture(
+                client, capture
+            )
+            for _ in range(20)
+        ]
         server = serve("modhub.asgi:create", PORT, args.workers, env, factory=True)
         try:
-            print(f"{len(listed)} listed of {args.resources} resources; latency: {args.requests} "
-                  f"requests per row, one at a time, ms")
-            print(f"{'request':32s} {'p50':>7s} {'p95':>7s} {'trip95':>8s}   {'sql50':>7s} {'sql95':>7s}"
-                  "   (p50/p95: server-side, Server-Timing; trip: client round trip)")
+            print(
+                f"{len(listed)} listed of {args.resources} resources; latency: {args.requests} "
+                f"requests per row, one at a time, ms"
+            )
+            print(
+                f"{'request':32s} {'p50':>7s} {'p95':>7s} {'trip95':>8s}   {'sql50':>7s} {'sql95':>7s}"
+                "   (p50/p95: server-side, Server-Timing; trip: client round trip)"
+            )
             rows = {}
             for name, request in [*searches, ("detail", details[0]), ("batch of 50", batches[0])]:
                 rows[name] = latency(request, args.requests, raw)
@@ -390,19 +460,22 @@ def main() -> None:
     raw.close()
 
 
-def throughput(args, env: dict, creds: Creds, details: list[Request],
-               batches: list[Request] | None) -> None:
+def throughput(args, env: dict, creds: Creds, details: list[Request], batches: list[Request] | None) -> None:
     """--rounds rounds, each measuring the floors and the real server back to back under the same
     load, so that every ratio compares figures of one moment of the machine; the SQL baselines
     once. Each round's ratios are printed, then their medians. Without batches (--floors-only),
     the floors alone."""
-    print(f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
-          f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
-          "stack with a handler that reads nothing" + ("" if batches is None else ", detail, batch of 50"))
+    print(
+        f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
+        f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
+        "stack with a handler that reads nothing" + ("" if batches is None else ", detail, batch of 50")
+    )
     empty_requests = [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
-    servers = (("empty", "bench.floor_app:app", False, empty_requests),
-               ("stack", "bench.floor_app:create_stack", True, details),
-               ("real", "modhub.asgi:create", True, None))
+    servers = (
+        ("empty", "bench.floor_app:app", False, empty_requests),
+        ("stack", "bench.floor_app:create_stack", True, details),
+        ("real", "modhub.asgi:create", True, None),
+    )
     if batches is None:  # plus the empty operation served through modhub's one-hop bridge
         servers = (*servers[:2], ("bridged", "bench.floor_app:create_bridged", True, empty_requests))
     rounds = []
@@ -421,45 +494,78 @@ def throughput(args, env: dict, creds: Creds, details: list[Request],
             finally:
                 stop(proc)
         rounds.append(got)
-        print(f"  round {n}: " + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)"
-                                           for k, v in got.items()))
+        print(
+            f"  round {n}: "
+            + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)" for k, v in got.items())
+        )
         if batches is None:
-            print(f"           stack / empty {got['stack']['rps'] / got['empty']['rps']:.2f}, stack / empty "
-                  f"through the one-hop bridge {got['stack']['rps'] / got['bridged']['rps']:.2f}")
+            print(
+                f"           stack / empty {got['stack']['rps'] / got['empty']['rps']:.2f}, stack / empty "
+                f"through the one-hop bridge {got['stack']['rps'] / got['bridged']['rps']:.2f}"
+            )
             continue
-        print(f"           detail / stack {got['detail']['rps'] / got['stack']['rps']:.2f}, batch / stack "
-              f"{got['batch']['rps'] / got['stack']['rps']:.2f}, stack / empty "
-              f"{got['stack']['rps'] / got['empty']['rps']:.2f}")
+        print(
+            f"           detail / stack {got['detail']['rps'] / got['stack']['rps']:.2f}, batch / stack "
+            f"{got['batch']['rps'] / got['stack']['rps']:.2f}, stack / empty "
+            f"{got['stack']['rps'] / got['empty']['rps']:.2f}"
+        )
     if batches is None:
         ratios = [r["stack"]["rps"] / r["empty"]["rps"] for r in rounds]
         bridged = [r["stack"]["rps"] / r["bridged"]["rps"] for r in rounds]
-        print(f"  median over {len(rounds)} rounds: stack floor / empty Connexion "
-              f"{statistics.median(ratios):.2f} (target >= 0.75); stack floor / the empty operation "
-              f"through modhub's one-hop bridge (the stricter floor) {statistics.median(bridged):.2f}")
+        print(
+            f"  median over {len(rounds)} rounds: stack floor / empty Connexion "
+            f"{statistics.median(ratios):.2f} (target >= 0.75); stack floor / the empty operation "
+            f"through modhub's one-hop bridge (the stricter floor) {statistics.median(bridged):.2f}"
+        )
         return
-    sql = {name: sql_throughput(reqs, args.seconds, args.connections)
-           for name, reqs in (("detail", details), ("batch", batches))}
-    print(f"  SQL replayed directly by {args.connections} processes: detail {sql['detail']:.0f} runs/s, "
-          f"batch of 50 {sql['batch']:.0f} runs/s (the records cache makes the served figures "
-          "exceed these)")
+    sql = {
+        name: sql_throughput(reqs, args.seconds, args.connections)
+        for name, reqs in (("detail", details), ("batch", batches))
+    }
+    print(
+        f"  SQL replayed directly by {args.connections} processes: detail {sql['detail']:.0f} runs/s, "
+        f"batch of 50 {sql['batch']:.0f} runs/s (the records cache makes the served figures "
+        "exceed these)"
+    )
 
     def median(key, base):
         return statistics.median(r[key]["rps"] / r[base]["rps"] for r in rounds)
-    print(f"  medians over {len(rounds)} rounds (records kept {args.record_cache_seconds:g} s): detail / "
-          f"stack floor {median('detail', 'stack'):.2f} (target >= 0.70), batch of 50 / stack floor "
-          f"{median('batch', 'stack'):.2f} (target >= 0.35), stack floor / empty Connexion "
-          f"{median('stack', 'empty'):.2f} (target >= 0.75)")
+
+    print(
+        f"  medians over {len(rounds)} rounds (records kept {args.record_cache_seconds:g} s): detail / "
+        f"stack floor {median('detail', 'stack'):.2f} (target >= 0.70), batch of 50 / stack floor "
+        f"{median('batch', 'stack'):.2f} (target >= 0.35), stack floor / empty Connexion "
+        f"{median('stack', 'empty'):.2f} (target >= 0.75)"
+    )
     # The issue-2 style baseline: a bare Flask app (gunicorn, same workers) doing the same
     # checks and reads (bench/bare_app.py).
-    bare = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-k", "gthread",
-                             "--threads", "8", "-b", f"127.0.0.1:{FLOOR_PORT}", "bench.bare_app:app"],
-                            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    bare = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            str(args.workers),
+            "-k",
+            "gthread",
+            "--threads",
+            "8",
+            "-b",
+            f"127.0.0.1:{FLOOR_PORT}",
+            "bench.bare_app:app",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_serving(FLOOR_PORT, bare)
         bare_rps = wrk(FLOOR_PORT, details, args.seconds, args.connections)["rps"]
-        print(f"  bare Flask doing the same checks and reads {bare_rps:7.0f} req/s; detail (last round) / "
-              f"bare {rounds[-1]['detail']['rps'] / bare_rps:.2f}")
+        print(
+            f"  bare Flask doing the same checks and reads {bare_rps:7.0f} req/s; detail (last round) / "
+            f"bare {rounds[-1]['detail']['rps'] / bare_rps:.2f}"
+        )
     finally:
         stop(bare)
 

@@ -32,16 +32,34 @@ from models.search import tiers  # noqa: E402
 from models.search.backends import CJK_RUN  # noqa: E402
 from models.search.backends import RESOURCE_DOC as D  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_CATALOG_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_CATALOG_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog"
+)
 
 
 def keywords(session: Session, rng: random.Random, n: int) -> list[str]:
-    texts = [r[0] or "" for r in session.execute(text(
-        "(SELECT main_name FROM resource_post ORDER BY random() LIMIT 500) UNION ALL "
-        "(SELECT left(introduction, 200) FROM resource_post ORDER BY random() LIMIT 300)"))]
-    found = {"Optimizer", "boosts performance", "ptimiz", "优化", "机械工艺", "Craft", "a", "x", "优", "%",
-             "mod mod"}
+    texts = [
+        r[0] or ""
+        for r in session.execute(
+            text(
+                "(SELECT main_name FROM resource_post ORDER BY random() LIMIT 500) UNION ALL "
+                "(SELECT left(introduction, 200) FROM resource_post ORDER BY random() LIMIT 300)"
+            )
+        )
+    ]
+    found = {
+        "Optimizer",
+        "boosts performance",
+        "ptimiz",
+        "优化",
+        "机械工艺",
+        "Craft",
+        "a",
+        "x",
+        "优",
+        "%",
+        "mod mod",
+    }
     while len(found) < n:
         t = rng.choice(texts)
         runs = [r for r in CJK_RUN.findall(t) if len(r) >= 2]
@@ -51,7 +69,7 @@ def keywords(session: Session, rng: random.Random, n: int) -> list[str]:
             run = rng.choice(runs)
             size = min(len(run), rng.choice((2, 2, 3, 4)))
             at = rng.randrange(len(run) - size + 1)
-            found.add(run[at:at + size])
+            found.add(run[at : at + size])
         elif pick < 0.6 and words:
             found.add(rng.choice(words))
         elif pick < 0.75 and len(words) >= 2:
@@ -61,7 +79,7 @@ def keywords(session: Session, rng: random.Random, n: int) -> list[str]:
             w = rng.choice(words)
             if len(w) >= 4:
                 at = rng.randrange(len(w) - 2)
-                found.add(w[at:at + rng.choice((3, 4))])
+                found.add(w[at : at + rng.choice((3, 4))])
         elif runs and words:
             found.add(f"{rng.choice(runs)[:2]} {rng.choice(words)}")
     return sorted(found)
@@ -77,8 +95,12 @@ def main() -> None:
     compared = differ = 0
     started = time.perf_counter()
     with Session(engine) as session:
-        sections = [r[0] for r in session.execute(text(
-            "SELECT section_code FROM resource_search_doc GROUP BY 1 ORDER BY count(*) DESC LIMIT 2"))]
+        sections = [
+            r[0]
+            for r in session.execute(
+                text("SELECT section_code FROM resource_search_doc GROUP BY 1 ORDER BY count(*) DESC LIMIT 2")
+            )
+        ]
         words = keywords(session, rng, args.keywords)
         print(f"{len(words)} keywords; sections {sections}")
         filters = [[], *([D.c.section_code == c] for c in sections), [D.c.resource_type == "mod"]]
@@ -86,15 +108,25 @@ def main() -> None:
             for order in ("desc", "asc"):
                 every = tiers.every_match(session, keyword, where, order)
                 for offset, size in ((0, 20), (40, 20), (2000, 50)) if order == "desc" else ((0, 20),):
-                    page, total = tiers.ranked_ids(session, keyword, where, order, offset=offset,
-                                                   page_size=size)
+                    page, total = tiers.ranked_ids(
+                        session, keyword, where, order, offset=offset, page_size=size
+                    )
                     if total is None:
                         total = session.scalar(tiers.count_matches(keyword, where, 10**9))
                     compared += 1
-                    if page != every[offset:offset + size] or total != len(every):
+                    if page != every[offset : offset + size] or total != len(every):
                         differ += 1
-                        print("DIFFERENT", repr(keyword), where, order, offset, total, len(every), page[:5],
-                              every[offset:offset + 5])
+                        print(
+                            "DIFFERENT",
+                            repr(keyword),
+                            where,
+                            order,
+                            offset,
+                            total,
+                            len(every),
+                            page[:5],
+                            every[offset : offset + 5],
+                        )
         session.rollback()
     print(f"compared {compared} pages in {time.perf_counter() - started:.0f} s: {differ} different")
     sys.exit(1 if differ else 0)

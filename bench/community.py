@@ -45,8 +45,9 @@ from modhub.seed import seed_cli  # noqa: E402
 from modhub.settings import Settings  # noqa: E402
 from tests.support import Creds, recreate_database  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_COMMUNITY_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_community")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_COMMUNITY_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_community"
+)
 REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 PORT = 18191
 V2 = "/openapi/v2/community"
@@ -75,15 +76,30 @@ def prepare(settings: Settings, resources: int, reuse: bool):
     upgrade(settings.database_url)
     platform = build_platform(settings)
     with platform.db.session() as s, s.begin():
-        creds = applications.create(s, platform.secrets, name="community bench", approve=True,
-                                    permissions=["user:proxy"], per_minute=10**9, per_day=10**9)
-        user_id, notes = s.execute(select(Notification.user_id, func.count()).group_by(Notification.user_id)
-                                   .order_by(func.count().desc()).limit(1)).one()
-        token, _ = tokens.issue_token(s, app_id=creds.app_id, user_id=user_id, scopes=[], source="OAUTH",
-                                      now=utcnow())
-        post_id = s.scalar(select(CommunityPost.id).where(CommunityPost.is_delete.is_(False),
-                                                          CommunityPost.post_type == "DISCUSS_POST")
-                           .order_by(CommunityPost.like_count.desc()).limit(1))
+        creds = applications.create(
+            s,
+            platform.secrets,
+            name="community bench",
+            approve=True,
+            permissions=["user:proxy"],
+            per_minute=10**9,
+            per_day=10**9,
+        )
+        user_id, notes = s.execute(
+            select(Notification.user_id, func.count())
+            .group_by(Notification.user_id)
+            .order_by(func.count().desc())
+            .limit(1)
+        ).one()
+        token, _ = tokens.issue_token(
+            s, app_id=creds.app_id, user_id=user_id, scopes=[], source="OAUTH", now=utcnow()
+        )
+        post_id = s.scalar(
+            select(CommunityPost.id)
+            .where(CommunityPost.is_delete.is_(False), CommunityPost.post_type == "DISCUSS_POST")
+            .order_by(CommunityPost.like_count.desc())
+            .limit(1)
+        )
     print(f"proxy user {user_id} has {notes} notifications; like toggles on discussion post {post_id}")
     return platform, Creds(creds.app_id, creds.api_key, creds.secret_key), user_id, token, post_id
 
@@ -145,12 +161,20 @@ def measure(requests: list[Request], times: int) -> tuple[list[float], list[floa
     return server, trip, last
 
 
-def row(name: str, server: list[float], trip: list[float], sql: list[float], statements: int,
-        target: float | None = None) -> None:
+def row(
+    name: str,
+    server: list[float],
+    trip: list[float],
+    sql: list[float],
+    statements: int,
+    target: float | None = None,
+) -> None:
     p95 = pct(server, 95)
     verdict = "" if target is None else f"  target < {target:g} ms: {'met' if p95 < target else 'MISSED'}"
-    print(f"{name:36s} {pct(server, 50):7.2f} {p95:7.2f} {pct(trip, 95):8.2f}   {pct(sql, 50):7.2f} "
-          f"{pct(sql, 95):7.2f}  ({statements} statements){verdict}")
+    print(
+        f"{name:36s} {pct(server, 50):7.2f} {p95:7.2f} {pct(trip, 95):8.2f}   {pct(sql, 50):7.2f} "
+        f"{pct(sql, 95):7.2f}  ({statements} statements){verdict}"
+    )
 
 
 def replay(raw, statements, times: int) -> list[float]:
@@ -174,7 +198,7 @@ def toggle_baseline(raw, on: list, off: list, times: int) -> list[float]:
     with raw.cursor() as cur:
         for i in range(times):
             started = time.perf_counter()
-            for statement, parameters in (on if i % 2 == 0 else off):
+            for statement, parameters in on if i % 2 == 0 else off:
                 cur.execute(statement, parameters)
                 if cur.description is not None:
                     cur.fetchall()
@@ -193,8 +217,12 @@ def main() -> None:
     key = Fernet.generate_key().decode()
     data_dir = "/tmp/modhub-bench-community"
     settings = Settings(data_dir=Path(data_dir), database_url=DB_URL, redis_url=REDIS_URL, encryption_key=key)
-    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": REDIS_URL, "MODHUB_ENCRYPTION_KEY": key,
-           "MODHUB_DATA_DIR": data_dir}
+    env = {
+        "MODHUB_DATABASE_URL": DB_URL,
+        "MODHUB_REDIS_URL": REDIS_URL,
+        "MODHUB_ENCRYPTION_KEY": key,
+        "MODHUB_DATA_DIR": data_dir,
+    }
     platform, creds, user_id, token, post_id = prepare(settings, args.resources, args.reuse)
     u = make_url(DB_URL)
     raw = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname=u.database)
@@ -206,35 +234,57 @@ def main() -> None:
     app = create_app(settings, db=platform.db, quota=platform.quota)
     proxy = {"X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
     with app.test_client() as client:
-        searches = [(name, Request(creds, "GET", f"{V2}/search", params).capture(client, capture))
-                    for name, params in SEARCHES]
-        suggests = [(f"suggest '{k}'", Request(creds, "GET", f"{V2}/search/suggest", {"keyword": k})
-                     .capture(client, capture)) for k in SUGGESTS]
-        reads = [(name, Proxied(creds, "GET", path, params, proxy=proxy).capture(client, capture))
-                 for name, path, params in (
-                     ("notifications, page 1", f"{V2}/notifications", None),
-                     ("notifications, unread, page 1", f"{V2}/notifications", {"readFlag": "false"}),
-                     ("notifications unread-count", f"{V2}/notifications/unread-count", None))]
+        searches = [
+            (name, Request(creds, "GET", f"{V2}/search", params).capture(client, capture))
+            for name, params in SEARCHES
+        ]
+        suggests = [
+            (
+                f"suggest '{k}'",
+                Request(creds, "GET", f"{V2}/search/suggest", {"keyword": k}).capture(client, capture),
+            )
+            for k in SUGGESTS
+        ]
+        reads = [
+            (name, Proxied(creds, "GET", path, params, proxy=proxy).capture(client, capture))
+            for name, path, params in (
+                ("notifications, page 1", f"{V2}/notifications", None),
+                ("notifications, unread, page 1", f"{V2}/notifications", {"readFlag": "false"}),
+                ("notifications unread-count", f"{V2}/notifications/unread-count", None),
+            )
+        ]
         event.remove(platform.db.engine, "before_cursor_execute", capture._record)
         everything = AllCapture(platform.db.engine)
-        like = Proxied(creds, "POST", f"{V2}/like", body={"entityType": "DISCUSS_POST", "entityId": post_id},
-                       proxy=proxy)
+        like = Proxied(
+            creds, "POST", f"{V2}/like", body={"entityType": "DISCUSS_POST", "entityId": post_id}, proxy=proxy
+        )
         toggles = []
         for _ in range(2):  # "on" then "off" (or the reverse): the pair leaves the state as found
-            _, statements = everything.around(lambda: client.request(
-                "POST", like.target, headers=like.headers(), content=like.payload()).json())
+            _, statements = everything.around(
+                lambda: client.request(
+                    "POST", like.target, headers=like.headers(), content=like.payload()
+                ).json()
+            )
             toggles.append(statements)
     server = serve("modhub.asgi:create", PORT, args.workers, env, factory=True)
     if server.poll() is not None:  # something else answered on the port
         raise SystemExit(f"the server did not start: {server.stderr.read().decode(errors='replace')[-2000:]}")
     try:
-        print(f"latency: {args.requests} requests per row, one at a time, ms; (p50/p95 server-side, "
-              "Server-Timing; trip: client round trip; sql: the same statements replayed directly)")
+        print(
+            f"latency: {args.requests} requests per row, one at a time, ms; (p50/p95 server-side, "
+            "Server-Timing; trip: client round trip; sql: the same statements replayed directly)"
+        )
         print(f"{'request':36s} {'p50':>7s} {'p95':>7s} {'trip95':>8s}   {'sql50':>7s} {'sql95':>7s}")
         for name, request in searches:
             s, t, last = measure([request], args.requests)
-            row(f"{name} [{last[0]['total']} hits]", s, t, replay(raw, request.statements, args.requests),
-                len(request.statements), 50)
+            row(
+                f"{name} [{last[0]['total']} hits]",
+                s,
+                t,
+                replay(raw, request.statements, args.requests),
+                len(request.statements),
+                50,
+            )
         all_server, all_trip, all_sql = [], [], []
         for name, request in suggests:
             s, t, last = measure([request], max(20, args.requests // 4))
@@ -246,11 +296,22 @@ def main() -> None:
         row("suggest, all prefixes above", all_server, all_trip, all_sql, 0, 20)
         for name, request in reads:
             s, t, _ = measure([request], args.requests)
-            row(name, s, t, replay(raw, request.statements, args.requests), len(request.statements),
-                5 if name.endswith("unread-count") else None)
+            row(
+                name,
+                s,
+                t,
+                replay(raw, request.statements, args.requests),
+                len(request.statements),
+                5 if name.endswith("unread-count") else None,
+            )
         s, t, _ = measure([like], args.requests)
-        row("like toggle (on/off alternately)", s, t, toggle_baseline(raw, *toggles, args.requests),
-            len(toggles[0]))
+        row(
+            "like toggle (on/off alternately)",
+            s,
+            t,
+            toggle_baseline(raw, *toggles, args.requests),
+            len(toggles[0]),
+        )
     finally:
         stop(server)
     raw.close()

@@ -44,8 +44,9 @@ from modhub.seed import seed_cli  # noqa: E402
 from modhub.settings import Settings  # noqa: E402
 from tests.support import Creds, recreate_database  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_DOWNLOADS_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_downloads")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_DOWNLOADS_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_downloads"
+)
 REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 DATA = Path("/tmp/modhub-bench-downloads")
 PORT, BARE_PORT = 18191, 18192
@@ -61,20 +62,35 @@ def prepare(settings: Settings, size_mb: int):
     blob = io.BytesIO(rng.randbytes(size_mb * 1024 * 1024))
     obj = platform.storage.put(blob)
     with platform.db.session() as s, s.begin():
-        post = s.scalars(select(ResourcePost).where(listed_clause(), ResourcePost.is_paid.is_(False),
-                                                    ResourcePost.download_permission == "PUBLIC")
-                         .order_by(ResourcePost.id)).first()
-        big = ResourceFile(post_id=post.id, title="bench", file_name="bench.bin",
-                           storage_type="DIRECT_UPLOAD", object_key=obj.key, file_size=obj.size,
-                           sha1=obj.sha1, sha256=obj.sha256, sha512=obj.sha512, resource_versions=[],
-                           down_info=[])
+        post = s.scalars(
+            select(ResourcePost)
+            .where(
+                listed_clause(), ResourcePost.is_paid.is_(False), ResourcePost.download_permission == "PUBLIC"
+            )
+            .order_by(ResourcePost.id)
+        ).first()
+        big = ResourceFile(
+            post_id=post.id,
+            title="bench",
+            file_name="bench.bin",
+            storage_type="DIRECT_UPLOAD",
+            object_key=obj.key,
+            file_size=obj.size,
+            sha1=obj.sha1,
+            sha256=obj.sha256,
+            sha512=obj.sha512,
+            resource_versions=[],
+            down_info=[],
+        )
         s.add(big)
         s.flush()
         ids = (post.id, big.id)
-        hashes = list(s.scalars(select(ResourceFile.sha256).where(ResourceFile.sha256.is_not(None))
-                                .limit(90)))
-        creds = applications.create(s, platform.secrets, name="downloads bench", approve=True,
-                                    per_minute=10**9, per_day=10**9)
+        hashes = list(
+            s.scalars(select(ResourceFile.sha256).where(ResourceFile.sha256.is_not(None)).limit(90))
+        )
+        creds = applications.create(
+            s, platform.secrets, name="downloads bench", approve=True, per_minute=10**9, per_day=10**9
+        )
     hashes += [hashlib.sha256(str(i).encode()).hexdigest() for i in range(100 - len(hashes))]
     path = platform.storage.path(obj.key)
     return Creds(creds.app_id, creds.api_key, creds.secret_key), ids, hashes, path, obj.sha256
@@ -82,10 +98,21 @@ def prepare(settings: Settings, size_mb: int):
 
 def serve(module: str, port: int, env: dict, factory: bool) -> subprocess.Popen:
     """uvicorn (one worker) serving module on loopback, once it answers."""
-    cmd = [sys.executable, "-m", "uvicorn", *(["--factory"] if factory else []), module,
-           "--port", str(port), "--no-access-log", "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    cmd = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        *(["--factory"] if factory else []),
+        module,
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     return wait_serving(port, proc)
 
 
@@ -113,8 +140,12 @@ def latency(port: int, creds: Creds, path: str, body: dict, times: int) -> tuple
     server = []
     payload = json.dumps(body)
     for i in range(times + 5):
-        conn.request("POST", path, body=payload,
-                     headers=creds.headers("POST", path, **{"Content-Type": "application/json"}))
+        conn.request(
+            "POST",
+            path,
+            body=payload,
+            headers=creds.headers("POST", path, **{"Content-Type": "application/json"}),
+        )
         response = conn.getresponse()
         raw = response.read()
         assert response.status == 200 and json.loads(raw)["code"] == 0, raw[:300]
@@ -135,17 +166,25 @@ def main() -> None:
     settings = Settings(data_dir=DATA, database_url=DB_URL, redis_url=REDIS_URL, encryption_key=key)
     print(f"preparing: seeding and storing a {args.size_mb} MB file ...", flush=True)
     creds, (post_id, file_id), hashes, path, sha = prepare(settings, args.size_mb)
-    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": REDIS_URL,
-           "MODHUB_ENCRYPTION_KEY": key, "MODHUB_DATA_DIR": str(DATA),
-           "MODHUB_BENCH_FILE": str(path)}
+    env = {
+        "MODHUB_DATABASE_URL": DB_URL,
+        "MODHUB_REDIS_URL": REDIS_URL,
+        "MODHUB_ENCRYPTION_KEY": key,
+        "MODHUB_DATA_DIR": str(DATA),
+        "MODHUB_BENCH_FILE": str(path),
+    }
     full = serve("modhub.asgi:create", PORT, env, factory=True)
     bare = serve("bench.bare_download_app:app", BARE_PORT, env, factory=False)
     try:
         target = f"/openapi/v2/mods/{post_id}/files/{file_id}/download-file"
         auth = f"/openapi/v2/resource/{post_id}/download-auth"
         conn = http.client.HTTPConnection("127.0.0.1", PORT)
-        conn.request("POST", auth, body=json.dumps({"fileInfoId": file_id}),
-                     headers=creds.headers("POST", auth, **{"Content-Type": "application/json"}))
+        conn.request(
+            "POST",
+            auth,
+            body=json.dumps({"fileInfoId": file_id}),
+            headers=creds.headers("POST", auth, **{"Content-Type": "application/json"}),
+        )
         answer = json.loads(conn.getresponse().read())
         assert answer["code"] == 0, answer
         link = answer["data"]["downloadInfos"][0]["url"]
@@ -156,12 +195,14 @@ def main() -> None:
         transfer(PORT, link_target, {}, sha)
         transfer(BARE_PORT, "/bench.bin", {}, sha)
         mb = args.size_mb
-        rows = {"bare Starlette FileResponse": [], "modhub download-file (signed)": [],
-                "modhub download-auth link (/dl)": []}
+        rows = {
+            "bare Starlette FileResponse": [],
+            "modhub download-file (signed)": [],
+            "modhub download-auth link (/dl)": [],
+        }
         for _ in range(args.rounds):  # interleaved, so machine load hits all three alike
             rows["bare Starlette FileResponse"].append(transfer(BARE_PORT, "/bench.bin", {}))
-            rows["modhub download-file (signed)"].append(
-                transfer(PORT, target, creds.headers("GET", target)))
+            rows["modhub download-file (signed)"].append(transfer(PORT, target, creds.headers("GET", target)))
             rows["modhub download-auth link (/dl)"].append(transfer(PORT, link_target, {}))
         base = mb / statistics.median(rows["bare Starlette FileResponse"])
         print(f"\nstreaming {mb} MB over loopback, median of {args.rounds} (one uvicorn worker each)")
@@ -169,12 +210,17 @@ def main() -> None:
             speed = mb / statistics.median(laps)
             print(f"  {name:34s} {speed:8.1f} MB/s   ratio to bare {speed / base:5.2f}")
         p50, p95 = latency(PORT, creds, auth, {"fileInfoId": file_id}, args.requests)
-        print(f"\ndownload-auth           server-side p50 {p50:6.2f} ms  p95 {p95:6.2f} ms "
-              f"({args.requests} requests)")
-        p50, p95 = latency(PORT, creds, "/openapi/v2/files/lookup",
-                           {"algorithm": "sha256", "hashes": hashes}, args.requests)
-        print(f"files/lookup (100)      server-side p50 {p50:6.2f} ms  p95 {p95:6.2f} ms "
-              f"({args.requests} requests, 100 hashes: 90 of stored files, 10 unknown)")
+        print(
+            f"\ndownload-auth           server-side p50 {p50:6.2f} ms  p95 {p95:6.2f} ms "
+            f"({args.requests} requests)"
+        )
+        p50, p95 = latency(
+            PORT, creds, "/openapi/v2/files/lookup", {"algorithm": "sha256", "hashes": hashes}, args.requests
+        )
+        print(
+            f"files/lookup (100)      server-side p50 {p50:6.2f} ms  p95 {p95:6.2f} ms "
+            f"({args.requests} requests, 100 hashes: 90 of stored files, 10 unknown)"
+        )
     finally:
         stop(full)
         stop(bare)

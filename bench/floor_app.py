@@ -17,11 +17,22 @@ import connexion
 CONTRACT = {
     "openapi": "3.0.3",
     "info": {"title": "floor", "version": "1"},
-    "paths": {"/mods/{postId}": {"get": {
-        "operationId": "bench.floor_app.get_detail",
-        "parameters": [{"name": "postId", "in": "path", "required": True,
-                        "schema": {"type": "integer", "format": "int64", "minimum": 1}}],
-        "responses": {"200": {"description": "a fixed answer"}}}}},
+    "paths": {
+        "/mods/{postId}": {
+            "get": {
+                "operationId": "bench.floor_app.get_detail",
+                "parameters": [
+                    {
+                        "name": "postId",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "format": "int64", "minimum": 1},
+                    }
+                ],
+                "responses": {"200": {"description": "a fixed answer"}},
+            }
+        }
+    },
 }
 
 

@@ -29,8 +29,9 @@ from modhub.migrate import upgrade  # noqa: E402
 from modhub.settings import from_env  # noqa: E402
 from tests.support import recreate_database, sign  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_DATABASE_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_DATABASE_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench"
+)
 PATH = "/openapi/v1/user/profile"
 
 
@@ -41,8 +42,15 @@ def prepare(env: dict) -> tuple[str, str, int]:
     os.environ.update(env)
     platform = build_platform(from_env())
     with platform.db.session() as s, s.begin():
-        creds = applications.create(s, platform.secrets, name="bench", permissions=["user:proxy"],
-                                    approve=True, per_minute=10**9, per_day=10**9)
+        creds = applications.create(
+            s,
+            platform.secrets,
+            name="bench",
+            permissions=["user:proxy"],
+            approve=True,
+            per_minute=10**9,
+            per_day=10**9,
+        )
         user = User(username="bench", login_name="bench")
         s.add(user)
         s.flush()
@@ -50,8 +58,9 @@ def prepare(env: dict) -> tuple[str, str, int]:
 
 
 def serve(cmd: list[str], port: int, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     return wait_serving(port, proc)
 
 
@@ -59,14 +68,16 @@ def wrk(port: int, headers: dict, seconds: int, connections: int) -> dict:
     args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for k, v in headers.items():
         args += ["-H", f"{k}: {v}"]
-    out = subprocess.run(args + [f"http://127.0.0.1:{port}{PATH}"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        args + [f"http://127.0.0.1:{port}{PATH}"], capture_output=True, text=True, check=True
+    ).stdout
     if "Non-2xx" in out:
         raise SystemExit("non-2xx answers during the run:\n" + out)
 
     def ms(label):
         value, unit = re.search(rf"^\s+{label}\s+([\d.]+)(us|ms|s)", out, re.M).groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     return {"rps": rps, "p50": ms("50%"), "p99": ms("99%")}
 
@@ -76,20 +87,56 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--connections", type=int, default=16)
     args = parser.parse_args()
-    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": "redis://127.0.0.1:6379/0",
-           "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(), "MODHUB_DATA_DIR": "/tmp/mb"}
+    env = {
+        "MODHUB_DATABASE_URL": DB_URL,
+        "MODHUB_REDIS_URL": "redis://127.0.0.1:6379/0",
+        "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(),
+        "MODHUB_DATA_DIR": "/tmp/mb",
+    }
     api_key, secret, user_id = prepare(env)
     ts = str(int(time.time() * 1000))
-    headers = {"X-API-Key": api_key, "X-Timestamp": ts, "X-Proxy-User-Id": str(user_id),
-               "X-Signature": sign(secret, "GET", PATH, ts)}
+    headers = {
+        "X-API-Key": api_key,
+        "X-Timestamp": ts,
+        "X-Proxy-User-Id": str(user_id),
+        "X-Signature": sign(secret, "GET", PATH, ts),
+    }
     py = sys.executable
     servers = {
         "full stack (uvicorn, Connexion FlaskApp)": (
-            [py, "-m", "uvicorn", "--factory", "modhub.asgi:create", "--port", "18081",
-             "--workers", "1", "--no-access-log", "--log-level", "warning"], 18081),
+            [
+                py,
+                "-m",
+                "uvicorn",
+                "--factory",
+                "modhub.asgi:create",
+                "--port",
+                "18081",
+                "--workers",
+                "1",
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
+            18081,
+        ),
         "bare Flask (gunicorn gthread)": (
-            [py, "-m", "gunicorn", "-w", "1", "-k", "gthread", "--threads", "8", "-b",
-             "127.0.0.1:18082", "bench.bare_app:app"], 18082),
+            [
+                py,
+                "-m",
+                "gunicorn",
+                "-w",
+                "1",
+                "-k",
+                "gthread",
+                "--threads",
+                "8",
+                "-b",
+                "127.0.0.1:18082",
+                "bench.bare_app:app",
+            ],
+            18082,
+        ),
     }
     results = {}
     for name, (cmd, port) in servers.items():

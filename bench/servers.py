@@ -19,8 +19,10 @@ def wait_serving(port: int, proc: subprocess.Popen) -> subprocess.Popen:
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server on port {port} did not start: {' '.join(map(str, proc.args))}\n"
-                     + (proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""))
+    raise SystemExit(
+        f"server on port {port} did not start: {' '.join(map(str, proc.args))}\n"
+        + (proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else "")
+    )
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -15,8 +15,11 @@ _counts = {"count": 0, "bad": 0}
 
 
 def _ok(secret: bytes, headers: dict, body: bytes) -> bool:
-    want = hmac.new(secret, headers.get(b"x-webhook-timestamp", b"") + b"\n" + body,
-                    hashlib.sha256).hexdigest().encode()
+    want = (
+        hmac.new(secret, headers.get(b"x-webhook-timestamp", b"") + b"\n" + body, hashlib.sha256)
+        .hexdigest()
+        .encode()
+    )
     return any(hmac.compare_digest(want, v) for v in headers.get(b"x-webhook-signature", b"").split(b","))
 
 
@@ -30,9 +33,16 @@ async def _body(receive) -> bytes:
 
 
 async def _answer(send, status: int, payload: bytes) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(payload)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": payload})
 
 

@@ -42,15 +42,28 @@ from modhub.settings import from_env  # noqa: E402
 from tests.functional.webhooks.processes import RedisServer, free_port  # noqa: E402
 from tests.support import recreate_database  # noqa: E402
 
-DB_URL = os.environ.get("MODHUB_BENCH_DATABASE_URL",
-                        "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_webhooks")
+DB_URL = os.environ.get(
+    "MODHUB_BENCH_DATABASE_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_webhooks"
+)
 
 
 def start_receiver(port: int, secret: str) -> subprocess.Popen:
     """The receiver (uvicorn, raw ASGI) in its own process; returns once it answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "bench.webhook_receiver:app",
-                             "--port", str(port), "--log-level", "warning", "--no-access-log"],
-                            cwd=ROOT, env={**os.environ, SECRET_ENV: secret})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "bench.webhook_receiver:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+        env={**os.environ, SECRET_ENV: secret},
+    )
     for _ in range(100):
         try:
             return proc if stats(port) is not None else proc
@@ -68,8 +81,9 @@ def stats(port: int) -> dict:
 
 def reset(port: int) -> None:
     """Forget what the receiver recorded."""
-    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/reset", method="POST"),
-                           timeout=10).read()
+    urllib.request.urlopen(
+        urllib.request.Request(f"http://127.0.0.1:{port}/reset", method="POST"), timeout=10
+    ).read()
 
 
 def prepare(env: dict, url: str) -> tuple[object, str]:
@@ -80,8 +94,7 @@ def prepare(env: dict, url: str) -> tuple[object, str]:
     platform = build_platform(from_env())
     with platform.db.session() as s, s.begin():
         creds = applications.create(s, platform.secrets, name="bench", approve=True)
-        _, secret = webhooks.create(s, platform.secrets, app_id=creds.app_id, url=url,
-                                    allow_private=True)
+        _, secret = webhooks.create(s, platform.secrets, app_id=creds.app_id, url=url, allow_private=True)
     return platform, secret
 
 
@@ -98,8 +111,11 @@ def commit_events(platform, n: int, rate: float, threads: int) -> dict[str, floa
                 if pause > 0:
                     time.sleep(pause)  # pacing the producer: this is the load generator
             with platform.db.session() as s, s.begin():
-                row = emit(s, kind="resource.updated",
-                           data={"postId": i, "title": f"Resource {i}", "mainName": f"Resource {i}"})
+                row = emit(
+                    s,
+                    kind="resource.updated",
+                    data={"postId": i, "title": f"Resource {i}", "mainName": f"Resource {i}"},
+                )
             committed[row.event_id] = time.time()
 
     with ThreadPoolExecutor(threads) as pool:
@@ -124,35 +140,48 @@ def report(name: str, committed: dict[str, float], got: dict) -> float:
     span = max(first.values()) - min(committed.values())
     rate = len(lat) / span
     q = statistics.quantiles(lat, n=100)
-    print(f"{name:38s} {len(lat):6d}/{len(committed)} delivered  {rate:7.0f} deliveries/s  "
-          f"p50 {q[49]:7.1f} ms  p95 {q[94]:7.1f} ms  p99 {q[98]:7.1f} ms  "
-          f"requests {got['count']}  bad signatures {got['bad']}")
+    print(
+        f"{name:38s} {len(lat):6d}/{len(committed)} delivered  {rate:7.0f} deliveries/s  "
+        f"p50 {q[49]:7.1f} ms  p95 {q[94]:7.1f} ms  p99 {q[98]:7.1f} ms  "
+        f"requests {got['count']}  bad signatures {got['bad']}"
+    )
     return rate
 
 
 def baseline(port: int, secret: str, n: int) -> float:
     """2 processes POSTing n signed bodies straight to the receiver: the upper bound."""
     reset(port)
-    code = ("import sys, time, uuid, httpx\n"
-            "from modhub.core.webhook_signing import encode_body, sign\n"
-            "port, secret, n = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
-            "with httpx.Client() as c:\n"
-            "    started = time.perf_counter()\n"
-            "    for i in range(n):\n"
-            "        body = encode_body('resource.updated', {'postId': i, 'title': 'R'})\n"
-            "        ts = str(int(time.time() * 1000))\n"
-            "        c.post(f'http://127.0.0.1:{port}/hook', content=body, headers={\n"
-            "            'Content-Type': 'application/json', 'X-Webhook-Event': 'resource.updated',\n"
-            "            'X-Webhook-Id': str(uuid.uuid4()), 'X-Webhook-Timestamp': ts,\n"
-            "            'X-Webhook-Signature': sign(secret, ts, body)})\n"
-            "    print(time.perf_counter() - started)\n")
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(port), secret, str(n // 2)], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    code = (
+        "import sys, time, uuid, httpx\n"
+        "from modhub.core.webhook_signing import encode_body, sign\n"
+        "port, secret, n = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
+        "with httpx.Client() as c:\n"
+        "    started = time.perf_counter()\n"
+        "    for i in range(n):\n"
+        "        body = encode_body('resource.updated', {'postId': i, 'title': 'R'})\n"
+        "        ts = str(int(time.time() * 1000))\n"
+        "        c.post(f'http://127.0.0.1:{port}/hook', content=body, headers={\n"
+        "            'Content-Type': 'application/json', 'X-Webhook-Event': 'resource.updated',\n"
+        "            'X-Webhook-Id': str(uuid.uuid4()), 'X-Webhook-Timestamp': ts,\n"
+        "            'X-Webhook-Signature': sign(secret, ts, body)})\n"
+        "    print(time.perf_counter() - started)\n"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(port), secret, str(n // 2)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     took = max(float(p.communicate()[0]) for p in procs)
     rate = (n // 2 * 2) / took
     got = stats(port)
-    print(f"{'baseline: 2 processes POSTing directly':38s} {rate:7.0f} deliveries/s  "
-          f"requests {got['count']}  bad signatures {got['bad']}")
+    print(
+        f"{'baseline: 2 processes POSTing directly':38s} {rate:7.0f} deliveries/s  "
+        f"requests {got['count']}  bad signatures {got['bad']}"
+    )
     return rate
 
 
@@ -164,28 +193,56 @@ def main() -> None:
     parser.add_argument("--worker-class", choices=["simple", "fork"], default="simple")
     parser.add_argument("--batch-size", type=int, default=50)
     parser.add_argument("--producers", type=int, default=8, help="committing threads")
-    parser.add_argument("--backlog", action="store_true",
-                        help="commit every event first, then start the workers (the drain rate)")
+    parser.add_argument(
+        "--backlog",
+        action="store_true",
+        help="commit every event first, then start the workers (the drain rate)",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="modhub-bench-webhooks-"))
     redis_server = RedisServer(tmp).start()
     port = free_port()
-    env = {"MODHUB_DATABASE_URL": DB_URL, "MODHUB_REDIS_URL": redis_server.url,
-           "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(), "MODHUB_DATA_DIR": str(tmp),
-           "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1", "MODHUB_WEBHOOK_QUEUE": "webhooks-bench",
-           "MODHUB_WEBHOOK_BATCH_SIZE": str(args.batch_size)}
+    env = {
+        "MODHUB_DATABASE_URL": DB_URL,
+        "MODHUB_REDIS_URL": redis_server.url,
+        "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(),
+        "MODHUB_DATA_DIR": str(tmp),
+        "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1",
+        "MODHUB_WEBHOOK_QUEUE": "webhooks-bench",
+        "MODHUB_WEBHOOK_BATCH_SIZE": str(args.batch_size),
+    }
     platform, secret = prepare(env, f"http://127.0.0.1:{port}/hook")
     receiver = start_receiver(port, secret)
+
     def start_workers() -> list[subprocess.Popen]:
-        return [subprocess.Popen([sys.executable, "-m", "modhub.cli", "worker", "--queue", "webhooks-bench",
-                                  "--worker-class", args.worker_class, "--log-level", "WARNING"],
-                                 cwd=ROOT, env={**os.environ, **env}) for _ in range(args.workers)]
+        return [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "modhub.cli",
+                    "worker",
+                    "--queue",
+                    "webhooks-bench",
+                    "--worker-class",
+                    args.worker_class,
+                    "--log-level",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env={**os.environ, **env},
+            )
+            for _ in range(args.workers)
+        ]
+
     workers = [] if args.backlog else start_workers()
     try:
         time.sleep(0 if args.backlog else 2)  # let the workers import and register first
-        print(f"{args.events} events, commit rate {args.rate or 'max'}/s, {args.workers} workers "
-              f"({args.worker_class}), batch {args.batch_size}"
-              + (", committed before the workers start (drain)" if args.backlog else ""))
+        print(
+            f"{args.events} events, commit rate {args.rate or 'max'}/s, {args.workers} workers "
+            f"({args.worker_class}), batch {args.batch_size}"
+            + (", committed before the workers start (drain)" if args.backlog else "")
+        )
         committed = commit_events(platform, args.events, args.rate, args.producers)
         took = max(committed.values()) - min(committed.values())
         print(f"{'producer':38s} {len(committed) / took:7.0f} commits/s")
@@ -198,8 +255,11 @@ def main() -> None:
             rate = (len(receipts) - 1) / (receipts[-1] - receipts[0])
             print(f"{'drain (first to last receipt)':38s} {rate:7.0f} deliveries/s")
         base = baseline(port, secret, args.events)
-        bound = "" if args.backlog else (f"  (the producer's bound: {len(committed) / took / base:.2f} "
-                                         "= commits/s / direct POST)")
+        bound = (
+            ""
+            if args.backlog
+            else (f"  (the producer's bound: {len(committed) / took / base:.2f} = commits/s / direct POST)")
+        )
         print(f"ratio outbox delivery / direct POST: {rate / base:.2f}{bound}")
     finally:
         for w in workers:

@@ -18,30 +18,34 @@ def _author() -> int:
 def init_draft(body: dict, **_):
     """OpenApiPostIdVO of a new draft (initModDraft, initResourceDraft)."""
     user_id = _author()
-    return ok({"postId": service.init_draft(session(), user_id=user_id, body=body,
-                                            now=platform().clock())})
+    return ok({"postId": service.init_draft(session(), user_id=user_id, body=body, now=platform().clock())})
 
 
 def save_draft(draft_id: int, body: dict, **_):
     """OpenApiPostIdVO of the saved draft (saveModDraft, saveResourceDraft)."""
     user_id = _author()
-    draft = service.save_draft(session(), user_id=user_id, draft_id=draft_id, body=body,
-                               now=platform().clock())
+    draft = service.save_draft(
+        session(), user_id=user_id, draft_id=draft_id, body=body, now=platform().clock()
+    )
     return ok({"postId": draft.id})
 
 
 def publish_draft(draft_id: int, body: dict, **_):
     """true: the draft is in review (publishModDraft, publishResourceDraft)."""
     user_id = _author()
-    return ok(service.publish_draft(session(), user_id=user_id, draft_id=draft_id, body=body,
-                                    now=platform().clock()))
+    return ok(
+        service.publish_draft(
+            session(), user_id=user_id, draft_id=draft_id, body=body, now=platform().clock()
+        )
+    )
 
 
 def edit_resource(post_id: int, body: dict, **_):
     """true: the edit is in review (editMod, editResource)."""
     user_id = _author()
-    return ok(service.edit_resource(session(), user_id=user_id, post_id=post_id, body=body,
-                                    now=platform().clock()))
+    return ok(
+        service.edit_resource(session(), user_id=user_id, post_id=post_id, body=body, now=platform().clock())
+    )
 
 
 def upload_draft_file(file=None, **_):
@@ -49,6 +53,14 @@ def upload_draft_file(file=None, **_):
     user_id = _author()
     if file is None:
         raise ApiError("PARAMETER_INVALID", "the multipart part `file` is required")
-    return ok(files.upload(session(), platform().storage, user_id=user_id, stream=file.stream,
-                           file_name=file.filename, content_type=file.mimetype,
-                           now=platform().clock()))
+    return ok(
+        files.upload(
+            session(),
+            platform().storage,
+            user_id=user_id,
+            stream=file.stream,
+            file_name=file.filename,
+            content_type=file.mimetype,
+            now=platform().clock(),
+        )
+    )

@@ -11,19 +11,29 @@ def _reporter() -> str:
     """A distinct reporter: the application and its (checked) proxy user, else its caller's
     address."""
     state, settings = caller(), platform().settings
-    user = downloads.request_user(session(), app_id=state.app_id, headers=flask.request.headers,
-                                  clock=platform().clock)
+    user = downloads.request_user(
+        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
+    )
     if user is not None:
         return f"{state.app_id}:u{user}"
-    address = client_address(flask.request.remote_addr or "-",
-                             flask.request.headers.get("X-Forwarded-For"), settings.trusted_networks)
+    address = client_address(
+        flask.request.remote_addr or "-",
+        flask.request.headers.get("X-Forwarded-For"),
+        settings.trusted_networks,
+    )
     return f"{state.app_id}:a{address}"
 
 
 def report_download_failure(post_id: int, body: dict, **_):
     """Merge a download-failure report (report*DownloadFailure)."""
-    reports.report_download_failure(session(), settings=platform().settings, post_id=post_id,
-                                    app_id=caller().app_id, reporter=_reporter(), body=body)
+    reports.report_download_failure(
+        session(),
+        settings=platform().settings,
+        post_id=post_id,
+        app_id=caller().app_id,
+        reporter=_reporter(),
+        body=body,
+    )
     return ok(None)
 
 
@@ -35,5 +45,8 @@ def report_user_feedback(post_id: int, body: dict, **_):
 
 def list_resolved_feedback(since: str, limit: int = 100, **_):
     """UserFeedbackResolvedItemVO list of the application (list*UserFeedbackResolvedSince)."""
-    return ok(reports.resolved_since(session(), app_id=caller().app_id, since=since, limit=limit,
-                                     zone=platform().settings.time_zone))
+    return ok(
+        reports.resolved_since(
+            session(), app_id=caller().app_id, since=since, limit=limit, zone=platform().settings.time_zone
+        )
+    )

@@ -18,20 +18,21 @@ def _user() -> int | None:
     state = caller()
     if state.proxy_user_id is not None:
         return state.proxy_user_id
-    return downloads.request_user(session(), app_id=state.app_id, headers=flask.request.headers,
-                                  clock=platform().clock)
+    return downloads.request_user(
+        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
+    )
 
 
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    return ok_tagged(listing.list_files(session(), post_id=post_id,
-                                           zone=platform().display.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
-    return ok_tagged(files.get_detail(session(), post_id=post_id, file_id=file_id,
-                                      zone=platform().display.time_zone))
+    return ok_tagged(
+        files.get_detail(session(), post_id=post_id, file_id=file_id, zone=platform().display.time_zone)
+    )
 
 
 def download_file(post_id: int, file_id: int, **_):
@@ -48,18 +49,30 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"],
-                                          zone=platform().display.time_zone))
+    return ok_tagged(
+        listing.get_batch(session(), file_ids=body["fileInfoIds"], zone=platform().display.time_zone)
+    )
 
 
 def download_auth(post_id: int, body: dict | None = None, **_):
     """DownloadAuthVo: temporary links of one file (authorizeResourceDownload, legacyDownloadAuth)."""
     body, db = body or {}, session()
-    user = (downloads.named_user(db, app_id=caller().app_id, user_id=body["proxyUserId"])
-            if body.get("proxyUserId") else _user())
-    return ok(downloads.download_auth(db, settings=platform().settings, post_id=post_id,
-                                      file_id=body.get("fileInfoId"), app_id=caller().app_id,
-                                      user_id=user, now=_now()))
+    user = (
+        downloads.named_user(db, app_id=caller().app_id, user_id=body["proxyUserId"])
+        if body.get("proxyUserId")
+        else _user()
+    )
+    return ok(
+        downloads.download_auth(
+            db,
+            settings=platform().settings,
+            post_id=post_id,
+            file_id=body.get("fileInfoId"),
+            app_id=caller().app_id,
+            user_id=user,
+            now=_now(),
+        )
+    )
 
 
 def get_install_config(post_id: int, file_info_id: int | None = None, **_):
@@ -69,8 +82,16 @@ def get_install_config(post_id: int, file_info_id: int | None = None, **_):
 
 def get_install_info(post_id: int, **_):
     """OpenApiInstallInfoVo with the signed script (getModInstallInfo, getResourceInstallInfo)."""
-    return ok(install.install_info(session(), settings=platform().settings, post_id=post_id,
-                                   app_id=caller().app_id, user_id=_user(), now=_now()))
+    return ok(
+        install.install_info(
+            session(),
+            settings=platform().settings,
+            post_id=post_id,
+            app_id=caller().app_id,
+            user_id=_user(),
+            now=_now(),
+        )
+    )
 
 
 def get_install_launch(post_id: int, **_):
@@ -85,19 +106,30 @@ def get_game_startup_command(post_id: int, memory_mb: int, **_):
 
 def report_game_startup_command(post_id: int, body: dict, **_):
     """Store the startup command a consumer used (report*GameStartupCommand)."""
-    install.report_startup_command(session(), post_id=post_id, app_id=caller().app_id,
-                                   user_id=_user(), body=body)
+    install.report_startup_command(
+        session(), post_id=post_id, app_id=caller().app_id, user_id=_user(), body=body
+    )
     return ok(None)
 
 
 def lookup_files(body: dict, **_):
     """FileHashMatchVO (or null) per hash in request order (lookupFilesByHash, an extension)."""
-    return ok(lookup.lookup(session(), algorithm=body["algorithm"], hashes=body["hashes"],
-                            display=platform().display))
+    return ok(
+        lookup.lookup(
+            session(), algorithm=body["algorithm"], hashes=body["hashes"], display=platform().display
+        )
+    )
 
 
 def find_updates(body: dict, **_):
     """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
-    return ok(lookup.updates(session(), algorithm=body["algorithm"], hashes=body["hashes"],
-                             game_version=body["gameVersion"], run_platform=body["runPlatform"],
-                             display=platform().display))
+    return ok(
+        lookup.updates(
+            session(),
+            algorithm=body["algorithm"],
+            hashes=body["hashes"],
+            game_version=body["gameVersion"],
+            run_platform=body["runPlatform"],
+            display=platform().display,
+        )
+    )

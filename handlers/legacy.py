@@ -13,28 +13,53 @@ def _today():
 
 def batch_post_detail(body: dict, **_):
     """List of free-form post objects in request order (legacyBatchPostDetail)."""
-    return ok_tagged(legacy.batch_post_detail(session(), post_ids=body["postIds"], display=platform().display,
-                                              today=_today(), post_type=body.get("postType")))
+    return ok_tagged(
+        legacy.batch_post_detail(
+            session(),
+            post_ids=body["postIds"],
+            display=platform().display,
+            today=_today(),
+            post_type=body.get("postType"),
+        )
+    )
 
 
-def query_posts(page_num: int = 1, page_size: int = 20, section_code: str | None = None,
-                post_type: str | None = None, keyword: str | None = None, **_):
+def query_posts(
+    page_num: int = 1,
+    page_size: int = 20,
+    section_code: str | None = None,
+    post_type: str | None = None,
+    keyword: str | None = None,
+    **_,
+):
     """PageResultObject of posts (legacyQueryPosts)."""
-    return ok_tagged(legacy.query_posts(session(), page_num=page_num, page_size=page_size,
-                                        section_code=section_code, post_type=post_type, keyword=keyword,
-                                        display=platform().display))
+    return ok_tagged(
+        legacy.query_posts(
+            session(),
+            page_num=page_num,
+            page_size=page_size,
+            section_code=section_code,
+            post_type=post_type,
+            keyword=keyword,
+            display=platform().display,
+        )
+    )
 
 
 def get_post(post_id: int, post_type: str | None = None, **_):
     """Free-form object of one post (legacyGetPost)."""
-    return ok_tagged(legacy.get_post(session(), post_id=post_id, post_type=post_type,
-                                     display=platform().display, today=_today()))
+    return ok_tagged(
+        legacy.get_post(
+            session(), post_id=post_id, post_type=post_type, display=platform().display, today=_today()
+        )
+    )
 
 
 def get_resource(post_id: int, **_):
     """Free-form object of one resource (legacyGetResource)."""
-    return ok_tagged(legacy.get_resource(session(), post_id=post_id, display=platform().display,
-                                         today=_today()))
+    return ok_tagged(
+        legacy.get_resource(session(), post_id=post_id, display=platform().display, today=_today())
+    )
 
 
 def list_resource_files(post_id: int, **_):
@@ -42,12 +67,20 @@ def list_resource_files(post_id: int, **_):
     return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
 
 
-def query_servers(page_num: int, page_size: int, server_status: str | None = None,
-                  query_enabled: bool | None = None, **_):
+def query_servers(
+    page_num: int, page_size: int, server_status: str | None = None, query_enabled: bool | None = None, **_
+):
     """PageResultObject of game servers (legacyQueryServers)."""
-    return ok_tagged(legacy.query_servers(session(), page_num=page_num, page_size=page_size,
-                                          server_status=server_status, query_enabled=query_enabled,
-                                          display=platform().display))
+    return ok_tagged(
+        legacy.query_servers(
+            session(),
+            page_num=page_num,
+            page_size=page_size,
+            server_status=server_status,
+            query_enabled=query_enabled,
+            display=platform().display,
+        )
+    )
 
 
 def get_server_status(post_id: int, **_):

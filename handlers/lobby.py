@@ -21,45 +21,78 @@ def _now():
 
 def publish_post(body: dict, **_):
     """New lobby post id (publishLobbyPost)."""
-    return ok(lobby.publish(session(), platform().storage, user_id=proxy_user_id(), params=body,
-                            zone=_settings().time_zone, now=_now()))
+    return ok(
+        lobby.publish(
+            session(),
+            platform().storage,
+            user_id=proxy_user_id(),
+            params=body,
+            zone=_settings().time_zone,
+            now=_now(),
+        )
+    )
 
 
 def update_post(post_id: int, body: dict, **_):
     """Boolean: fields overwritten, resource list replaced (updateLobbyPost)."""
-    return ok(lobby.update(session(), platform().storage, user_id=proxy_user_id(), post_id=post_id,
-                           params=body, zone=_settings().time_zone, now=_now()))
+    return ok(
+        lobby.update(
+            session(),
+            platform().storage,
+            user_id=proxy_user_id(),
+            post_id=post_id,
+            params=body,
+            zone=_settings().time_zone,
+            now=_now(),
+        )
+    )
 
 
 def close_post(post_id: int, **_):
     """Boolean: the post and its resource rows soft-deleted (closeLobbyPost)."""
-    return ok(lobby.close(session(), user_id=proxy_user_id(), post_id=post_id,
-                          settings=_settings(), now=_now()))
+    return ok(
+        lobby.close(session(), user_id=proxy_user_id(), post_id=post_id, settings=_settings(), now=_now())
+    )
 
 
 def get_manifest(post_id: int, **_):
     """OpenApiServerPostLobbyManifestVo, anonymous, with an ETag (getLobbyManifest)."""
-    return ok_tagged(lobby.manifest(session(), platform().storage, post_id=post_id,
-                                    zone=_settings().time_zone, now=_now()))
+    return ok_tagged(
+        lobby.manifest(session(), platform().storage, post_id=post_id, zone=_settings().time_zone, now=_now())
+    )
 
 
 def refresh_urls(post_id: int, **_):
     """Integer: download URLs renewed (refreshLobbyUrls)."""
-    return ok(lobby.refresh_urls(session(), platform().storage, user_id=proxy_user_id(),
-                                 post_id=post_id, now=_now()))
+    return ok(
+        lobby.refresh_urls(
+            session(), platform().storage, user_id=proxy_user_id(), post_id=post_id, now=_now()
+        )
+    )
 
 
 def reserve_resources(post_id: int, body: dict, **_):
     """OpenApiServerPostLobbyReserveBatchVo (reserveLobbyResources)."""
-    return ok(lobby_reserve.reserve(session(), platform().storage, user_id=proxy_user_id(),
-                                    post_id=post_id, items=body["items"], settings=_settings(),
-                                    now=_now()))
+    return ok(
+        lobby_reserve.reserve(
+            session(),
+            platform().storage,
+            user_id=proxy_user_id(),
+            post_id=post_id,
+            items=body["items"],
+            settings=_settings(),
+            now=_now(),
+        )
+    )
 
 
 def cancel_resource(post_id: int, resource_id: int, **_):
     """Boolean (cancelLobbyResource)."""
-    return ok(lobby_reserve.cancel(session(), user_id=proxy_user_id(), post_id=post_id,
-                                   resource_id=resource_id, now=_now()))
+    return ok(
+        lobby_reserve.cancel(
+            session(), user_id=proxy_user_id(), post_id=post_id, resource_id=resource_id, now=_now()
+        )
+    )
 
 
 def upload_resource(post_id: int, resource_id: int):
@@ -74,9 +107,14 @@ def upload_resource(post_id: int, resource_id: int):
     _, options = parse_options_header(flask.request.headers.get("Content-Type", ""))
     if not options.get("boundary"):
         raise ApiError("PARAMETER_INVALID", "multipart/form-data needs a boundary")
-    expected = uploads.claim(plat.db, user_id=user_id, post_id=post_id, resource_id=resource_id,
-                             token=flask.request.headers.get("X-Upload-Token", ""), now=_now())
+    expected = uploads.claim(
+        plat.db,
+        user_id=user_id,
+        post_id=post_id,
+        resource_id=resource_id,
+        token=flask.request.headers.get("X-Upload-Token", ""),
+        now=_now(),
+    )
     reader = FilePartReader(flask.request.stream, options["boundary"])
-    obj = uploads.store(plat.db, plat.storage, resource_id=resource_id, expected=expected,
-                        reader=reader)
+    obj = uploads.store(plat.db, plat.storage, resource_id=resource_id, expected=expected, reader=reader)
     return ok(uploads.finish(plat.db, plat.storage, resource_id=resource_id, obj=obj, now=_now()))

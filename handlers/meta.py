@@ -20,5 +20,6 @@ def install_signing_key(**_):
     """The published public keys of install-script signatures, PEM, the current one first
     (getInstallSigningKey, an extension)."""
     ring = keys.ring(session(), platform().settings)
-    return flask.Response(keys.bundle(ring), mimetype="application/x-pem-file",
-                          headers={"X-Install-Key-Id": ring.kid})
+    return flask.Response(
+        keys.bundle(ring), mimetype="application/x-pem-file", headers={"X-Install-Key-Id": ring.kid}
+    )

@@ -28,8 +28,11 @@ def get_batch(body: dict, **_):
     """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
     post_ids = body["postIds"]
     display = platform().display
-    texts = _kept_json("summary", post_ids, lambda ids: dict(zip(
-        ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)))
+    texts = _kept_json(
+        "summary",
+        post_ids,
+        lambda ids: dict(zip(ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)),
+    )
     return ok_tagged_json("[" + ",".join(texts[i] for i in post_ids) + "]", data_type=2)
 
 
@@ -48,8 +51,11 @@ def get_detail(post_id: int, **_):
 
 def _read_detail(ids: list[int]) -> dict:
     try:
-        return {ids[0]: catalog.get_detail(session(), post_id=ids[0], display=platform().display,
-                                           today=platform().clock().date())}
+        return {
+            ids[0]: catalog.get_detail(
+                session(), post_id=ids[0], display=platform().display, today=platform().clock().date()
+            )
+        }
     except ApiError as exc:
         if exc.code != 200404:
             raise
@@ -58,20 +64,21 @@ def _read_detail(ids: list[int]) -> dict:
 
 def list_authors(post_id: int, **_):
     """List of AuthorBriefVO of a resource (listModAuthors, listResourceAuthors)."""
-    return ok_tagged(catalog.list_authors(session(), post_id=post_id,
-                                                 display=platform().display))
+    return ok_tagged(catalog.list_authors(session(), post_id=post_id, display=platform().display))
 
 
 def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
-    return ok_tagged(catalog.list_comments(session(), post_id=post_id, page_num=page_num,
-                                                  page_size=page_size, display=platform().display))
+    return ok_tagged(
+        catalog.list_comments(
+            session(), post_id=post_id, page_num=page_num, page_size=page_size, display=platform().display
+        )
+    )
 
 
 def get_description(post_id: int, **_):
     """ModDescriptionVO of one resource (getModDescription, getResourceDescription)."""
-    return ok_tagged(catalog.get_description(session(), post_id=post_id,
-                                                    display=platform().display))
+    return ok_tagged(catalog.get_description(session(), post_id=post_id, display=platform().display))
 
 
 def get_rating(post_id: int, **_):

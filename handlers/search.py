@@ -4,15 +4,33 @@ from models.search import service as search_domain
 from models.search import sync as sync_domain
 from modhub.web import ok, platform, session
 
-FILTERS = ("keyword", "section_code", "resource_type", "main_category", "run_platform",
-           "client_environment", "server_environment", "is_paid", "resource_state", "sort")
+FILTERS = (
+    "keyword",
+    "section_code",
+    "resource_type",
+    "main_category",
+    "run_platform",
+    "client_environment",
+    "server_environment",
+    "is_paid",
+    "resource_state",
+    "sort",
+)
 
 
 def search(page_num=1, page_size=20, order="desc", **params):
     """PageResultModSummaryVO of a resource search (searchMods, queryResources)."""
     filters = {name: params.get(name) for name in FILTERS}  # only the contract's parameters
-    return ok(search_domain.search(session(), display=platform().display, page_num=page_num,
-                                   page_size=page_size, order=order, **filters))
+    return ok(
+        search_domain.search(
+            session(),
+            display=platform().display,
+            page_num=page_num,
+            page_size=page_size,
+            order=order,
+            **filters,
+        )
+    )
 
 
 def sync(cursor=None, size=100, **_):
@@ -22,6 +40,13 @@ def sync(cursor=None, size=100, **_):
 
 def legacy_query_resources(page_num, page_size, section_code=None, keyword=None, **_):
     """PageResultObject of resources (legacyQueryResources)."""
-    return ok(search_domain.legacy_query(session(), display=platform().display, page_num=page_num,
-                                         page_size=page_size, section_code=section_code,
-                                         keyword=keyword))
+    return ok(
+        search_domain.legacy_query(
+            session(),
+            display=platform().display,
+            page_num=page_num,
+            page_size=page_size,
+            section_code=section_code,
+            keyword=keyword,
+        )
+    )

@@ -12,8 +12,13 @@ url = config.get_main_option("sqlalchemy.url")
 
 def run_offline() -> None:
     """Emit SQL without a connection."""
-    context.configure(url=url, target_metadata=Base.metadata, literal_binds=True,
-                      render_as_batch=url.startswith("sqlite"), include_object=include_object)
+    context.configure(
+        url=url,
+        target_metadata=Base.metadata,
+        literal_binds=True,
+        render_as_batch=url.startswith("sqlite"),
+        include_object=include_object,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -31,9 +36,13 @@ def run_online() -> None:
 
 
 def _migrate(connection) -> None:
-    context.configure(connection=connection, target_metadata=Base.metadata,
-                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True,
-                      include_object=include_object)
+    context.configure(
+        connection=connection,
+        target_metadata=Base.metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+        include_object=include_object,
+    )
     with context.begin_transaction():
         context.run_migrations()
 

@@ -109,9 +109,19 @@ class Platform:
         Only the parts read per request are swapped: settings fields the app reads at build
         time (body limits, site cookie, validation) must match the ones it was built with.
         """
-        saved = (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
-                 self.login_throttle, self.code_guard, self.records)
+        saved = (
+            self.settings,
+            self.display,
+            self.db,
+            self.quota,
+            self.secrets,
+            self.clock,
+            self.login_throttle,
+            self.code_guard,
+            self.records,
+        )
         from workers.dispatch import RQDispatcher, attach
+
         attach(db, RQDispatcher.from_settings(settings))
         watch_catalog(db, quota)
         self.settings, self.db, self.quota = settings, db, quota
@@ -123,8 +133,17 @@ class Platform:
         try:
             yield self
         finally:
-            (self.settings, self.display, self.db, self.quota, self.secrets, self.clock,
-             self.login_throttle, self.code_guard, self.records) = saved
+            (
+                self.settings,
+                self.display,
+                self.db,
+                self.quota,
+                self.secrets,
+                self.clock,
+                self.login_throttle,
+                self.code_guard,
+                self.records,
+            ) = saved
 
 
 def _utc_now() -> dt.datetime:
@@ -146,8 +165,10 @@ def handler_function(target: str) -> Callable | None:
 
 def planned(operation_id: str) -> Callable:
     """The answer of an operation whose handler is not built yet: 501 / 200501 naming it."""
+
     def answer(**_):
         raise not_implemented(operation_id)
+
     answer.__name__ = f"planned_{operation_id}"
     return answer
 
@@ -166,28 +187,43 @@ class HandlerResolver(Resolver):
         return Resolution(function, operation.operation_id)
 
 
-def build_platform(settings: Settings, *, db: Database | None = None, quota=None,
-                   contract: Contract | None = None, storage=None) -> Platform:
+def build_platform(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    quota=None,
+    contract: Contract | None = None,
+    storage=None,
+) -> Platform:
     """Connect the database and the quota store named by the settings."""
     if quota is None:
         if settings.redis_url:
             # bounded waits: a stalled Redis fails requests with 200503 instead of holding them
-            quota = RedisQuota(redis.Redis.from_url(settings.redis_url, socket_timeout=1,
-                                                    socket_connect_timeout=1))
+            quota = RedisQuota(
+                redis.Redis.from_url(settings.redis_url, socket_timeout=1, socket_connect_timeout=1)
+            )
         else:
             if not settings.embedded:  # a shared database served by several processes, likely
-                log.warning("MODHUB_REDIS_URL is not set: quotas are counted per process; run "
-                            "with Redis to share them across processes")
+                log.warning(
+                    "MODHUB_REDIS_URL is not set: quotas are counted per process; run "
+                    "with Redis to share them across processes"
+                )
             # The embedded default (SQLite, one `modhub run` process) counts in process by design:
             # no warning there; `modhub run` says it in its banner.
             quota = LocalQuota()
-    platform = Platform(settings=settings, db=db or Database.from_url(settings.database_url),
-                        quota=quota, secrets=SecretBox(settings.encryption_key),
-                        contract=contract or Contract.load(),
-                        storage=storage or storage_from_settings(settings),
-                        code_guard=CodeGuard.for_quota(quota), display=Display.from_settings(settings),
-                        records=RecordCache(settings.record_cache_seconds))
+    platform = Platform(
+        settings=settings,
+        db=db or Database.from_url(settings.database_url),
+        quota=quota,
+        secrets=SecretBox(settings.encryption_key),
+        contract=contract or Contract.load(),
+        storage=storage or storage_from_settings(settings),
+        code_guard=CodeGuard.for_quota(quota),
+        display=Display.from_settings(settings),
+        records=RecordCache(settings.record_cache_seconds),
+    )
     from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
+
     attach(platform.db, RQDispatcher.from_settings(settings))
     watch_catalog(platform.db, quota)
     return platform
@@ -196,8 +232,7 @@ def build_platform(settings: Settings, *, db: Database | None = None, quota=None
 def watch_catalog(db: Database, quota) -> None:
     """After a commit that changed the catalogue, move the generation in the quota store (every
     process's cached records of the catalogue are stale from then on: models.catalog.cache)."""
-    db.sessions.configure(info={**(db.sessions.kw.get("info") or {}),
-                                CATALOG_LISTENER: quota.bump_catalog})
+    db.sessions.configure(info={**(db.sessions.kw.get("info") or {}), CATALOG_LISTENER: quota.bump_catalog})
 
 
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
@@ -206,10 +241,13 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
         ServerErrorMiddleware,
-        partial(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
-                max_upload_bytes=settings.max_upload_bytes,
-                max_header_bytes=settings.max_header_bytes,
-                uploads=upload_paths(platform.contract.document)),
+        partial(
+            EdgeMiddleware,
+            max_body_bytes=settings.max_body_bytes,
+            max_upload_bytes=settings.max_upload_bytes,
+            max_header_bytes=settings.max_header_bytes,
+            uploads=upload_paths(platform.contract.document),
+        ),
         ExceptionMiddleware,
         SigningDocsMiddleware,
         RoutingMiddleware,
@@ -220,9 +258,14 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         ContextMiddleware,
     ]
     if settings.validate_responses:  # tests: a 4xx code must be one its operation declares
-        middlewares.insert(0, partial(DeclaredErrorsMiddleware,
-                                      declared=declared_codes(platform.contract.document),
-                                      record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES")))
+        middlewares.insert(
+            0,
+            partial(
+                DeclaredErrorsMiddleware,
+                declared=declared_codes(platform.contract.document),
+                record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
+            ),
+        )
     app = connexion.FlaskApp(__name__, middlewares=middlewares)
     app.add_api(
         platform.contract.document,
@@ -232,8 +275,10 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         validator_map=VALIDATORS,
         validate_responses=settings.validate_responses,
         swagger_ui_options=SwaggerUIOptions(
-            serve_spec=False, swagger_ui_path=DOCS_PATH,
-            swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"}),
+            serve_spec=False,
+            swagger_ui_path=DOCS_PATH,
+            swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"},
+        ),
     )
     prepare_when_built(app)  # Connexion's per-request decorator building, done once
     bridge.install(app)  # one thread hand-off each way per response (a2wsgi makes four)

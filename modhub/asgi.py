@@ -14,6 +14,7 @@ def create():
     app = create_app(settings)
     if not settings.redis_url:  # embedded mode: webhooks are delivered by an in-process relay
         from workers.embedded import start
+
         start(app.app.extensions["modhub"])
     # The ORM mappers are configured by the first query otherwise: that request paid ~130 ms.
     configure_mappers()

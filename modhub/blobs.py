@@ -67,8 +67,9 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
     body = storage.open(key, start, end) if size else iter(())
     if flask.request.method == "HEAD":
         body = iter(())
-    return flask.Response(body, status=status, headers=headers,
-                          mimetype="application/octet-stream", direct_passthrough=True)
+    return flask.Response(
+        body, status=status, headers=headers, mimetype="application/octet-stream", direct_passthrough=True
+    )
 
 
 @bp.route(BLOB_PATH + "<key>", methods=["GET", "HEAD"])
@@ -77,10 +78,10 @@ def signed_blob(key: str):
     storage = flask.current_app.extensions["modhub"].storage
     signer = getattr(storage, "signer", None)
     args = flask.request.args
-    if signer is None or not signer.verify(key, expires=args.get("e"), filename=args.get("n", ""),
-                                           signature=args.get("s")):
-        return flask.Response("invalid or expired download link\n", status=403,
-                              mimetype="text/plain")
+    if signer is None or not signer.verify(
+        key, expires=args.get("e"), filename=args.get("n", ""), signature=args.get("s")
+    ):
+        return flask.Response("invalid or expired download link\n", status=403, mimetype="text/plain")
     try:
         size = storage.size(key)
     except ObjectMissing:
@@ -90,8 +91,11 @@ def signed_blob(key: str):
 
 def _address() -> str:
     settings = flask.current_app.extensions["modhub"].settings
-    return client_address(flask.request.remote_addr or "-",
-                          flask.request.headers.get("X-Forwarded-For"), settings.trusted_networks)
+    return client_address(
+        flask.request.remote_addr or "-",
+        flask.request.headers.get("X-Forwarded-For"),
+        settings.trusted_networks,
+    )
 
 
 def _new_download() -> bool:
@@ -109,11 +113,18 @@ def serve(d, *, user_id: int | None) -> flask.Response:
     streamed, or redirected (DIRECT_LINK's external link, S3's presigned URL)."""
     platform = flask.current_app.extensions["modhub"]
     if _new_download():
-        downloads.count(platform, post_id=d.post_id, file_id=d.file_id, user_id=user_id,
-                        address=_address(), now=platform.clock().timestamp())
+        downloads.count(
+            platform,
+            post_id=d.post_id,
+            file_id=d.file_id,
+            user_id=user_id,
+            address=_address(),
+            now=platform.clock().timestamp(),
+        )
     if d.redirect:
-        return flask.Response(b"", status=302, headers={"Location": d.redirect},
-                              mimetype="application/octet-stream")
+        return flask.Response(
+            b"", status=302, headers={"Location": d.redirect}, mimetype="application/octet-stream"
+        )
     return stream(platform.storage, key=d.key, size=d.size, filename=d.file_name, sha256=d.sha256)
 
 
@@ -124,14 +135,18 @@ def temporary_link(file_id: int):
     platform = flask.current_app.extensions["modhub"]
     try:
         d, link = downloads.link_download(
-            session(), platform.storage, settings=platform.settings, file_id=file_id,
-            args=flask.request.args, api_key=flask.request.headers.get("X-API-Key"),
-            now=platform.clock().timestamp())
+            session(),
+            platform.storage,
+            settings=platform.settings,
+            file_id=file_id,
+            args=flask.request.args,
+            api_key=flask.request.headers.get("X-API-Key"),
+            now=platform.clock().timestamp(),
+        )
     except ApiError as exc:
         return flask.Response(error_bytes(exc), status=exc.status, mimetype="application/json")
     if not d.redirect and getattr(platform.storage, "signer", None) is None:
         # S3: hand over to the store's presigned URL, valid until the link expires
         ttl = max(1, int(link.expires - platform.clock().timestamp()))
-        d = dataclasses.replace(d, redirect=platform.storage.url(d.key, expires_in=ttl,
-                                                                 filename=d.file_name))
+        d = dataclasses.replace(d, redirect=platform.storage.url(d.key, expires_in=ttl, filename=d.file_name))
     return serve(d, user_id=link.user_id)

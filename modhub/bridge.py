@@ -40,8 +40,9 @@ class _Call:
         if exc_info is not None and self.started:  # PEP 3333: too late to change the headers
             raise exc_info[1].with_traceback(exc_info[2])
         self.status = int(status.split(" ", 1)[0])
-        self.headers = [(name.strip().encode("latin1").lower(), value.strip().encode("latin1"))
-                        for name, value in headers]
+        self.headers = [
+            (name.strip().encode("latin1").lower(), value.strip().encode("latin1")) for name, value in headers
+        ]
         return self.pending.append  # the legacy write() callable
 
     def first(self) -> tuple[list[bytes], bool]:
@@ -96,6 +97,7 @@ class OneHopWSGI(WSGIMiddleware):
 
         def in_thread(step):
             return loop.run_in_executor(self.executor, context.run, step)
+
         try:
             chunks, done = await in_thread(call.first)
             await send({"type": "http.response.start", "status": call.status, "headers": call.headers})
@@ -114,6 +116,7 @@ def install(connexion_app) -> None:
     """Serve the Flask side of a Connexion FlaskApp through OneHopWSGI (same thread pool size)."""
     flask_side = connexion_app.middleware.app
     old = flask_side.asgi_app
-    flask_side.asgi_app = OneHopWSGI(old.app, workers=old.executor._max_workers,
-                                     send_queue_size=old.send_queue_size)
+    flask_side.asgi_app = OneHopWSGI(
+        old.app, workers=old.executor._max_workers, send_queue_size=old.send_queue_size
+    )
     old.executor.shutdown(wait=False)

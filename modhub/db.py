@@ -55,12 +55,13 @@ def database_url(url: str) -> str:
     """The URL with its PostgreSQL driver made explicit (postgres:// and postgresql:// take the
     installed one); ValueError with a one-line reason when the URL cannot be used."""
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise ValueError("is not a database URL (e.g. postgresql://user@host/db or "
-                         "sqlite:///path/modhub.db)") from None
+        raise ValueError(
+            "is not a database URL (e.g. postgresql://user@host/db or sqlite:///path/modhub.db)"
+        ) from None
     if parsed.drivername == "postgresql":
         driver = next((d for d, module in _PG_DRIVERS if importlib.util.find_spec(module)), None)
         if driver is None:

@@ -82,4 +82,5 @@ class DeclaredErrorsMiddleware:
         raise UndeclaredErrorCode(
             f"{operation_id} answered code {code}, which its 4xx responses in openapi.yaml do "
             f"not list: name it in the operation's description and run "
-            f"`python openapi/declare_errors.py`")
+            f"`python openapi/declare_errors.py`"
+        )

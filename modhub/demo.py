@@ -17,9 +17,14 @@ def ensure_demo_app(platform, redirect_uri: str | None = None) -> dict:
     with platform.db.session() as session, session.begin():
         app = session.scalar(select(Application).where(Application.name == DEMO_APP))
         if app is None:
-            creds = applications.create(session, platform.secrets, name=DEMO_APP,
-                                        permissions=["user:proxy"], approve=True,
-                                        redirect_uris=[redirect_uri] if redirect_uri else [])
+            creds = applications.create(
+                session,
+                platform.secrets,
+                name=DEMO_APP,
+                permissions=["user:proxy"],
+                approve=True,
+                redirect_uris=[redirect_uri] if redirect_uri else [],
+            )
             app_id, api_key, secret = creds.app_id, creds.api_key, creds.secret_key
         else:
             app_id, api_key = app.id, app.api_key
@@ -38,6 +43,7 @@ def new_demo_password(platform, user_id: int) -> str:
     """Give the demo user a fresh generated password (printed once) and the admin role."""
     from models.console.service import set_role
     from models.identity.accounts import hash_password
+
     password = secrets.token_urlsafe(12)
     with platform.db.session() as session, session.begin():
         session.get(User, user_id).password_hash = hash_password(password)
@@ -47,15 +53,25 @@ def new_demo_password(platform, user_id: int) -> str:
 
 def banner(creds: dict, base: str, password: str, shared_quota: bool = False) -> str:
     """The lines `modhub run` prints once the server listens."""
-    quotas = ("  quotas: counted in Redis" if shared_quota else
-              "  quotas: counted in this process (embedded mode; MODHUB_REDIS_URL shares them)")
-    return "\n".join([
-        "", "=" * 64, f"modhub is running at {base}", quotas,
-        f"  API docs (sign requests there): {base}/openapi/v2/meta/docs/",
-        f"  developer console:              {base}/console   (admin pages: {base}/admin)",
-        f"  demo app id {creds['appId']}  API key {creds['apiKey']}",
-        f"  demo secret key                 {creds['secretKey']}",
-        f"  demo site user                  demo / {password}   (new password each start)",
-        f"  consent flow: {base}/openapi-authorize?app_id={creds['appId']}"
-        f"&redirect_uri={base}/demo/callback",
-        "=" * 64, ""])
+    quotas = (
+        "  quotas: counted in Redis"
+        if shared_quota
+        else "  quotas: counted in this process (embedded mode; MODHUB_REDIS_URL shares them)"
+    )
+    return "\n".join(
+        [
+            "",
+            "=" * 64,
+            f"modhub is running at {base}",
+            quotas,
+            f"  API docs (sign requests there): {base}/openapi/v2/meta/docs/",
+            f"  developer console:              {base}/console   (admin pages: {base}/admin)",
+            f"  demo app id {creds['appId']}  API key {creds['apiKey']}",
+            f"  demo secret key                 {creds['secretKey']}",
+            f"  demo site user                  demo / {password}   (new password each start)",
+            f"  consent flow: {base}/openapi-authorize?app_id={creds['appId']}"
+            f"&redirect_uri={base}/demo/callback",
+            "=" * 64,
+            "",
+        ]
+    )

@@ -52,8 +52,15 @@ class EdgeMiddleware:
     replayed with its length, so the layers behind see an ordinary request.
     """
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, max_upload_bytes: int,
-                 uploads: list[re.Pattern], max_header_bytes: int = 32 * 1024):
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        max_upload_bytes: int,
+        uploads: list[re.Pattern],
+        max_header_bytes: int = 32 * 1024,
+    ):
         self.app = app
         self.max_header_bytes = max_header_bytes
         self.max_body_bytes = max_body_bytes
@@ -68,27 +75,32 @@ class EdgeMiddleware:
         headers = dict(scope["headers"])
         incoming = headers.get(b"x-request-id")
         state = envelope.RequestState(
-            envelope.request_id_from(incoming.decode("latin-1") if incoming else None))
+            envelope.request_id_from(incoming.decode("latin-1") if incoming else None)
+        )
         token = envelope.current.set(state)
         try:
-            await self._dispatch(scope, receive,
-                                 self._stamping(send, state, started, headers.get(b"host")), headers)
+            await self._dispatch(
+                scope, receive, self._stamping(send, state, started, headers.get(b"host")), headers
+            )
         finally:
             envelope.current.reset(token)
 
     @staticmethod
-    def _stamping(send: Send, state: envelope.RequestState, started: float,
-                  host: bytes | None) -> Send:
+    def _stamping(send: Send, state: envelope.RequestState, started: float, host: bytes | None) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [_relative_location(h, host) for h in message.get("headers", [])
-                           if h[0].lower() != b"x-request-id"]
+                headers = [
+                    _relative_location(h, host)
+                    for h in message.get("headers", [])
+                    if h[0].lower() != b"x-request-id"
+                ]
                 headers.append((b"x-request-id", state.request_id.encode()))
                 elapsed = (time.perf_counter() - started) * 1000
                 headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
                 headers.extend(state.headers)
                 message = {**message, "headers": headers}
             await send(message)
+
         return send_with_headers
 
     def _limit(self, path: str) -> int:
@@ -103,8 +115,9 @@ class EdgeMiddleware:
             await self._refuse(send, ApiError("PATH_NOT_FOUND"))
             return
         if sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_header_bytes:
-            await self._refuse(send, ApiError("HEADERS_TOO_LARGE", "request headers exceed "
-                                              f"{self.max_header_bytes} bytes"))
+            await self._refuse(
+                send, ApiError("HEADERS_TOO_LARGE", f"request headers exceed {self.max_header_bytes} bytes")
+            )
             return
         limit = self._limit(scope["path"])
         length = headers.get(b"content-length")
@@ -143,13 +156,21 @@ class EdgeMiddleware:
                 return await receive()
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
+
         return replay
 
     @staticmethod
     async def _refuse(send: Send, exc: ApiError) -> None:
         body = envelope.error_bytes(exc)
-        await send({"type": "http.response.start", "status": exc.status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": exc.status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -71,26 +71,43 @@ def data_type(data) -> int:
 
 def ok(data=None) -> dict:
     """A success envelope around data."""
-    return {"code": 0, "ok": True, "msg": SUCCESS_MSG, "level": "info", "data": data,
-            "dataType": data_type(data), "traceId": trace_id()}
+    return {
+        "code": 0,
+        "ok": True,
+        "msg": SUCCESS_MSG,
+        "level": "info",
+        "data": data,
+        "dataType": data_type(data),
+        "traceId": trace_id(),
+    }
 
 
 def ok_text(data_json: str, data_type_code: int) -> str:
     """The success envelope as JSON text around serialized data of the given dataType."""
-    return (f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":{data_json},'
-            f'"dataType":{data_type_code},"traceId":{json.dumps(trace_id())}}}')
+    return (
+        f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":{data_json},'
+        f'"dataType":{data_type_code},"traceId":{json.dumps(trace_id())}}}'
+    )
 
 
 def error(code: int, msg: str, status: int) -> dict:
     """An error envelope: non-zero code, data null."""
-    return {"code": code, "ok": False, "msg": msg, "level": "error" if status >= 500 else "warn",
-            "data": None, "dataType": 0, "traceId": trace_id()}
+    return {
+        "code": code,
+        "ok": False,
+        "msg": msg,
+        "level": "error" if status >= 500 else "warn",
+        "data": None,
+        "dataType": 0,
+        "traceId": trace_id(),
+    }
 
 
 def error_bytes(exc: ApiError) -> bytes:
     """The serialized error envelope of an ApiError."""
-    return json.dumps(error(exc.code, exc.message, exc.status), ensure_ascii=False,
-                      separators=(",", ":")).encode()
+    return json.dumps(
+        error(exc.code, exc.message, exc.status), ensure_ascii=False, separators=(",", ":")
+    ).encode()
 
 
 def _default(value):

@@ -69,8 +69,12 @@ def as_api_error(status: int, detail: str | None, headers: dict | None = None) -
 
 
 def _response(exc: ApiError) -> ConnexionResponse:
-    return ConnexionResponse(status_code=exc.status, body=envelope.error_bytes(exc),
-                             content_type="application/json", headers=dict(exc.headers))
+    return ConnexionResponse(
+        status_code=exc.status,
+        body=envelope.error_bytes(exc),
+        content_type="application/json",
+        headers=dict(exc.headers),
+    )
 
 
 async def on_api_error(_request, exc: ApiError) -> ConnexionResponse:
@@ -92,8 +96,9 @@ async def on_http_exception(_request, exc: HTTPException) -> ConnexionResponse:
 
 def database_unavailable(exc: BaseException) -> bool:
     """Whether an exception means the database cannot be reached (not a bug in a query)."""
-    if isinstance(exc, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError,
-                        sqlalchemy.exc.TimeoutError)):
+    if isinstance(
+        exc, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.TimeoutError)
+    ):
         return True
     return isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated
 
@@ -105,13 +110,20 @@ async def on_crash(_request, exc: Exception) -> ConnexionResponse:
     """
     if database_unavailable(exc):
         first = str(getattr(exc, "orig", exc)).strip().splitlines()[:1]
-        log.warning("traceId=%s database unavailable: %s %r", envelope.trace_id(),
-                    type(exc).__name__, first[0] if first else "")
+        log.warning(
+            "traceId=%s database unavailable: %s %r",
+            envelope.trace_id(),
+            type(exc).__name__,
+            first[0] if first else "",
+        )
         return _response(ApiError("DEPENDENCY_UNAVAILABLE", "the database is unavailable"))
     if isinstance(exc, sqlalchemy.exc.DataError) or isinstance(exc, OverflowError):
         # the last net under validation: a value the column cannot hold is the caller's error
-        log.warning("traceId=%s value refused by the database: %s", envelope.trace_id(),
-                    type(getattr(exc, "orig", exc)).__name__)
+        log.warning(
+            "traceId=%s value refused by the database: %s",
+            envelope.trace_id(),
+            type(getattr(exc, "orig", exc)).__name__,
+        )
         return _response(ApiError("PARAMETER_INVALID", "a value is out of range for its field"))
     log.error("traceId=%s unhandled %s", envelope.trace_id(), type(exc).__name__, exc_info=exc)
     return _response(ApiError("INTERNAL_ERROR"))
@@ -129,8 +141,9 @@ def _flask_http_error(exc: werkzeug.exceptions.HTTPException):
     if isinstance(exc, werkzeug.exceptions.MethodNotAllowed) and exc.valid_methods:
         headers["Allow"] = ", ".join(sorted(exc.valid_methods))
     err = as_api_error(exc.code or 500, exc.description, headers)
-    return flask.Response(envelope.error_bytes(err), status=err.status, headers=err.headers,
-                          mimetype="application/json")
+    return flask.Response(
+        envelope.error_bytes(err), status=err.status, headers=err.headers, mimetype="application/json"
+    )
 
 
 def install(app) -> None:

@@ -29,8 +29,9 @@ _TIMESTAMP = re.compile(r"^\d{13}$")
 _USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"
 INT64_MAX = 2**63 - 1
 # Headers that decide who is calling: two copies are ambiguous (layers could read different ones).
-SINGLE_HEADERS = frozenset({b"x-api-key", b"x-timestamp", b"x-signature",
-                            b"x-proxy-access-token", b"x-proxy-user-id"})
+SINGLE_HEADERS = frozenset(
+    {b"x-api-key", b"x-timestamp", b"x-signature", b"x-proxy-access-token", b"x-proxy-user-id"}
+)
 
 
 class Access(enum.Enum):
@@ -122,9 +123,15 @@ class AppDirectory:
             if app is None:
                 return None
             s = self.platform.settings
-            return AppInfo(app.id, self.platform.secrets.open(app.secret_encrypted), app.status,
-                           app.has_proxy_permission, tuple(app.ip_allow or ()),
-                           app.per_minute or s.default_per_minute, app.per_day or s.default_per_day)
+            return AppInfo(
+                app.id,
+                self.platform.secrets.open(app.secret_encrypted),
+                app.status,
+                app.has_proxy_permission,
+                tuple(app.ip_allow or ()),
+                app.per_minute or s.default_per_minute,
+                app.per_day or s.default_per_day,
+            )
 
 
 class UserDirectory:
@@ -186,35 +193,36 @@ class Gatekeeper:
         or a P operation (no token) of such an application whose proxy user is cached live."""
         if access is Access.PROXY_USER:
             raw = headers.get("x-proxy-user-id", "")
-            if "x-proxy-access-token" in headers or not _USER_ID.match(raw) or \
-                    not self.users.live(int(raw)):
+            if "x-proxy-access-token" in headers or not _USER_ID.match(raw) or not self.users.live(int(raw)):
                 return False
         elif access is not Access.KEY:
             return False
         return self.apps.cached(headers.get("x-api-key", ""))
 
-    def check(self, access: Access, method: str, path: str, headers: dict, peer: str,
-              state: envelope.RequestState) -> None:
+    def check(
+        self, access: Access, method: str, path: str, headers: dict, peer: str, state: envelope.RequestState
+    ) -> None:
         """Authenticate, count and resolve the proxy user, or raise the precise ApiError."""
         app, replay = self._admit(access, method, path, headers, peer)
         verdict = self.platform.quota.hit(app.id, app.per_minute, app.per_day, **replay)
         self._counted(access, app, verdict, headers, state)
 
-    async def check_in_loop(self, access: Access, method: str, path: str, headers: dict, peer: str,
-                            state: envelope.RequestState) -> None:
+    async def check_in_loop(
+        self, access: Access, method: str, path: str, headers: dict, peer: str, state: envelope.RequestState
+    ) -> None:
         """check() on the event loop, for a request in_loop() accepts (no database read): the
         quota's round trip is awaited, so the loop serves other requests meanwhile."""
         app, replay = self._admit(access, method, path, headers, peer)
         verdict = await self.platform.quota.hit_async(app.id, app.per_minute, app.per_day, **replay)
         self._counted(access, app, verdict, headers, state)
 
-    def _admit(self, access: Access, method: str, path: str, headers: dict,
-               peer: str) -> tuple[AppInfo, dict]:
+    def _admit(
+        self, access: Access, method: str, path: str, headers: dict, peer: str
+    ) -> tuple[AppInfo, dict]:
         """The signed application, allowed from this address, and the quota's replay arguments
         (the nonce of a signed write and how long it is remembered)."""
         app = self._signed_app(method, path, headers)
-        if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"),
-                                                        self.trusted)):
+        if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"), self.trusted)):
             raise ApiError("IP_NOT_ALLOWED")
         # A signed write is accepted once: its (timestamp, signature) is remembered for the
         # window on both sides of now, in the quota store's same round trip. Reads replay.
@@ -223,8 +231,9 @@ class Gatekeeper:
             nonce = f"{headers['x-timestamp']}:{headers['x-signature']}"
         return app, {"nonce": nonce, "nonce_ttl": 2 * self.settings.timestamp_window_seconds + 1}
 
-    def _counted(self, access: Access, app: AppInfo, verdict, headers: dict,
-                 state: envelope.RequestState) -> None:
+    def _counted(
+        self, access: Access, app: AppInfo, verdict, headers: dict, state: envelope.RequestState
+    ) -> None:
         for name, value in verdict.headers():
             state.add_header(name, value)
         verdict.raise_if_refused()
@@ -254,8 +263,7 @@ class Gatekeeper:
             raise ApiError("APP_NOT_APPROVED")
         return app
 
-    def _proxy_user(self, access: Access, app: AppInfo, headers: dict,
-                    state: envelope.RequestState) -> None:
+    def _proxy_user(self, access: Access, app: AppInfo, headers: dict, state: envelope.RequestState) -> None:
         token = headers.get("x-proxy-access-token")
         if access is Access.TOKEN and not token:
             raise ApiError("PROXY_TOKEN_REQUIRED")
@@ -301,9 +309,14 @@ class GatewayOperation:
             _refuse_duplicates(scope["headers"])
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             peer = (scope.get("client") or ("",))[0]
-            args = (self.access, scope["method"],
-                    scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
-                    headers, peer, envelope.current.get())
+            args = (
+                self.access,
+                scope["method"],
+                scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+                headers,
+                peer,
+                envelope.current.get(),
+            )
             try:
                 if self.gatekeeper.in_loop(self.access, headers):
                     await self.gatekeeper.check_in_loop(*args)

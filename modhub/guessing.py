@@ -19,15 +19,20 @@ from modhub.core.errors import ApiError
 
 WINDOW_SECONDS = 60
 LIMITS = {"app": 30, "user": 5, "addr": 10}  # wrong codes per window, by subject kind
-WRONG = frozenset({"AUTH_CODE_INVALID", "AUTH_CODE_USER_MISMATCH", "PAIRING_CODE_INVALID",
-                   "SSO_TICKET_INVALID"})
+WRONG = frozenset(
+    {"AUTH_CODE_INVALID", "AUTH_CODE_USER_MISMATCH", "PAIRING_CODE_INVALID", "SSO_TICKET_INVALID"}
+)
 
 
 class CodeGuard:
     """Counts wrong codes per subject; `guarded` refuses a locked-out subject and counts failures."""
 
-    def __init__(self, client: redis.Redis | None = None, prefix: str = "modhub:quota",
-                 limits: dict[str, int] | None = None):
+    def __init__(
+        self,
+        client: redis.Redis | None = None,
+        prefix: str = "modhub:quota",
+        limits: dict[str, int] | None = None,
+    ):
         self.client = client
         self.limits = {**LIMITS, **(limits or {})}
         self.prefix = f"{prefix}:guess"

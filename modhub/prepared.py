@@ -27,8 +27,9 @@ class PreparedOperation:
     """A FlaskOperation whose decorated handler is built once."""
 
     def __init__(self, operation: FlaskOperation):
-        self.decorator = FlaskDecorator(pythonic_params=operation.pythonic_params,
-                                        jsonifier=operation.jsonifier)
+        self.decorator = FlaskDecorator(
+            pythonic_params=operation.pythonic_params, jsonifier=operation.jsonifier
+        )
         self.decorated = self.decorator.decorate(operation._fn)
         self.uri_parser = None  # read from the operation's context on the first request
         functools.update_wrapper(self, operation._fn)
@@ -64,6 +65,7 @@ def prepare_when_built(app) -> None:
         api = add_api(*args, **kwargs)
         prepare_operations(flask_side.app)
         return api
+
     flask_side.add_api = add_api_then_prepare
 
 

@@ -156,8 +156,16 @@ class RedisQuota:
         finally:
             self._idle.append(conn)
 
-    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
-            nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
+    def hit(
+        self,
+        app_id: int,
+        per_minute: int,
+        per_day: int,
+        now: float | None = None,
+        *,
+        nonce: str | None = None,
+        nonce_ttl: int = 601,
+    ) -> Verdict:
         """Count one request of an application, unless a window is full or `nonce` was seen.
 
         `nonce` (a signed write's timestamp and signature) is remembered for `nonce_ttl` seconds
@@ -170,8 +178,16 @@ class RedisQuota:
             raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
         return _verdict(reply, per_minute, per_day, w, now)
 
-    async def hit_async(self, app_id: int, per_minute: int, per_day: int, now: float | None = None,
-                        *, nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
+    async def hit_async(
+        self,
+        app_id: int,
+        per_minute: int,
+        per_day: int,
+        now: float | None = None,
+        *,
+        nonce: str | None = None,
+        nonce_ttl: int = 601,
+    ) -> Verdict:
         """`hit` for a caller on an event loop: the loop serves other requests during the round
         trip, and the scripts of requests counted at the same moment share one write and one
         read (a `Pipe` per event loop)."""
@@ -185,8 +201,11 @@ class RedisQuota:
     def _script_call(self, app_id, per_minute, per_day, now, nonce, nonce_ttl) -> tuple:
         now = time.time() if now is None else now
         w = Windows.at(now)
-        keys = [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}",
-                self.generation_key]
+        keys = [
+            f"{self.prefix}:{app_id}:m:{w.minute}",
+            f"{self.prefix}:{app_id}:d:{w.day}",
+            self.generation_key,
+        ]
         if nonce is not None:
             keys.append(f"{self.prefix}:{app_id}:seen:{nonce}")
         return now, w, keys, [per_minute, per_day, 120, 90000, nonce_ttl]
@@ -234,8 +253,9 @@ class RedisQuota:
         """Requests counted this minute and this UTC day, without counting one."""
         w = Windows.at(time.time() if now is None else now)
         try:
-            m, d = self.client.mget([f"{self.prefix}:{app_id}:m:{w.minute}",
-                                     f"{self.prefix}:{app_id}:d:{w.day}"])
+            m, d = self.client.mget(
+                [f"{self.prefix}:{app_id}:m:{w.minute}", f"{self.prefix}:{app_id}:d:{w.day}"]
+            )
         except redis.RedisError as exc:
             raise ApiError("DEPENDENCY_UNAVAILABLE", "quota store (Redis) is unavailable") from exc
         return int(m or 0), int(d or 0)
@@ -278,8 +298,9 @@ class Pipe:
 
     async def _open(self, settings: dict, setup: bytes) -> None:
         try:
-            await asyncio.wait_for(self._connect(settings),
-                                   settings.get("socket_connect_timeout") or self.timeout)
+            await asyncio.wait_for(
+                self._connect(settings), settings.get("socket_connect_timeout") or self.timeout
+            )
         except TimeoutError:  # as redis-py's: a connection that timed out is not tried again
             self._drop(redis.TimeoutError("timeout connecting to Redis"))
             return
@@ -301,8 +322,12 @@ class Pipe:
         if settings.get("path"):
             addresses = [(socket.AF_UNIX, settings["path"])]
         else:
-            addresses = [(family, address) for family, _, _, _, address in await self.loop.getaddrinfo(
-                settings.get("host", "localhost"), settings.get("port", 6379), type=socket.SOCK_STREAM)]
+            addresses = [
+                (family, address)
+                for family, _, _, _, address in await self.loop.getaddrinfo(
+                    settings.get("host", "localhost"), settings.get("port", 6379), type=socket.SOCK_STREAM
+                )
+            ]
         for n, (family, address) in enumerate(addresses, 1):
             self.close()
             self.sock = sock = socket.socket(family, socket.SOCK_STREAM)
@@ -430,8 +455,16 @@ class LocalQuota:
         self.minute = -1
         self.generation = 0
 
-    def hit(self, app_id: int, per_minute: int, per_day: int, now: float | None = None, *,
-            nonce: str | None = None, nonce_ttl: int = 601) -> Verdict:
+    def hit(
+        self,
+        app_id: int,
+        per_minute: int,
+        per_day: int,
+        now: float | None = None,
+        *,
+        nonce: str | None = None,
+        nonce_ttl: int = 601,
+    ) -> Verdict:
         """Count one request of an application, unless a window is full or `nonce` was seen."""
         now = time.time() if now is None else now
         w = Windows.at(now)

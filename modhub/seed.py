@@ -52,12 +52,14 @@ class SeedRefused(RuntimeError):
 
 def catalogue_is_empty(session: Session) -> bool:
     """True when there is no section and no resource post yet."""
-    return not session.scalar(select(exists().where(Section.id.is_not(None)))) and \
-        not session.scalar(select(exists().where(ResourcePost.id.is_not(None))))
+    return not session.scalar(select(exists().where(Section.id.is_not(None)))) and not session.scalar(
+        select(exists().where(ResourcePost.id.is_not(None)))
+    )
 
 
-def seed(session: Session, *, resources: int, today: dt.date | None = None,
-         progress: bool = False, storage=None) -> dict:
+def seed(
+    session: Session, *, resources: int, today: dt.date | None = None, progress: bool = False, storage=None
+) -> dict:
     """Fill an empty catalogue with `resources` posts and everything around them; counts by table.
 
     With a storage, the bytes of the on-site demo files are put into it while the rows are being
@@ -79,23 +81,30 @@ def seed(session: Session, *, resources: int, today: dt.date | None = None,
     files = _FileStore(storage) if storage is not None else None
     writer = _PostWriter(bulk, rng, now, user_ids, files)
     # the file puts go on while the indexes are built; both end before the transaction does
-    with contextlib.closing(files) if files else contextlib.nullcontext(), \
-            deferred_indexes(session, GIN_TABLES):
+    with (
+        contextlib.closing(files) if files else contextlib.nullcontext(),
+        deferred_indexes(session, GIN_TABLES),
+    ):
         with tqdm(total=resources, file=sys.stderr, disable=not progress, unit="post") as bar:
             for start in range(0, resources, CHUNK):
                 size = min(CHUNK, resources - start)
                 writer.write_chunk(size)
                 bar.update(size)
         bulk.write(ServerPost, _server_rows(rng, now, user_ids, max(5, resources // 50)))
-        community = seed_community(bulk, resources=resources, user_ids=user_ids, now=now,
-                                   progress=progress)
+        community = seed_community(bulk, resources=resources, user_ids=user_ids, now=now, progress=progress)
     return {**writer.counts, **community}
 
 
 # Tables the seed fills from empty whose GIN indexes are built once at its end (PostgreSQL); the
 # search documents of migration 0012 are filled by triggers as the rows arrive.
-GIN_TABLES = ["resource_post", "community_post", "community_answer", "community_moment",
-              "resource_search_doc", "community_search_doc"]
+GIN_TABLES = [
+    "resource_post",
+    "community_post",
+    "community_answer",
+    "community_moment",
+    "resource_search_doc",
+    "community_search_doc",
+]
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
@@ -160,25 +169,40 @@ def _server_rows(rng: random.Random, now: dt.datetime, user_ids: list[int], coun
         section = rng.choice(sections)[0]
         status = rng.choice(V.SERVER_STATUSES)
         cap = rng.choice([20, 50, 100, 200])
-        rows.append({
-            "section_code": section, "user_id": rng.choice(user_ids),
-            "main_name": f"{rng.choice(V.ZH_PREFIX)}服务器 #{i + 1} {rng.choice(V.EN_SUFFIX)} Server",
-            "server_ip": f"play{i + 1}.example.net", "server_port": 25565 + i % 7,
-            "query_enabled": rng.random() < 0.85, "query_type": rng.choice(["MINECRAFT", "A2S", "NONE"]),
-            "current_players": rng.randint(0, cap) if status == "ONLINE" else 0, "max_players": cap,
-            "server_status": status, "server_motd": "欢迎 Welcome!",
-            "latency_ms": rng.randint(5, 300) if status == "ONLINE" else None,
-            "last_heartbeat_time": now - rng.uniform(0, 48) * dt.timedelta(hours=1),
-            "publish_time": now - rng.uniform(1, 400) * R.DAY, "update_time": now,
-            "is_delete": rng.random() < 0.05})
+        rows.append(
+            {
+                "section_code": section,
+                "user_id": rng.choice(user_ids),
+                "main_name": f"{rng.choice(V.ZH_PREFIX)}服务器 #{i + 1} {rng.choice(V.EN_SUFFIX)} Server",
+                "server_ip": f"play{i + 1}.example.net",
+                "server_port": 25565 + i % 7,
+                "query_enabled": rng.random() < 0.85,
+                "query_type": rng.choice(["MINECRAFT", "A2S", "NONE"]),
+                "current_players": rng.randint(0, cap) if status == "ONLINE" else 0,
+                "max_players": cap,
+                "server_status": status,
+                "server_motd": "欢迎 Welcome!",
+                "latency_ms": rng.randint(5, 300) if status == "ONLINE" else None,
+                "last_heartbeat_time": now - rng.uniform(0, 48) * dt.timedelta(hours=1),
+                "publish_time": now - rng.uniform(1, 400) * R.DAY,
+                "update_time": now,
+                "is_delete": rng.random() < 0.05,
+            }
+        )
     return rows
 
 
 class _PostWriter:
     """Writes posts chunk by chunk; counters are computed from the parts before the post row."""
 
-    def __init__(self, bulk: BulkWriter, rng: random.Random, now: dt.datetime, user_ids: list[int],
-                 files: _FileStore | None = None):
+    def __init__(
+        self,
+        bulk: BulkWriter,
+        rng: random.Random,
+        now: dt.datetime,
+        user_ids: list[int],
+        files: _FileStore | None = None,
+    ):
         self.bulk, self.rng, self.now, self.users, self.files = bulk, rng, now, user_ids, files
         self.tax = R.Taxonomy.build()
         self.post_ids: list[int] = []
@@ -201,8 +225,14 @@ class _PostWriter:
     def _counted_parts(self, post: dict) -> dict:
         rng = self.rng
         raters = rng.sample(self.users, k=min(len(self.users), int(rng.expovariate(1 / 4))))
-        ratings = [{"user_id": u, "score": rng.choices([1, 2, 3, 4, 5], [1, 1, 3, 6, 9])[0],
-                    "create_time": post["publish_time"] + rng.uniform(0, 30) * R.DAY} for u in raters]
+        ratings = [
+            {
+                "user_id": u,
+                "score": rng.choices([1, 2, 3, 4, 5], [1, 1, 3, 6, 9])[0],
+                "create_time": post["publish_time"] + rng.uniform(0, 30) * R.DAY,
+            }
+            for u in raters
+        ]
         popular = rng.random() < 0.2
         stats = R.daily_rows(rng, 0, self.now.date(), popular)
         threads = [self._thread(post) for _ in range(int(rng.expovariate(1 / 3)))]
@@ -212,8 +242,7 @@ class _PostWriter:
         post["download_count"] = rng.randint(0, 8000) + sum(s["downloads"] for s in stats)
         post["collection_count"] = rng.randint(0, 500) + sum(s["collects"] for s in stats)
         post["like_count"] = rng.randint(0, 900 if popular else 120)
-        post["comment_count"] = sum(_visible(top) + sum(map(_visible, replies))
-                                    for top, replies in threads)
+        post["comment_count"] = sum(_visible(top) + sum(map(_visible, replies)) for top, replies in threads)
         return {"ratings": ratings, "stats": stats, "threads": threads}
 
     def _thread(self, post: dict) -> tuple[dict, list[dict]]:
@@ -221,11 +250,15 @@ class _PostWriter:
 
         def comment(after: dt.datetime) -> dict:
             roll = rng.random()
-            return {"entity_type": "RESOURCE_POST", "user_id": rng.choice(self.users),
-                    "content": R.comment_text(rng), "like_count": rng.randint(0, 50),
-                    "status": "NORMAL" if roll > 0.06 else rng.choice(["PENDING", "HIDDEN"]),
-                    "is_delete": 0.03 < roll < 0.08,
-                    "create_time": min(self.now, after + rng.uniform(0, 60) * R.DAY)}
+            return {
+                "entity_type": "RESOURCE_POST",
+                "user_id": rng.choice(self.users),
+                "content": R.comment_text(rng),
+                "like_count": rng.randint(0, 50),
+                "status": "NORMAL" if roll > 0.06 else rng.choice(["PENDING", "HIDDEN"]),
+                "is_delete": 0.03 < roll < 0.08,
+                "create_time": min(self.now, after + rng.uniform(0, 60) * R.DAY),
+            }
 
         top = comment(post["publish_time"])
         replies = [comment(top["create_time"]) for _ in range(int(rng.expovariate(1 / 1.2)))]
@@ -233,9 +266,18 @@ class _PostWriter:
         return top, replies
 
     def _parts(self, posts: list[dict], extras: list[dict]) -> None:
-        rows: dict[type, list[dict]] = {m: [] for m in (
-            ResourceAuthor, ResourceLink, ResourceRelation, ResourceVersion, ResourceFile, Rating,
-            DailyStat)}
+        rows: dict[type, list[dict]] = {
+            m: []
+            for m in (
+                ResourceAuthor,
+                ResourceLink,
+                ResourceRelation,
+                ResourceVersion,
+                ResourceFile,
+                Rating,
+                DailyStat,
+            )
+        }
         tops, replies = [], []
         for post, extra in zip(posts, extras, strict=True):
             pid = post["id"]
@@ -271,14 +313,23 @@ class _PostWriter:
         others = self.rng.sample(self.users, k=self.rng.choice([0, 0, 0, 1, 2]))
         people = [post["user_id"]] + [u for u in others if u != post["user_id"]]
         roles = ["OWNER"] + [self.rng.choice(["COLLABORATOR", "CONTRIBUTOR"]) for _ in people[1:]]
-        return [{"post_id": post["id"], "user_id": u, "role": r, "sort_order": i}
-                for i, (u, r) in enumerate(zip(people, roles, strict=True))]
+        return [
+            {"post_id": post["id"], "user_id": u, "role": r, "sort_order": i}
+            for i, (u, r) in enumerate(zip(people, roles, strict=True))
+        ]
 
     def _links(self, post: dict) -> list[dict]:
         kinds = self.rng.sample(V.LINK_TYPES, k=self.rng.randint(0, 3))
-        return [{"post_id": post["id"], "link_type": k, "sort_order": i, "label": None,
-                 "url": f"https://{k.lower().replace('_', '-')}.example.org/{post['abbr_name'].lower()}"}
-                for i, k in enumerate(kinds)]
+        return [
+            {
+                "post_id": post["id"],
+                "link_type": k,
+                "sort_order": i,
+                "label": None,
+                "url": f"https://{k.lower().replace('_', '-')}.example.org/{post['abbr_name'].lower()}",
+            }
+            for i, k in enumerate(kinds)
+        ]
 
     def _relations(self, pid: int) -> list[dict]:
         if len(self.post_ids) < 2:
@@ -286,27 +337,44 @@ class _PostWriter:
         # an earlier post: rng.choice(post_ids[:-1]) without copying the list per call (that copy
         # made the seed quadratic: 230 posts/s at 800,000); same draws, so the same rows
         earlier = len(self.post_ids) - 1
-        targets = {self.post_ids[self.rng.randrange(earlier)]
-                   for _ in range(int(self.rng.expovariate(1 / 0.8)))}
+        targets = {
+            self.post_ids[self.rng.randrange(earlier)] for _ in range(int(self.rng.expovariate(1 / 0.8)))
+        }
         rows = []
         for i, target in enumerate(sorted(targets - {pid})):
             kind = self.rng.choice(V.RELATION_TYPES)
-            rows.append({"post_id": pid, "relation_type": kind, "target_post_id": target,
-                         "is_required": kind == "DEPENDENCY" and self.rng.random() < 0.7,
-                         "sort_order": i, "data_source": self.rng.choice(
-                             ["USER_DEFINED", "USER_DEFINED", "UPSTREAM_SYNC", "AUTO_DETECTED"])})
+            rows.append(
+                {
+                    "post_id": pid,
+                    "relation_type": kind,
+                    "target_post_id": target,
+                    "is_required": kind == "DEPENDENCY" and self.rng.random() < 0.7,
+                    "sort_order": i,
+                    "data_source": self.rng.choice(
+                        ["USER_DEFINED", "USER_DEFINED", "UPSTREAM_SYNC", "AUTO_DETECTED"]
+                    ),
+                }
+            )
         return rows
 
     def _versions(self, post: dict) -> list[dict]:
         # Each version row points at the post itself: the demo keeps one post row per chain.
         count = self.rng.randint(1, 4)
         span = (post["update_time"] - post["publish_time"]) / count
-        return [{"post_id": post["id"], "version_post_id": post["id"], "version_number": n,
-                 "resource_version": f"{post['resource_version']}-{n}" if n < count
-                 else post["resource_version"],
-                 "update_commit": self.rng.choice([None, "修复崩溃 Fixed a crash", "新增内容 New content"]),
-                 "approved": n < count or self.rng.random() < 0.9,
-                 "publish_time": post["publish_time"] + span * (n - 1)} for n in range(1, count + 1)]
+        return [
+            {
+                "post_id": post["id"],
+                "version_post_id": post["id"],
+                "version_number": n,
+                "resource_version": f"{post['resource_version']}-{n}"
+                if n < count
+                else post["resource_version"],
+                "update_commit": self.rng.choice([None, "修复崩溃 Fixed a crash", "新增内容 New content"]),
+                "approved": n < count or self.rng.random() < 0.9,
+                "publish_time": post["publish_time"] + span * (n - 1),
+            }
+            for n in range(1, count + 1)
+        ]
 
 
 def _visible(comment: dict) -> int:

@@ -57,9 +57,12 @@ class BulkWriter:
             return []
         table: Table = model.__table__
         if self.postgres:
-            return list(self.session.scalars(text(
-                "SELECT nextval(pg_get_serial_sequence(:t, 'id')) FROM generate_series(1, :n)"),
-                {"t": table.name, "n": count}))
+            return list(
+                self.session.scalars(
+                    text("SELECT nextval(pg_get_serial_sequence(:t, 'id')) FROM generate_series(1, :n)"),
+                    {"t": table.name, "n": count},
+                )
+            )
         # SQLite: the seed's transaction holds the write lock (it has written the sections), so
         # max(id) + 1 onwards is free; the explicit ids advance AUTOINCREMENT's counter too.
         start = self._next_id.get(table.name)
@@ -144,11 +147,15 @@ def deferred_indexes(session: Session, tables: list[str]) -> Iterator[None]:
     if session.get_bind().dialect.name != "postgresql":
         yield
         return
-    defs = session.execute(text(
-        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
-        "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
-        "WHERE i.indrelid::regclass::text = ANY(:tables) AND am.amname = 'gin' "
-        "AND NOT i.indisunique"), {"tables": tables}).all()
+    defs = session.execute(
+        text(
+            "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
+            "WHERE i.indrelid::regclass::text = ANY(:tables) AND am.amname = 'gin' "
+            "AND NOT i.indisunique"
+        ),
+        {"tables": tables},
+    ).all()
     for name, _ in defs:
         session.execute(text(f'DROP INDEX "{name}"'))
     yield

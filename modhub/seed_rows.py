@@ -43,25 +43,53 @@ class Taxonomy:
 
 def section_rows() -> list[dict]:
     """Sections (games)."""
-    return [{"code": c, "description": zh, "english_name": en, "sort_order": order,
-             "icon": f"icons/sections/{c}.png", "server_post_enabled": servers}
-            for c, zh, en, order, servers in V.SECTIONS]
+    return [
+        {
+            "code": c,
+            "description": zh,
+            "english_name": en,
+            "sort_order": order,
+            "icon": f"icons/sections/{c}.png",
+            "server_post_enabled": servers,
+        }
+        for c, zh, en, order, servers in V.SECTIONS
+    ]
 
 
 def platform_rows() -> list[dict]:
     """Run platforms (mod loaders)."""
-    return [{"code": c, "name": n, "description": d, "icon": f"icons/platforms/{c}.png",
-             "sort_order": i} for i, (c, n, d, _) in enumerate(V.RUN_PLATFORMS)]
+    return [
+        {"code": c, "name": n, "description": d, "icon": f"icons/platforms/{c}.png", "sort_order": i}
+        for i, (c, n, d, _) in enumerate(V.RUN_PLATFORMS)
+    ]
 
 
 def category_rows() -> list[dict]:
     """The category tree: resource types at the top, main categories below them."""
-    rows = [{"code": c, "name": n, "description": f"{n}：所有{n.split()[0]}", "parent_code": None,
-             "section_code": s[0] if s and len(s) == 1 else None,  # shaders: Minecraft only
-             "icon": f"icons/categories/{c}.png", "sort_order": i}
-            for i, (c, n, s) in enumerate(V.RESOURCE_TYPES)]
-    rows += [{"code": c, "name": n, "description": None, "parent_code": p, "section_code": s,
-              "icon": None, "sort_order": i} for i, (c, n, p, s) in enumerate(V.MAIN_CATEGORIES)]
+    rows = [
+        {
+            "code": c,
+            "name": n,
+            "description": f"{n}：所有{n.split()[0]}",
+            "parent_code": None,
+            "section_code": s[0] if s and len(s) == 1 else None,  # shaders: Minecraft only
+            "icon": f"icons/categories/{c}.png",
+            "sort_order": i,
+        }
+        for i, (c, n, s) in enumerate(V.RESOURCE_TYPES)
+    ]
+    rows += [
+        {
+            "code": c,
+            "name": n,
+            "description": None,
+            "parent_code": p,
+            "section_code": s,
+            "icon": None,
+            "sort_order": i,
+        }
+        for i, (c, n, p, s) in enumerate(V.MAIN_CATEGORIES)
+    ]
     return rows
 
 
@@ -72,10 +100,17 @@ def tag_rows() -> list[dict]:
 
 def user_rows(rng: random.Random, count: int, now: dt.datetime) -> list[dict]:
     """Authors, commenters and raters."""
-    return [{"username": f"seed-{i:06d}", "login_name": f"seed-{i:06d}",
-             "avatar": f"avatars/{i % 97}.png" if rng.random() < 0.8 else None,
-             "bio": rng.choice(V.EN_INTRO), "status": "NORMAL",
-             "created_at": now - rng.uniform(30, 2000) * DAY} for i in range(1, count + 1)]
+    return [
+        {
+            "username": f"seed-{i:06d}",
+            "login_name": f"seed-{i:06d}",
+            "avatar": f"avatars/{i % 97}.png" if rng.random() < 0.8 else None,
+            "bio": rng.choice(V.EN_INTRO),
+            "status": "NORMAL",
+            "created_at": now - rng.uniform(30, 2000) * DAY,
+        }
+        for i in range(1, count + 1)
+    ]
 
 
 def _title(rng: random.Random) -> tuple[str, str, str]:
@@ -112,36 +147,52 @@ def post_row(rng: random.Random, tax: Taxonomy, now: dt.datetime, user_count: in
     server_env = rng.choice(["REQUIRED", "OPTIONAL", "NO_NEED", "UNKNOWN"])
     versions = V.GAME_VERSIONS[section]
     return {
-        **_status(rng), "section_code": section, "user_id": rng.randint(1, user_count),
-        "main_name": zh if chinese_first else en, "sub_name": en if chinese_first else zh,
+        **_status(rng),
+        "section_code": section,
+        "user_id": rng.randint(1, user_count),
+        "main_name": zh if chinese_first else en,
+        "sub_name": en if chinese_first else zh,
         "introduction": (rng.choice(V.ZH_INTRO) + " " + rng.choice(V.EN_INTRO)),
-        "abbr_name": abbr, "cover_image": f"covers/{rng.randrange(500)}.jpg",
+        "abbr_name": abbr,
+        "cover_image": f"covers/{rng.randrange(500)}.jpg",
         "resource_type": rtype,
         "main_categories": rng.sample(cats, k=min(len(cats), rng.randint(1, 3))) if cats else [],
-        "run_platform": platform, "client_environment": client_env,
+        "run_platform": platform,
+        "client_environment": client_env,
         "server_environment": server_env,
         "client_install_path": None if client_env == "NO_NEED" else f"{rtype}s",
         "server_install_path": None if server_env == "NO_NEED" else f"{rtype}s",
         "server_installable": None if rng.random() < 0.2 else server_env != "NO_NEED",
         "resource_version": f"{rng.randint(0, 5)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
         "resource_state": rng.choice(["ACTIVE"] * 6 + ["SEMI_ABANDONED", "ABANDONED", "UNKNOWN"]),
-        "is_paid": paid, "price_amount": rng.choice([6, 12, 30, 68]) if paid else None,
+        "is_paid": paid,
+        "price_amount": rng.choice([6, 12, 30, 68]) if paid else None,
         "price_currency_code": "CNY" if paid else None,
-        "content_copyright": "CC BY-NC-SA 4.0", "resource_copyright": rng.choice(["MIT", "ARR", "GPL-3.0"]),
+        "content_copyright": "CC BY-NC-SA 4.0",
+        "resource_copyright": rng.choice(["MIT", "ARR", "GPL-3.0"]),
         "creation_type": rng.choice(["ORIGINAL", "ORIGINAL", "DERIVATIVE", "TRANSLATION", "IMPORT"]),
         "source_state": rng.choice(["OPEN", "CLOSED", "UNKNOWN"]),
         "display_images": [f"shots/{rng.randrange(900)}.jpg" for _ in range(rng.randint(0, 5))],
         "enable_version_grouping": rng.random() < 0.3,
         "description_md": f"# {en}\n\n{zh}：{rng.choice(V.ZH_INTRO)}\n\n{rng.choice(V.EN_INTRO)}\n",
         "description_html": f"<h1>{en}</h1><p>{zh}：{rng.choice(V.ZH_INTRO)}</p>"
-                            f"<p>{rng.choice(V.EN_INTRO)}</p>",
+        f"<p>{rng.choice(V.EN_INTRO)}</p>",
         "tags": rng.sample(V.TAGS, k=rng.randint(0, 4)),
-        "ref_link": None, "post_version": 1, "game_versions": rng.sample(versions, k=1),
+        "ref_link": None,
+        "post_version": 1,
+        "game_versions": rng.sample(versions, k=1),
         "install_script": _install_script(en, rtype, client_env),
-        "publish_time": published, "update_time": min(now, published + rng.uniform(0, 200) * DAY),
-        "is_delete": deleted, "delete_time": now - rng.uniform(0, 30) * DAY if deleted else None,
-        "views_count": 0, "download_count": 0, "like_count": 0, "collection_count": 0,
-        "comment_count": 0, "rating_count": 0, "rating_total": 0,
+        "publish_time": published,
+        "update_time": min(now, published + rng.uniform(0, 200) * DAY),
+        "is_delete": deleted,
+        "delete_time": now - rng.uniform(0, 30) * DAY if deleted else None,
+        "views_count": 0,
+        "download_count": 0,
+        "like_count": 0,
+        "collection_count": 0,
+        "comment_count": 0,
+        "rating_count": 0,
+        "rating_total": 0,
     }
 
 
@@ -149,9 +200,14 @@ def _install_script(name: str, rtype: str, client_env: str) -> str | None:
     """A small JSON install script (signed by install-info) for resources a client installs."""
     if client_env == "NO_NEED":
         return None
-    return json.dumps({"source": "AUTHOR", "summary": f"Copy {name} into {rtype}s/.",
-                       "steps": [{"action": "copy", "from": "@0", "to": f"{rtype}s/"}]},
-                      ensure_ascii=False)
+    return json.dumps(
+        {
+            "source": "AUTHOR",
+            "summary": f"Copy {name} into {rtype}s/.",
+            "steps": [{"action": "copy", "from": "@0", "to": f"{rtype}s/"}],
+        },
+        ensure_ascii=False,
+    )
 
 
 def demo_content(name: str, size: int) -> bytes:
@@ -162,8 +218,11 @@ def demo_content(name: str, size: int) -> bytes:
 
 def demo_hashes(content: bytes) -> dict:
     """The sha1, sha256 and sha512 columns of demo bytes."""
-    return {"sha1": hashlib.sha1(content).hexdigest(), "sha256": hashlib.sha256(content).hexdigest(),
-            "sha512": hashlib.sha512(content).hexdigest()}
+    return {
+        "sha1": hashlib.sha1(content).hexdigest(),
+        "sha256": hashlib.sha256(content).hexdigest(),
+        "sha512": hashlib.sha512(content).hexdigest(),
+    }
 
 
 def file_row(rng: random.Random, post: dict, index: int) -> dict:
@@ -174,20 +233,32 @@ def file_row(rng: random.Random, post: dict, index: int) -> dict:
     size = rng.randint(1_000, 64_000)
     hashes = demo_hashes(demo_content(name, size)) if uploaded else None
     return {
-        "post_id": post["id"], "title": f"{post['sub_name']} {post['resource_version']}",
-        "file_name": name, "file_version": post["resource_version"],
-        "resource_versions": post["game_versions"], "run_platform": post["run_platform"],
+        "post_id": post["id"],
+        "title": f"{post['sub_name']} {post['resource_version']}",
+        "file_name": name,
+        "file_version": post["resource_version"],
+        "resource_versions": post["game_versions"],
+        "run_platform": post["run_platform"],
         "environment_side": rng.choice(["BOTH", "BOTH", "CLIENT", "SERVER"]),
         "storage_type": storage,
         "object_key": hashes["sha256"] if uploaded else None,
         "external_url": None if uploaded else f"https://dl.example.org/{post['id']}/{name}",
-        "down_info": [] if uploaded else [{"type": storage, "url": f"https://dl.example.org/{name}",
-                                           "code": "mh42" if storage == "CLOUD_DISK" else None}],
+        "down_info": []
+        if uploaded
+        else [
+            {
+                "type": storage,
+                "url": f"https://dl.example.org/{name}",
+                "code": "mh42" if storage == "CLOUD_DISK" else None,
+            }
+        ],
         "file_size": size if uploaded else None,
         **(hashes or {"sha1": None, "sha256": None, "sha512": None}),
         "file_status": "NORMAL" if rng.random() < 0.95 else "HIDDEN",
-        "download_count": rng.randint(0, 5000), "sort_order": index,
-        "publish_time": post["publish_time"], "update_time": post["update_time"],
+        "download_count": rng.randint(0, 5000),
+        "sort_order": index,
+        "publish_time": post["publish_time"],
+        "update_time": post["update_time"],
         "is_delete": rng.random() < 0.03,
     }
 
@@ -196,9 +267,16 @@ def daily_rows(rng: random.Random, post_id: int, today: dt.date, popular: bool) 
     """Per-day counters: every day of the history for popular posts, a few days for the rest."""
     days = range(HISTORY_DAYS) if popular else sorted(rng.sample(range(HISTORY_DAYS), k=3))
     scale = 40 if popular else 4
-    return [{"post_id": post_id, "day": today - k * DAY, "views": rng.randint(0, scale * 10),
-             "downloads": rng.randint(0, scale * 2), "collects": rng.randint(0, scale // 2)}
-            for k in days]
+    return [
+        {
+            "post_id": post_id,
+            "day": today - k * DAY,
+            "views": rng.randint(0, scale * 10),
+            "downloads": rng.randint(0, scale * 2),
+            "collects": rng.randint(0, scale // 2),
+        }
+        for k in days
+    ]
 
 
 def comment_text(rng: random.Random) -> str:

@@ -144,21 +144,34 @@ def from_env() -> Settings:
 def finalize(settings: Settings) -> Settings:
     """Check the settings and fill the embedded defaults (a generated, persisted key)."""
     if settings.production:
-        missing = [n for n, v in (("DATABASE_URL", _env("DATABASE_URL")),
-                                  ("ENCRYPTION_KEY", settings.encryption_key),
-                                  ("REDIS_URL", settings.redis_url)) if not v]
+        missing = [
+            n
+            for n, v in (
+                ("DATABASE_URL", _env("DATABASE_URL")),
+                ("ENCRYPTION_KEY", settings.encryption_key),
+                ("REDIS_URL", settings.redis_url),
+            )
+            if not v
+        ]
         if missing:
-            raise SettingsError("production mode needs " + ", ".join(f"MODHUB_{m}" for m in missing)
-                                + " (generate a key with: modhub keygen)")
+            raise SettingsError(
+                "production mode needs "
+                + ", ".join(f"MODHUB_{m}" for m in missing)
+                + " (generate a key with: modhub keygen)"
+            )
     key = settings.encryption_key or _embedded_key(settings.data_dir)
     try:
         Fernet(key.encode())
     except ValueError as exc:
-        raise SettingsError("MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
-                            "(32 url-safe base64-encoded bytes; make one with: modhub keygen)") from exc
+        raise SettingsError(
+            "MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
+            "(32 url-safe base64-encoded bytes; make one with: modhub keygen)"
+        ) from exc
     if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
-        raise SettingsError("MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
-                            "(a delivery's lease must outlive its request)")
+        raise SettingsError(
+            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
+            "(a delivery's lease must outlive its request)"
+        )
     try:
         _ = settings.trusted_networks
     except ValueError as exc:
@@ -182,8 +195,9 @@ def _embedded_key(data_dir: Path) -> str:
         fh.write(key + "\n")
     # info, not a warning: the embedded first start does this by design, and production mode
     # refuses to start without MODHUB_ENCRYPTION_KEY (finalize)
-    log.info("generated a new encryption key in %s (embedded mode); set "
-                "MODHUB_ENCRYPTION_KEY in production", path)
+    log.info(
+        "generated a new encryption key in %s (embedded mode); set MODHUB_ENCRYPTION_KEY in production", path
+    )
     return key
 
 

@@ -19,8 +19,21 @@ from jsonschema import Draft4Validator
 from jsonschema.validators import extend
 
 # Maps whose keys are names (a property called "default" is no default), and values that are data.
-_NAMED = {"properties", "schemas", "paths", "responses", "content", "headers", "callbacks",
-          "variables", "securitySchemes", "parameters", "requestBodies", "links", "encoding"}
+_NAMED = {
+    "properties",
+    "schemas",
+    "paths",
+    "responses",
+    "content",
+    "headers",
+    "callbacks",
+    "variables",
+    "securitySchemes",
+    "parameters",
+    "requestBodies",
+    "links",
+    "encoding",
+}
 _DATA = {"example", "examples", "default", "enum"}
 _connexion_check = OpenAPISpecification._validate_spec
 _meta_schema = jsonschema_rs.Draft4Validator(OpenAPISpecification.openapi_schema)
@@ -40,16 +53,16 @@ def _with_defaults(node, names: bool = False, in_link: bool = False) -> Iterator
         if "default" in node:
             yield node
         for key, value in node.items():
-            if key.startswith("x-") or key in _DATA or (
-                    in_link and key in ("parameters", "requestBody")):  # a link's values
+            if (
+                key.startswith("x-") or key in _DATA or (in_link and key in ("parameters", "requestBody"))
+            ):  # a link's values
                 continue
             yield from _with_defaults(value, key in _NAMED, in_link or key == "links")
 
 
 def _defaults_hold(document: dict) -> bool:
     root = _InstanceValidator(document)
-    return all(root.evolve(schema=node).is_valid(node["default"])
-               for node in _with_defaults(document))
+    return all(root.evolve(schema=node).is_valid(node["default"]) for node in _with_defaults(document))
 
 
 def validate_spec(cls, spec: dict) -> None:

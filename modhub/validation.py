@@ -37,6 +37,7 @@ def _in_bounds(fmt: str):
 
     def check(value) -> bool:
         return not isinstance(value, int) or isinstance(value, bool) or low <= value <= high
+
     return check
 
 
@@ -50,10 +51,14 @@ def _typed_int64(base):
 
     def type_(validator, types, instance, schema):
         yield from check_type(validator, types, instance, schema)
-        if ("integer" in (types if isinstance(types, list) else [types])
-                and isinstance(instance, int) and not isinstance(instance, bool)
-                and not INT64[0] <= instance <= INT64[1]):
+        if (
+            "integer" in (types if isinstance(types, list) else [types])
+            and isinstance(instance, int)
+            and not isinstance(instance, bool)
+            and not INT64[0] <= instance <= INT64[1]
+        ):
             yield ValidationError(f"{instance} is beyond the 64-bit integer range")
+
     return validators.extend(base, {"type": type_})
 
 
@@ -147,8 +152,7 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
             return self._validator.validate(body)
         except ValidationError as exc:
             where = ".".join(str(p) for p in exc.absolute_path)
-            raise ApiError("PARAMETER_INVALID",
-                           f"body{'.' + where if where else ''}: {exc.message}") from exc
+            raise ApiError("PARAMETER_INVALID", f"body{'.' + where if where else ''}: {exc.message}") from exc
 
 
 STREAMED_MULTIPART = "application/x-modhub-streamed-multipart"
@@ -236,6 +240,11 @@ def _has_nul(value) -> bool:
 VALIDATORS = {
     **VALIDATOR_MAP,
     "parameter": NamedParameterValidator,
-    "body": MediaTypeDict({**VALIDATOR_MAP["body"], "*/*json": EnvelopeJSONBodyValidator,
-                           "multipart/form-data": ClosingMultiPartValidator}),
+    "body": MediaTypeDict(
+        {
+            **VALIDATOR_MAP["body"],
+            "*/*json": EnvelopeJSONBodyValidator,
+            "multipart/form-data": ClosingMultiPartValidator,
+        }
+    ),
 }

@@ -77,8 +77,9 @@ def ok_tagged_json(data_json: str, *, data_type: int) -> flask.Response:
     headers = {"ETag": f'W/"{tag}"'}
     if flask.request.if_none_match.contains_weak(tag):
         return flask.Response(status=304, headers=headers)
-    return flask.Response(envelope.ok_text(data_json, data_type), status=200, headers=headers,
-                          mimetype="application/json")
+    return flask.Response(
+        envelope.ok_text(data_json, data_type), status=200, headers=headers, mimetype="application/json"
+    )
 
 
 def install_session_lifecycle(app: flask.Flask) -> None:

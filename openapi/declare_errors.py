@@ -38,9 +38,15 @@ SPEC = ROOT / "openapi" / "openapi.yaml"
 OBSERVED = ROOT / "openapi" / "observed" / "error-codes.jsonl"  # kept: what recorded runs saw
 METHODS = ("get", "post", "put", "patch", "delete")
 TITLES = {
-    400: "Invalid request", 401: "Not authenticated", 403: "Not permitted", 404: "Not found",
-    409: "Conflict", 413: "Body too large", 415: "Unsupported media type",
-    429: "Too many requests", 431: "Request headers too large",
+    400: "Invalid request",
+    401: "Not authenticated",
+    403: "Not permitted",
+    404: "Not found",
+    409: "Conflict",
+    413: "Body too large",
+    415: "Unsupported media type",
+    429: "Too many requests",
+    431: "Request headers too large",
 }
 EDGE = {200308}  # oversized request headers: any request
 SIGNED = {200307, 200201, 200202, 200203, 200204, 200206, 200207, 200208, 200103, 200101, 200102}
@@ -51,7 +57,8 @@ INPUT = {200301}  # schema validation of parameters and body
 BODY = {200302, 200303, 200305}
 PAGED = {200304}
 GENERATED = re.compile(  # a 4xx response line: a one-line $ref, or a key and its indented block
-    r"^ {8}'4\d\d':(?: \{\$ref: '#/components/responses/\w+'\}\n|\n(?: {10}.*\n)*?(?= {8}\S))", re.M)
+    r"^ {8}'4\d\d':(?: \{\$ref: '#/components/responses/\w+'\}\n|\n(?: {10}.*\n)*?(?= {8}\S))", re.M
+)
 CODE_IN_TEXT = re.compile(r"\b(200\d{3})\b")
 
 
@@ -65,8 +72,10 @@ def access_codes(operation: dict) -> set[int]:
         codes |= PROXY_TOKEN | WRITE
     elif access is Access.PROXY_USER:
         codes |= PROXY_USER
-    parameters = [p.get("$ref", "").rsplit("/", 1)[-1] if "$ref" in p else p.get("name", "")
-                  for p in operation.get("parameters", [])]
+    parameters = [
+        p.get("$ref", "").rsplit("/", 1)[-1] if "$ref" in p else p.get("name", "")
+        for p in operation.get("parameters", [])
+    ]
     if any(p != "IfNoneMatch" for p in parameters) or "requestBody" in operation:
         codes |= INPUT
     if "requestBody" in operation:
@@ -79,8 +88,11 @@ def access_codes(operation: dict) -> set[int]:
 def described_codes(operation: dict) -> set[int]:
     """Catalog codes the operation's description names (4xx ones only)."""
     text = operation.get("description", "")
-    return {int(c) for c in CODE_IN_TEXT.findall(text)
-            if int(c) in BY_CODE and 400 <= BY_CODE[int(c)].status < 500}
+    return {
+        int(c)
+        for c in CODE_IN_TEXT.findall(text)
+        if int(c) in BY_CODE and 400 <= BY_CODE[int(c)].status < 500
+    }
 
 
 def observed_codes_of(rows: set[str]) -> dict[str, set[int]]:
@@ -94,9 +106,11 @@ def observed_codes_of(rows: set[str]) -> dict[str, set[int]]:
 
 def shared_refusals(spec: dict) -> dict[frozenset, str]:
     """Code set -> name of the components/responses entry that lists exactly those codes."""
-    return {frozenset(response["x-modhub-codes"]): name
-            for name, response in spec["components"]["responses"].items()
-            if "x-modhub-codes" in response}
+    return {
+        frozenset(response["x-modhub-codes"]): name
+        for name, response in spec["components"]["responses"].items()
+        if "x-modhub-codes" in response
+    }
 
 
 def block(codes: set[int], shared: dict[frozenset, str]) -> str:
@@ -163,10 +177,14 @@ def main() -> int:
     by_handler: dict[str, set[int]] = {}  # aliases share a handler: what one answered, all can
     for operation in operations:
         by_handler.setdefault(operation.get("x-handler"), set()).update(
-            seen.get(operation["operationId"], set()))
-    declared = {operation["operationId"]: (access_codes(operation) | described_codes(operation)
-                                           | by_handler[operation.get("x-handler")])
-                for operation in operations}
+            seen.get(operation["operationId"], set())
+        )
+    declared = {
+        operation["operationId"]: (
+            access_codes(operation) | described_codes(operation) | by_handler[operation.get("x-handler")]
+        )
+        for operation in operations
+    }
     new = rewrite(text, declared, shared_refusals(spec))
     if args.check:
         return 0 if new == text else 1

@@ -70,8 +70,7 @@ def best_rows(paths: list[Path]) -> dict[str, dict]:
 
 def dump(value, indent: int) -> str:
     """The value as block YAML, every line indented."""
-    text = yaml.safe_dump(value, allow_unicode=True, sort_keys=False, default_flow_style=False,
-                          width=100)
+    text = yaml.safe_dump(value, allow_unicode=True, sort_keys=False, default_flow_style=False, width=100)
     return "".join(" " * indent + line + "\n" for line in text.splitlines())
 
 
@@ -82,8 +81,9 @@ def with_example(lines: list[str], index: int, value) -> None:
     indent = len(line) - len(line.lstrip())
     block = f"{' ' * (indent + 2)}example: {MARK}\n" + dump(value, indent + 4)
     if flow:
-        lines[index] = (f"{flow.group(1)}application/json:\n"
-                        f"{flow.group(1)}  schema: {flow.group(2)}\n") + block
+        lines[index] = (
+            f"{flow.group(1)}application/json:\n{flow.group(1)}  schema: {flow.group(2)}\n"
+        ) + block
         return
     last = index  # after the media type's own block (its schema), so the example comes last
     while last + 1 < len(lines) and (len(lines[last + 1]) - len(lines[last + 1].lstrip())) > indent:
@@ -107,13 +107,20 @@ def rewrite(text: str, rows: dict[str, dict]) -> str:
         if row.get("request") is not None:
             body = next((i for i in region if lines[i].startswith("      requestBody:")), None)
             media = body is not None and next(
-                (i for i in range(body, end) if lines[i].startswith("          application/json:")), None)
+                (i for i in range(body, end) if lines[i].startswith("          application/json:")), None
+            )
             if media:
                 with_example(lines, media, trimmed(row["request"]))
         ok = next((i for i in region if lines[i].startswith("        '200':")), None)
         if ok is not None:
-            media = next((i for i in range(ok + 1, end) if re.match(r"^ {8}\S", lines[i])
-                          or lines[i].startswith("            application/json:")), None)
+            media = next(
+                (
+                    i
+                    for i in range(ok + 1, end)
+                    if re.match(r"^ {8}\S", lines[i]) or lines[i].startswith("            application/json:")
+                ),
+                None,
+            )
             if media is not None and lines[media].startswith("            application/json:"):
                 response = dict(trimmed(row["response"]))
                 if "traceId" in response:

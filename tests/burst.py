@@ -26,8 +26,17 @@ def _burst(base: str, creds: tuple, jobs: list[tuple], lane: int, lanes: int, th
 def burst(bases: list[str], creds: Creds, jobs: list[tuple], processes: int, threads: int) -> list[int]:
     """Send the (path, headers, body) jobs as signed POSTs from `processes` spawned client processes
     of `threads` threads each, spread over the servers at `bases`; the status codes, in job order."""
-    args = [(bases[i % len(bases)], (creds.app_id, creds.api_key, creds.secret_key), jobs[i::processes],
-             i, processes, threads) for i in range(processes)]
+    args = [
+        (
+            bases[i % len(bases)],
+            (creds.app_id, creds.api_key, creds.secret_key),
+            jobs[i::processes],
+            i,
+            processes,
+            threads,
+        )
+        for i in range(processes)
+    ]
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         chunks = pool.starmap(_burst, args)
     statuses = [0] * len(jobs)

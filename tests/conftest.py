@@ -39,8 +39,9 @@ from tests.support import (
 )
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
-RUN_PG_URL = os.environ.get("MODHUB_TEST_DATABASE_URL",
-                            "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test")
+RUN_PG_URL = os.environ.get(
+    "MODHUB_TEST_DATABASE_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_test"
+)
 PG_URL = f"{RUN_PG_URL}_{WORKER}" if WORKER else RUN_PG_URL
 REDIS_URL = os.environ.get("MODHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_PREFIX = f"modhub:test:{WORKER or 'main'}"
@@ -81,6 +82,7 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_FOLDER))
 def pytest_sessionstart(session):
     if not WORKER:
         from hypothesis import strategies
+
         strategies.characters(codec="utf-8").validate()  # reads the tables, or writes them once
 
 
@@ -114,6 +116,7 @@ def run_order(items: list, measured: dict, workers: int) -> list:
     ended, counted on a clock that advances by each placed test's wall time over `workers`: two
     waiting tests side by side left both cores idle for half a minute. Meanwhile the other
     workers take the tests that compute."""
+
     def wall(item) -> float:
         return measured.get(item.nodeid, (0.0, 0.0))[0]
 
@@ -145,6 +148,7 @@ def _cpu() -> float:
 
 
 if os.environ.get("MODHUB_RECORD_DURATIONS"):  # each phase's CPU, carried to the controller
+
     def _phase_cpu(item):
         start = _cpu()
         yield
@@ -165,8 +169,11 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session):
     if _took:
-        lines = [f"{json.dumps(k)}: [{wall:.1f}, {cpu:.1f}]"
-                 for k, (wall, cpu) in sorted(_took.items(), key=lambda kv: -kv[1][0]) if wall > 1]
+        lines = [
+            f"{json.dumps(k)}: [{wall:.1f}, {cpu:.1f}]"
+            for k, (wall, cpu) in sorted(_took.items(), key=lambda kv: -kv[1][0])
+            if wall > 1
+        ]
         DURATIONS.write_text("{\n" + ",\n".join(lines) + "\n}\n")  # one test per line
 
 
@@ -185,8 +192,7 @@ def db(pg_engine):
     """A Database whose sessions live inside one transaction rolled back after the test."""
     conn = pg_engine.connect()
     outer = conn.begin()
-    sessions = sessionmaker(bind=conn, expire_on_commit=False,
-                            join_transaction_mode="create_savepoint")
+    sessions = sessionmaker(bind=conn, expire_on_commit=False, join_transaction_mode="create_savepoint")
     yield Database(pg_engine, sessions)
     outer.rollback()
     conn.close()
@@ -225,10 +231,16 @@ def checker(contract):
 @pytest.fixture()
 def settings(tmp_path):
     """Test settings: PostgreSQL, Redis, a fresh key, response validation on, no app cache."""
-    return Settings(data_dir=tmp_path, database_url=PG_URL, redis_url=REDIS_URL,
-                    encryption_key=ENCRYPTION_KEY, validate_responses=True,
-                    app_cache_seconds=0, site_url="https://modhub.example",
-                    webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}")
+    return Settings(
+        data_dir=tmp_path,
+        database_url=PG_URL,
+        redis_url=REDIS_URL,
+        encryption_key=ENCRYPTION_KEY,
+        validate_responses=True,
+        app_cache_seconds=0,
+        site_url="https://modhub.example",
+        webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -273,8 +285,11 @@ class AppPool:
         if key not in self.apps:
             app = create_app(settings, db=db, quota=quota, contract=self.contract)
             if os.environ.get("MODHUB_RECORD_EXAMPLES"):  # material for openapi/write_examples.py
-                app.add_middleware(ExampleRecorder, position=MiddlewarePosition.BEFORE_EXCEPTION,
-                                   folder=os.environ["MODHUB_RECORD_EXAMPLES"])
+                app.add_middleware(
+                    ExampleRecorder,
+                    position=MiddlewarePosition.BEFORE_EXCEPTION,
+                    folder=os.environ["MODHUB_RECORD_EXAMPLES"],
+                )
             self.apps[key] = app
             freeze_heap()
         return self.apps[key]
@@ -338,6 +353,7 @@ def signed(client, creds, checker):
 @pytest.fixture()
 def make_user(db):
     """Factory: a platform user."""
+
     def make(**kwargs) -> int:
         kwargs.setdefault("username", f"user-{uuid.uuid4().hex[:12]}")
         with db.session() as session:
@@ -345,19 +361,29 @@ def make_user(db):
             session.add(user)
             session.commit()
             return user.id
+
     return make
 
 
 @pytest.fixture()
 def make_token(db):
     """Factory: a stored proxy token for (app, user); returns the token text."""
+
     def make(app_id: int, user_id: int, *, hours: float = 24, revoked: bool = False) -> str:
         text = uuid.uuid4().hex + uuid.uuid4().hex
         now = dt.datetime.now(dt.UTC)
         with db.session() as session:
-            session.add(ProxyToken(token_hash=token_hash(text), app_id=app_id, user_id=user_id,
-                                   scopes=[], expires_at=now + dt.timedelta(hours=hours),
-                                   revoked_at=now if revoked else None))
+            session.add(
+                ProxyToken(
+                    token_hash=token_hash(text),
+                    app_id=app_id,
+                    user_id=user_id,
+                    scopes=[],
+                    expires_at=now + dt.timedelta(hours=hours),
+                    revoked_at=now if revoked else None,
+                )
+            )
             session.commit()
         return text
+
     return make

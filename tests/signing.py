@@ -60,11 +60,16 @@ class Creds:
         """Signature headers for a request (the query string is not signed)."""
         ts = timestamp or now_ms()
         path = urlsplit(url).path
-        return {"X-API-Key": self.api_key, "X-Timestamp": ts,
-                "X-Signature": sign(self.secret_key, method, path, ts), **extra}
+        return {
+            "X-API-Key": self.api_key,
+            "X-Timestamp": ts,
+            "X-Signature": sign(self.secret_key, method, path, ts),
+            **extra,
+        }
 
 
 def signed_post(base: str, creds: Creds, path: str, headers: dict, body: dict) -> requests.Response:
     """One signed POST over real HTTP."""
-    return requests.post(base + path, json=body, timeout=60,
-                         headers={**creds.headers("POST", path), **headers})
+    return requests.post(
+        base + path, json=body, timeout=60, headers={**creds.headers("POST", path), **headers}
+    )

@@ -64,13 +64,14 @@ def migrated_template(base_url: str) -> str:
     template_url = url.set(database=name).render_as_string(hide_password=False)
     with open(Path(tempfile.gettempdir()) / f"modhub-{name}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        conn = psycopg2.connect(host=url.host, port=url.port or 5432, user=url.username,
-                                dbname="postgres")
+        conn = psycopg2.connect(host=url.host, port=url.port or 5432, user=url.username, dbname="postgres")
         conn.autocommit = True
         try:
             with conn.cursor() as cur:
-                cur.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database "
-                            "WHERE datname = %s", (name,))
+                cur.execute(
+                    "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
+                    (name,),
+                )
                 row = cur.fetchone()
                 if row is None or row[0] != _RUN_ID:
                     cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -109,8 +110,11 @@ def migrated_database(url: str, run_url: str) -> None:
 
 def copy_database(url: str, template: str) -> None:
     """(Re)create the database named by a SQLAlchemy URL as a copy of a template database."""
-    _admin(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
-           'CREATE DATABASE "{name}" TEMPLATE "' + template + '"')
+    _admin(
+        url,
+        'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+        'CREATE DATABASE "{name}" TEMPLATE "' + template + '"',
+    )
 
 
 class Clock:
@@ -159,8 +163,9 @@ class _Req:
         self.path = parts.path
         self.full_url_pattern = "http://testserver" + parts.path
         self.method = method.lower()
-        self.parameters = RequestParameters(query=ImmutableMultiDict(), header=Headers(),
-                                            cookie=ImmutableMultiDict())
+        self.parameters = RequestParameters(
+            query=ImmutableMultiDict(), header=Headers(), cookie=ImmutableMultiDict()
+        )
         self.content_type = "application/json"
         self.body = None
 
@@ -225,9 +230,13 @@ class ExampleRecorder:
             request = json.loads(b"".join(sent)) if b"".join(sent) else None
         except ValueError:
             request = None
-        row = {"operationId": operation_id, "pathParams": scope.get("path_params", {}),
-               "query": scope.get("query_string", b"").decode(errors="replace"),
-               "request": request, "response": response}
+        row = {
+            "operationId": operation_id,
+            "pathParams": scope.get("path_params", {}),
+            "query": scope.get("query_string", b"").decode(errors="replace"),
+            "request": request,
+            "response": response,
+        }
         with self.path.open("a") as out:
             out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
 
@@ -242,6 +251,7 @@ def asgi_schema(app):
     entry = _SCHEMAS.get(id(app))
     if entry is None or entry[0] is not app:
         import schemathesis  # heavy: only the schemathesis tests need it
+
         entry = (app, schemathesis.openapi.from_asgi("/openapi/v2/meta/openapi.json", app))
         _SCHEMAS[id(app)] = entry
     return entry[1]
@@ -268,8 +278,9 @@ def validate_case(case, response, excluded_checks=()) -> None:
     `st run` (_ignored_auth_once)."""
     from schemathesis.specs.openapi.checks import ignored_auth
 
-    case.validate_response(response, excluded_checks=[*excluded_checks, ignored_auth],
-                           additional_checks=[_ignored_auth_once])
+    case.validate_response(
+        response, excluded_checks=[*excluded_checks, ignored_auth], additional_checks=[_ignored_auth_once]
+    )
 
 
 @contextlib.contextmanager
@@ -277,11 +288,18 @@ def stalled_redis_quota(timeout: float = 0.3):
     """A RedisQuota over a loopback server that accepts connections and never answers (the
     quota's timeout tests)."""
     from modhub.quota import RedisQuota
+
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
     try:
-        yield RedisQuota(redis.Redis(host="127.0.0.1", port=server.getsockname()[1], socket_timeout=timeout,
-                                     socket_connect_timeout=timeout))
+        yield RedisQuota(
+            redis.Redis(
+                host="127.0.0.1",
+                port=server.getsockname()[1],
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+            )
+        )
     finally:
         server.close()

@@ -50,8 +50,14 @@ class RQDispatcher:
     def kick_relay(self) -> None:
         """Enqueue one relay job unless one is already waiting (coalesces bursts of commits)."""
         if self.redis.set(self.flag, "1", nx=True, ex=RELAY_FLAG_SECONDS):
-            self.queue.enqueue(RELAY_JOB, at_front=True, ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
-                               job_timeout=self.job_timeout)
+            self.queue.enqueue(
+                RELAY_JOB,
+                at_front=True,
+                ttl=JOB_TTL,
+                result_ttl=0,
+                failure_ttl=86400,
+                job_timeout=self.job_timeout,
+            )
 
     def relay_started(self) -> None:
         """Called by the relay job before it reads the outbox, so later commits kick again."""
@@ -66,10 +72,18 @@ class RQDispatcher:
         """
         if not delivery_ids:
             return
-        jobs = [Queue.prepare_data(DELIVER_JOB, args=(delivery_ids[i:i + self.batch_size],),
-                                   ttl=JOB_TTL, result_ttl=0, failure_ttl=86400,
-                                   timeout=self.job_timeout, at_front=at_front)
-                for i in range(0, len(delivery_ids), self.batch_size)]
+        jobs = [
+            Queue.prepare_data(
+                DELIVER_JOB,
+                args=(delivery_ids[i : i + self.batch_size],),
+                ttl=JOB_TTL,
+                result_ttl=0,
+                failure_ttl=86400,
+                timeout=self.job_timeout,
+                at_front=at_front,
+            )
+            for i in range(0, len(delivery_ids), self.batch_size)
+        ]
         self.queue.enqueue_many(jobs[::-1] if at_front else jobs)  # each pushed to the front: oldest last
 
     def retry_at(self, delivery_id: int, when: dt.datetime) -> None:
@@ -81,8 +95,9 @@ class RQDispatcher:
         """
         if when.microsecond:
             when = when.replace(microsecond=0) + dt.timedelta(seconds=1)
-        self.queue.enqueue_at(when, DELIVER_JOB, [delivery_id], result_ttl=0, failure_ttl=86400,
-                              job_timeout=self.job_timeout)
+        self.queue.enqueue_at(
+            when, DELIVER_JOB, [delivery_id], result_ttl=0, failure_ttl=86400, job_timeout=self.job_timeout
+        )
 
 
 def attach(db, dispatcher) -> None:

@@ -52,12 +52,13 @@ class EmbeddedRelay:
         relay_pending(self.runtime)
         if self.downloads is not None:
             from models.downloads.counting import flush
+
             flush(self.runtime.db, self.downloads)
         due = overdue_deliveries(self.runtime, grace=dt.timedelta(0))
         size = self.runtime.settings.webhook_batch_size
         sent = 0
         for i in range(0, len(due), size):
-            sent += len(deliver_many(self.runtime, due[i:i + size]))
+            sent += len(deliver_many(self.runtime, due[i : i + size]))
         return sent
 
     def _loop(self) -> None:
@@ -74,9 +75,16 @@ class EmbeddedRelay:
 def start(platform) -> EmbeddedRelay:
     """Attach an in-process relay to this platform's database and start it."""
     from workers.dispatch import attach
+
     dispatcher = LocalDispatcher()
-    runtime = Runtime(settings=platform.settings, db=platform.db, secrets=platform.secrets,
-                      dispatcher=None, clock=platform.clock)
+    runtime = Runtime(
+        settings=platform.settings,
+        db=platform.db,
+        secrets=platform.secrets,
+        dispatcher=None,
+        clock=platform.clock,
+    )
     attach(platform.db, dispatcher)
     from models.downloads.counting import counter_for
+
     return EmbeddedRelay(runtime, dispatcher, counter_for(platform.quota)).start()

@@ -29,8 +29,7 @@ class Answer:
 
 def _open(conn) -> socket.socket:
     # The pinned address (checked by the SSRF rule), never a second, possibly rebound, DNS answer.
-    sock = socket.create_connection((conn.address or conn.host, conn.port), conn.timeout,
-                                    conn.source_address)
+    sock = socket.create_connection((conn.address or conn.host, conn.port), conn.timeout, conn.source_address)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return sock
 
@@ -95,8 +94,7 @@ class Sender:
 
     def _connect(self, parts, address: str | None) -> http.client.HTTPConnection:
         if parts.scheme == "https":
-            conn = PinnedHTTPSConnection(parts.hostname, parts.port, timeout=self.timeout,
-                                         context=self.tls)
+            conn = PinnedHTTPSConnection(parts.hostname, parts.port, timeout=self.timeout, context=self.tls)
             conn.tls = self.tls
         else:
             conn = PinnedHTTPConnection(parts.hostname, parts.port, timeout=self.timeout)

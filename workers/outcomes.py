@@ -54,8 +54,9 @@ class Outcome:
         return self.error or f"HTTP {self.status_code}"
 
 
-def retry_delay(attempts_made: int, retry_after: str | None, now: dt.datetime,
-                rng: random.Random | None = None) -> dt.timedelta | None:
+def retry_delay(
+    attempts_made: int, retry_after: str | None, now: dt.datetime, rng: random.Random | None = None
+) -> dt.timedelta | None:
     """Delay before the next attempt, or None when the schedule is exhausted."""
     if attempts_made > len(RETRY_SCHEDULE):
         return None
@@ -92,19 +93,31 @@ def record(rt, outcomes: list[Outcome], leftover: list[int], lease_end: dt.datet
     if not ids:
         return retries
     with rt.db.session() as session, session.begin():
-        if not leftover and all(o.ok and not o.dropped for o in outcomes) and \
-                _record_successes(session, outcomes, lease_end):
+        if (
+            not leftover
+            and all(o.ok and not o.dropped for o in outcomes)
+            and _record_successes(session, outcomes, lease_end)
+        ):
             return retries
-        rows = {d.id: d for d in session.scalars(
-            select(WebhookDelivery).where(WebhookDelivery.id.in_(ids)).with_for_update())}
+        rows = {
+            d.id: d
+            for d in session.scalars(
+                select(WebhookDelivery).where(WebhookDelivery.id.in_(ids)).with_for_update()
+            )
+        }
         sub_ids = {d.subscription_id for d in rows.values()}
-        subs = {s.id: s for s in session.scalars(
-            select(WebhookSubscription).where(WebhookSubscription.id.in_(sub_ids)))}
+        subs = {
+            s.id: s
+            for s in session.scalars(select(WebhookSubscription).where(WebhookSubscription.id.in_(sub_ids)))
+        }
         for outcome in outcomes:
             delivery = rows.get(outcome.delivery_id)
             # Skip what was removed, or re-claimed by another worker after our lease ran out.
-            if delivery is None or delivery.status is not DeliveryStatus.PENDING or \
-                    delivery.next_attempt_at != lease_end:
+            if (
+                delivery is None
+                or delivery.status is not DeliveryStatus.PENDING
+                or delivery.next_attempt_at != lease_end
+            ):
                 continue
             when = _apply(session, delivery, subs[delivery.subscription_id], outcome)
             if when is not None:
@@ -121,16 +134,31 @@ def _record_successes(session, outcomes: list[Outcome], lease_end: dt.datetime) 
     same rows locked and written as the general path). False, having written nothing, when a
     subscription of the batch is marked failing: the general path clears the mark."""
     deliveries, attempts = WebhookDelivery.__table__, WebhookAttempt.__table__
-    rows = {r.id: r for r in session.execute(
-        select(deliveries.c.id, deliveries.c.subscription_id, deliveries.c.status,
-               deliveries.c.attempts, deliveries.c.next_attempt_at)
-        .where(deliveries.c.id.in_(bindparam("ids", expanding=True))).with_for_update(),
-        {"ids": [o.delivery_id for o in outcomes]})}
+    rows = {
+        r.id: r
+        for r in session.execute(
+            select(
+                deliveries.c.id,
+                deliveries.c.subscription_id,
+                deliveries.c.status,
+                deliveries.c.attempts,
+                deliveries.c.next_attempt_at,
+            )
+            .where(deliveries.c.id.in_(bindparam("ids", expanding=True)))
+            .with_for_update(),
+            {"ids": [o.delivery_id for o in outcomes]},
+        )
+    }
     sub_ids = list({r.subscription_id for r in rows.values()})
     if sub_ids and session.scalar(
-            select(WebhookSubscription.id)
-            .where(WebhookSubscription.id.in_(bindparam("subs", expanding=True)),
-                   WebhookSubscription.failing_since.is_not(None)).limit(1), {"subs": sub_ids}):
+        select(WebhookSubscription.id)
+        .where(
+            WebhookSubscription.id.in_(bindparam("subs", expanding=True)),
+            WebhookSubscription.failing_since.is_not(None),
+        )
+        .limit(1),
+        {"subs": sub_ids},
+    ):
         return False
     tried, done = [], []
     for outcome in outcomes:
@@ -138,31 +166,62 @@ def _record_successes(session, outcomes: list[Outcome], lease_end: dt.datetime) 
         # Skip what was removed, or re-claimed by another worker after our lease ran out.
         if row is None or row.status != DeliveryStatus.PENDING or row.next_attempt_at != lease_end:
             continue
-        tried.append({"delivery_id": row.id, "number": row.attempts + 1,
-                      "attempted_at": outcome.attempted_at, "status_code": outcome.status_code,
-                      "latency_ms": outcome.latency_ms, "response_excerpt": outcome.excerpt,
-                      "error": None})
-        done.append({"b_id": row.id, "b_attempts": row.attempts + 1,
-                     "b_code": outcome.status_code, "b_at": outcome.attempted_at})
+        tried.append(
+            {
+                "delivery_id": row.id,
+                "number": row.attempts + 1,
+                "attempted_at": outcome.attempted_at,
+                "status_code": outcome.status_code,
+                "latency_ms": outcome.latency_ms,
+                "response_excerpt": outcome.excerpt,
+                "error": None,
+            }
+        )
+        done.append(
+            {
+                "b_id": row.id,
+                "b_attempts": row.attempts + 1,
+                "b_code": outcome.status_code,
+                "b_at": outcome.attempted_at,
+            }
+        )
     if tried:
         session.execute(insert(attempts), tried)
-        session.execute(update(deliveries).where(deliveries.c.id == bindparam("b_id"))
-                        .values(attempts=bindparam("b_attempts"), last_status_code=bindparam("b_code"),
-                                last_error=None, status=DeliveryStatus.SUCCEEDED,
-                                completed_at=bindparam("b_at"), next_attempt_at=None), done)
+        session.execute(
+            update(deliveries)
+            .where(deliveries.c.id == bindparam("b_id"))
+            .values(
+                attempts=bindparam("b_attempts"),
+                last_status_code=bindparam("b_code"),
+                last_error=None,
+                status=DeliveryStatus.SUCCEEDED,
+                completed_at=bindparam("b_at"),
+                next_attempt_at=None,
+            ),
+            done,
+        )
     return True
 
 
-def _apply(session, delivery: WebhookDelivery, sub: WebhookSubscription,
-           outcome: Outcome) -> dt.datetime | None:
+def _apply(
+    session, delivery: WebhookDelivery, sub: WebhookSubscription, outcome: Outcome
+) -> dt.datetime | None:
     now = outcome.attempted_at
     if outcome.dropped:
         _finish(delivery, DeliveryStatus.DROPPED, now, f"dropped: {outcome.dropped}")
         return None
     delivery.attempts += 1
-    session.add(WebhookAttempt(delivery_id=delivery.id, number=delivery.attempts, attempted_at=now,
-                               status_code=outcome.status_code, latency_ms=outcome.latency_ms,
-                               response_excerpt=outcome.excerpt, error=outcome.error))
+    session.add(
+        WebhookAttempt(
+            delivery_id=delivery.id,
+            number=delivery.attempts,
+            attempted_at=now,
+            status_code=outcome.status_code,
+            latency_ms=outcome.latency_ms,
+            response_excerpt=outcome.excerpt,
+            error=outcome.error,
+        )
+    )
     delivery.last_status_code, delivery.last_error = outcome.status_code, outcome.error
     if outcome.ok:
         _finish(delivery, DeliveryStatus.SUCCEEDED, now, None)
@@ -177,14 +236,22 @@ def _apply(session, delivery: WebhookDelivery, sub: WebhookSubscription,
     if now - sub.failing_since >= DISABLE_AFTER:
         reason = f"failing for 5 days in a row (since {sub.failing_since:%Y-%m-%d %H:%M} UTC)"
         _disable(session, sub, reason)
-        _finish(delivery, DeliveryStatus.FAILED, now,
-                f"{outcome.description}; subscription disabled: {reason}; the application's "
-                f"owner was told in the service log")
+        _finish(
+            delivery,
+            DeliveryStatus.FAILED,
+            now,
+            f"{outcome.description}; subscription disabled: {reason}; the application's "
+            f"owner was told in the service log",
+        )
         return None
     delay = retry_delay(delivery.attempts, outcome.retry_after, now)
     if delay is None:
-        _finish(delivery, DeliveryStatus.FAILED, now,
-                f"{outcome.description}; gave up after {delivery.attempts} attempts")
+        _finish(
+            delivery,
+            DeliveryStatus.FAILED,
+            now,
+            f"{outcome.description}; gave up after {delivery.attempts} attempts",
+        )
         return None
     delivery.next_attempt_at = now + delay
     return delivery.next_attempt_at
@@ -202,9 +269,16 @@ def _disable(session, sub: WebhookSubscription, reason: str) -> None:
     sub.status, sub.disabled_reason = SubscriptionStatus.DISABLED, reason[:255]
     app = session.scalar(select(Application).where(Application.id == sub.app_id))
     # The owner notice: applications have no contact address yet, so the log carries it.
-    log.warning("OWNER NOTICE: webhook subscription %s of application %s (%s) to %s was disabled: "
-                "%s; resume it with `modhub webhook resume %s`", sub.id, sub.app_id,
-                app.name if app else "?", _without_query(sub.url), reason, sub.id)
+    log.warning(
+        "OWNER NOTICE: webhook subscription %s of application %s (%s) to %s was disabled: "
+        "%s; resume it with `modhub webhook resume %s`",
+        sub.id,
+        sub.app_id,
+        app.name if app else "?",
+        _without_query(sub.url),
+        reason,
+        sub.id,
+    )
 
 
 def _without_query(url: str) -> str:

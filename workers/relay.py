@@ -41,8 +41,13 @@ def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[in
     or None when no unlocked event is left."""
     now = rt.clock()
     with rt.db.session() as session, session.begin():
-        query = (select(OutboxEvent.id, OutboxEvent.kind).where(OutboxEvent.relayed_at.is_(None))
-                 .order_by(OutboxEvent.id).limit(RELAY_LIMIT).with_for_update(skip_locked=True))
+        query = (
+            select(OutboxEvent.id, OutboxEvent.kind)
+            .where(OutboxEvent.relayed_at.is_(None))
+            .order_by(OutboxEvent.id)
+            .limit(RELAY_LIMIT)
+            .with_for_update(skip_locked=True)
+        )
         if older_than is not None:
             query = query.where(OutboxEvent.created_at <= older_than)
         events = session.execute(query).all()
@@ -51,16 +56,34 @@ def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[in
         subs = session.execute(
             select(WebhookSubscription.id, WebhookSubscription.events)
             .join(Application, Application.id == WebhookSubscription.app_id)
-            .where(WebhookSubscription.status == SubscriptionStatus.ACTIVE,
-                   Application.status == AppStatus.APPROVED)).all()
-        rows = [{"event_id": e.id, "subscription_id": s.id, "status": DeliveryStatus.PENDING,
-                 "attempts": 0, "next_attempt_at": now, "created_at": now}
-                for e in events for s in subs if e.kind in (s.events or [])]
-        ids = list(session.scalars(insert(WebhookDelivery).returning(WebhookDelivery.id), rows)) \
-            if rows else []
+            .where(
+                WebhookSubscription.status == SubscriptionStatus.ACTIVE,
+                Application.status == AppStatus.APPROVED,
+            )
+        ).all()
+        rows = [
+            {
+                "event_id": e.id,
+                "subscription_id": s.id,
+                "status": DeliveryStatus.PENDING,
+                "attempts": 0,
+                "next_attempt_at": now,
+                "created_at": now,
+            }
+            for e in events
+            for s in subs
+            if e.kind in (s.events or [])
+        ]
+        ids = (
+            list(session.scalars(insert(WebhookDelivery).returning(WebhookDelivery.id), rows)) if rows else []
+        )
         # One expanding parameter: no per-id bound parameter built (CPU at 1,000 ids).
-        session.execute(update(OutboxEvent).where(OutboxEvent.id.in_(bindparam("ids", expanding=True)))
-                        .values(relayed_at=now), {"ids": [e.id for e in events]})
+        session.execute(
+            update(OutboxEvent)
+            .where(OutboxEvent.id.in_(bindparam("ids", expanding=True)))
+            .values(relayed_at=now),
+            {"ids": [e.id for e in events]},
+        )
     log.debug("relayed %d event(s) into %d delivery(ies)", len(events), len(ids))
     return len(events), ids
 
@@ -68,11 +91,17 @@ def relay_batch(rt, older_than: dt.datetime | None = None) -> tuple[int, list[in
 def overdue_deliveries(rt, *, grace: dt.timedelta, limit: int = 5000) -> list[int]:
     """PENDING deliveries due for longer than `grace` (their job was lost or their worker died)."""
     with rt.db.session() as session:
-        return list(session.scalars(
-            select(WebhookDelivery.id)
-            .where(WebhookDelivery.status == DeliveryStatus.PENDING,
-                   WebhookDelivery.next_attempt_at <= rt.clock() - grace)
-            .order_by(WebhookDelivery.next_attempt_at).limit(limit)))
+        return list(
+            session.scalars(
+                select(WebhookDelivery.id)
+                .where(
+                    WebhookDelivery.status == DeliveryStatus.PENDING,
+                    WebhookDelivery.next_attempt_at <= rt.clock() - grace,
+                )
+                .order_by(WebhookDelivery.next_attempt_at)
+                .limit(limit)
+            )
+        )
 
 
 def sweep(rt) -> tuple[int, int]:
@@ -83,6 +112,9 @@ def sweep(rt) -> tuple[int, int]:
     overdue = overdue_deliveries(rt, grace=dt.timedelta(seconds=rt.settings.webhook_lease_seconds))
     rt.dispatcher.send(overdue)
     if relayed or overdue:
-        log.info("sweep: relayed %d delivery(ies) left in the outbox, re-enqueued %d overdue",
-                 len(relayed), len(overdue))
+        log.info(
+            "sweep: relayed %d delivery(ies) left in the outbox, re-enqueued %d overdue",
+            len(relayed),
+            len(overdue),
+        )
     return len(relayed), len(overdue)

@@ -41,8 +41,12 @@ class Sweeper(threading.Thread):
                 sweep(self.rt)
                 flush(self.rt.db, self.downloads)  # download counts into the statistics
             except Exception as exc:  # noqa: BLE001 - the rows stay owed; try again next period
-                log.warning("webhook sweep failed (%s: %s); retrying in %g s", type(exc).__name__,
-                            exc, self.rt.settings.webhook_sweep_seconds)
+                log.warning(
+                    "webhook sweep failed (%s: %s); retrying in %g s",
+                    type(exc).__name__,
+                    exc,
+                    self.rt.settings.webhook_sweep_seconds,
+                )
 
 
 def revive_scheduler(worker) -> bool:
@@ -61,8 +65,14 @@ def revive_scheduler(worker) -> bool:
     return started
 
 
-def run_worker(settings: Settings, queues: list[str], *, worker_class: str = "simple", burst: bool = False,
-               log_level: str = "INFO") -> None:
+def run_worker(
+    settings: Settings,
+    queues: list[str],
+    *,
+    worker_class: str = "simple",
+    burst: bool = False,
+    log_level: str = "INFO",
+) -> None:
     """Run one RQ worker over the configured Redis, with the scheduler and the sweep.
 
     The runtime is built here from the command's settings and installed for the jobs this process
@@ -80,8 +90,7 @@ def run_worker(settings: Settings, queues: list[str], *, worker_class: str = "si
     # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
     connection = redis.Redis.from_url(rt.settings.redis_url)
     try:
-        while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level,
-                             sweeper):
+        while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level, sweeper):
             time.sleep(1)  # Redis is restarting: try again (the sweep keeps the work owed)
     finally:
         sweeper.stopping.set()

@@ -36,8 +36,9 @@ class Runtime:
         if self.sender is None:
             self.sender = Sender(self.settings.webhook_timeout_seconds)
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.settings.webhook_concurrency,
-                                           thread_name_prefix="modhub-webhook-send")
+            self.pool = ThreadPoolExecutor(
+                self.settings.webhook_concurrency, thread_name_prefix="modhub-webhook-send"
+            )
 
     def close(self) -> None:
         """Close the HTTP connections and the sending threads."""
@@ -56,9 +57,12 @@ def install(runtime: Runtime) -> None:
 
 def build(settings: Settings) -> Runtime:
     """A runtime over these settings, with the RQ dispatcher of the configured Redis injected."""
-    return Runtime(settings=settings, db=worker_database(settings.database_url),
-                   secrets=SecretBox(settings.encryption_key),
-                   dispatcher=RQDispatcher.from_settings(settings))
+    return Runtime(
+        settings=settings,
+        db=worker_database(settings.database_url),
+        secrets=SecretBox(settings.encryption_key),
+        dispatcher=RQDispatcher.from_settings(settings),
+    )
 
 
 def current() -> Runtime:
@@ -83,6 +87,7 @@ def worker_database(url: str) -> Database:
     """
     if url.startswith("postgresql"):
         # values_plus_batch: a batch's UPDATEs go in one round trip (psycopg2 execute_batch).
-        return Database.from_url(url, connect_args={"options": "-c synchronous_commit=off"},
-                                 executemany_mode="values_plus_batch")
+        return Database.from_url(
+            url, connect_args={"options": "-c synchronous_commit=off"}, executemany_mode="values_plus_batch"
+        )
     return Database.from_url(url)

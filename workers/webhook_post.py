@@ -65,27 +65,40 @@ def deliver_many(rt, delivery_ids: list[int]) -> list[Outcome]:
 
 def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
     with rt.db.session() as session, session.begin():
-        claimed = list(session.scalars(
-            update(WebhookDelivery.__table__)
-            .where(WebhookDelivery.id.in_(bindparam("ids", expanding=True)),
-                   WebhookDelivery.status == DeliveryStatus.PENDING,
-                   WebhookDelivery.next_attempt_at <= claimed_at)
-            .values(next_attempt_at=lease_end).returning(WebhookDelivery.id), {"ids": list(ids)}))
+        claimed = list(
+            session.scalars(
+                update(WebhookDelivery.__table__)
+                .where(
+                    WebhookDelivery.id.in_(bindparam("ids", expanding=True)),
+                    WebhookDelivery.status == DeliveryStatus.PENDING,
+                    WebhookDelivery.next_attempt_at <= claimed_at,
+                )
+                .values(next_attempt_at=lease_end)
+                .returning(WebhookDelivery.id),
+                {"ids": list(ids)},
+            )
+        )
         if not claimed:
             return []
         rows = session.execute(
-            select(WebhookDelivery.id, OutboxEvent.event_id, OutboxEvent.kind, OutboxEvent.data,
-                   WebhookSubscription)
+            select(
+                WebhookDelivery.id,
+                OutboxEvent.event_id,
+                OutboxEvent.kind,
+                OutboxEvent.data,
+                WebhookSubscription,
+            )
             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
             .join(WebhookSubscription, WebhookSubscription.id == WebhookDelivery.subscription_id)
             .where(WebhookDelivery.id.in_(bindparam("claimed", expanding=True)))
-            .order_by(WebhookDelivery.id), {"claimed": claimed}).all()
+            .order_by(WebhookDelivery.id),
+            {"claimed": claimed},
+        ).all()
         secrets: dict[int, list[str]] = {}  # decrypted once per subscription, not per row
         for r in rows:
             if r[4].id not in secrets:
                 secrets[r[4].id] = r[4].live_secrets(rt.secrets, claimed_at)
-        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status, secrets[r[4].id])
-                for r in rows]
+        return [Outgoing(r[0], r[1], r[2], r[3], r[4].url, r[4].status, secrets[r[4].id]) for r in rows]
 
 
 def _check_callbacks(rt, items: list[Outgoing]) -> dict[str, tuple[str | None, str | None]]:
@@ -112,22 +125,39 @@ def send(rt, item: Outgoing, verdict: tuple[str | None, str | None] = (None, Non
     body = encode_body(item.kind, item.data)
     # The timestamp is wall-clock time: receivers compare it with their own clocks.
     timestamp = str(int(time.time() * 1000))
-    headers = {"Content-Type": "application/json", "User-Agent": "modhub-webhooks/1",
-               "X-Webhook-Event": item.kind, "X-Webhook-Id": item.event_uid,
-               "X-Webhook-Timestamp": timestamp,
-               "X-Webhook-Signature": signature_header(item.secrets, timestamp, body)}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "modhub-webhooks/1",
+        "X-Webhook-Event": item.kind,
+        "X-Webhook-Id": item.event_uid,
+        "X-Webhook-Timestamp": timestamp,
+        "X-Webhook-Signature": signature_header(item.secrets, timestamp, body),
+    }
     started = time.perf_counter()
     try:
         answer = rt.sender.post(item.url, body, headers, address)
     except TimeoutError:
-        return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
-                       error=f"timed out after {rt.settings.webhook_timeout_seconds:g} s")
+        return Outcome(
+            item.delivery_id,
+            attempted_at,
+            latency_ms=_ms(started),
+            error=f"timed out after {rt.settings.webhook_timeout_seconds:g} s",
+        )
     except (OSError, http.client.HTTPException) as exc:
-        return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
-                       error=f"{type(exc).__name__}: {exc}"[:EXCERPT_BYTES])
-    return Outcome(item.delivery_id, attempted_at, latency_ms=_ms(started),
-                   status_code=answer.status, excerpt=answer.excerpt,
-                   retry_after=answer.headers.get("Retry-After"))
+        return Outcome(
+            item.delivery_id,
+            attempted_at,
+            latency_ms=_ms(started),
+            error=f"{type(exc).__name__}: {exc}"[:EXCERPT_BYTES],
+        )
+    return Outcome(
+        item.delivery_id,
+        attempted_at,
+        latency_ms=_ms(started),
+        status_code=answer.status,
+        excerpt=answer.excerpt,
+        retry_after=answer.headers.get("Retry-After"),
+    )
 
 
 def _ms(started: float) -> int:
@@ -142,5 +172,4 @@ def _hand_over(rt, retries: list[tuple[int, dt.datetime]], leftover: list[int]) 
             rt.dispatcher.retry_at(delivery_id, when)
         rt.dispatcher.send(leftover)
     except Exception:  # noqa: BLE001 - the rows are PENDING with a due time; the sweep sends them
-        log.warning("could not schedule %d retry(ies) in Redis; the sweep will", len(retries),
-                    exc_info=True)
+        log.warning("could not schedule %d retry(ies) in Redis; the sweep will", len(retries), exc_info=True)

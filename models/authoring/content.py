@@ -23,29 +23,65 @@ from modhub.core.sanitize import clean_html
 CONTROL = frozenset({"postId", "isAllEdit", "isNewDraft", "parentPostId", "postVersion"})
 # Content fields kept as they are on a resource post column.
 COLUMNS = {
-    "mainName": "main_name", "subName": "sub_name", "introduction": "introduction",
-    "abbrName": "abbr_name", "presetCategory": "preset_category",
-    "clientEnvironment": "client_environment", "serverEnvironment": "server_environment",
-    "resourceVersion": "resource_version", "resourceState": "resource_state", "isPaid": "is_paid",
-    "priceCurrencyCode": "price_currency_code", "visibility": "visibility", "postTags": "tags",
-    "contentCopyright": "content_copyright", "resourceCopyright": "resource_copyright",
-    "creationType": "creation_type", "sourceState": "source_state", "refLink": "ref_link",
-    "content": "description_html", "mdContent": "description_md", "installScript": "install_script",
+    "mainName": "main_name",
+    "subName": "sub_name",
+    "introduction": "introduction",
+    "abbrName": "abbr_name",
+    "presetCategory": "preset_category",
+    "clientEnvironment": "client_environment",
+    "serverEnvironment": "server_environment",
+    "resourceVersion": "resource_version",
+    "resourceState": "resource_state",
+    "isPaid": "is_paid",
+    "priceCurrencyCode": "price_currency_code",
+    "visibility": "visibility",
+    "postTags": "tags",
+    "contentCopyright": "content_copyright",
+    "resourceCopyright": "resource_copyright",
+    "creationType": "creation_type",
+    "sourceState": "source_state",
+    "refLink": "ref_link",
+    "content": "description_html",
+    "mdContent": "description_md",
+    "installScript": "install_script",
     "sectionCode": "section_code",
 }
 # Values a NOT NULL column takes when the content leaves it empty.
-DEFAULTS = {"main_name": "", "client_environment": "UNKNOWN", "server_environment": "UNKNOWN",
-            "resource_state": "ACTIVE", "is_paid": False, "visibility": "PUBLIC", "tags": [],
-            "main_categories": [], "display_images": [], "section_code": ""}
+DEFAULTS = {
+    "main_name": "",
+    "client_environment": "UNKNOWN",
+    "server_environment": "UNKNOWN",
+    "resource_state": "ACTIVE",
+    "is_paid": False,
+    "visibility": "PUBLIC",
+    "tags": [],
+    "main_categories": [],
+    "display_images": [],
+    "section_code": "",
+}
 REQUIRED_TO_SUBMIT = ("mainName", "sectionCode", "resourceTypeId", "mainCategory")
-RELATION_KINDS = {"dependencies": "DEPENDENCY", "incompatible": "INCOMPATIBLE",
-                  "recommendations": "RECOMMENDATION"}
+RELATION_KINDS = {
+    "dependencies": "DEPENDENCY",
+    "incompatible": "INCOMPATIBLE",
+    "recommendations": "RECOMMENDATION",
+}
 _CURRENCY = re.compile(r"[A-Z]{3}")
 # Lengths of the columns the fields end in (checked on save, not only when approved).
-LIMITS = {"mainName": 255, "subName": 255, "abbrName": 128, "resourceVersion": 64,
-          "priceCurrencyCode": 3, "creationType": 32}
-FILE_LIMITS = {"infoTitle": 255, "directFileName": 255, "fileVersion": 64, "runPlatform": 64,
-               "directFileUrl": 1024}
+LIMITS = {
+    "mainName": 255,
+    "subName": 255,
+    "abbrName": 128,
+    "resourceVersion": 64,
+    "priceCurrencyCode": 3,
+    "creationType": 32,
+}
+FILE_LIMITS = {
+    "infoTitle": 255,
+    "directFileName": 255,
+    "fileVersion": 64,
+    "runPlatform": 64,
+    "directFileUrl": 1024,
+}
 MAX_PRICE = Decimal("1e15")
 
 
@@ -79,10 +115,17 @@ def _taxonomy(session: Session, merged: dict) -> None:
     rtype = None
     if type_id is not None:
         rtype = session.get(Category, type_id)
-        if rtype is None or rtype.is_delete or rtype.parent_code is not None \
-                or rtype.section_code not in (None, code):
-            raise ApiError("TAXONOMY_INVALID", f"resourceTypeId {type_id} is not a resource type"
-                                               + (f" of section {code!r}" if code else ""))
+        if (
+            rtype is None
+            or rtype.is_delete
+            or rtype.parent_code is not None
+            or rtype.section_code not in (None, code)
+        ):
+            raise ApiError(
+                "TAXONOMY_INVALID",
+                f"resourceTypeId {type_id} is not a resource type"
+                + (f" of section {code!r}" if code else ""),
+            )
     ids = category_ids(merged.get("mainCategory"))
     found = {c.id: c for c in session.scalars(select(Category).where(Category.id.in_(ids)))} if ids else {}
     for cid in ids:
@@ -114,12 +157,15 @@ def _relations(session: Session, relation: dict | None, own_ids: set[int]) -> No
         return
     if targets & own_ids:
         raise ApiError("RELATION_TARGET_UNKNOWN", "a resource cannot relate to itself")
-    listed = set(session.scalars(select(ResourcePost.id).where(ResourcePost.id.in_(targets),
-                                                                listed_clause())))
+    listed = set(
+        session.scalars(select(ResourcePost.id).where(ResourcePost.id.in_(targets), listed_clause()))
+    )
     missing = sorted(targets - listed)
     if missing:
-        raise ApiError("RELATION_TARGET_UNKNOWN",
-                       f"relation targets are not listed resources: {', '.join(map(str, missing))}")
+        raise ApiError(
+            "RELATION_TARGET_UNKNOWN",
+            f"relation targets are not listed resources: {', '.join(map(str, missing))}",
+        )
 
 
 def parse_authors(raw: str | None) -> list[dict]:
@@ -137,8 +183,10 @@ def parse_authors(raw: str | None) -> list[dict]:
         uid = item.get("userId") if isinstance(item, dict) else None
         role = (item.get("role") or "CONTRIBUTOR") if isinstance(item, dict) else None
         if not isinstance(uid, int) or isinstance(uid, bool) or role not in AUTHOR_ROLES:
-            raise ApiError("AUTHORS_INVALID", "each author is {userId: integer, role: "
-                                              "OWNER | COLLABORATOR | CONTRIBUTOR}")
+            raise ApiError(
+                "AUTHORS_INVALID",
+                "each author is {userId: integer, role: OWNER | COLLABORATOR | CONTRIBUTOR}",
+            )
         out.append({"userId": uid, "role": role})
     if len({a["userId"] for a in out}) != len(out):
         raise ApiError("AUTHORS_INVALID", "an author is listed twice")
@@ -186,8 +234,9 @@ def owned_files(session: Session, *, user_id: int, ids: list[str]) -> dict[str, 
         return {}
     if not all(isinstance(i, str) and i.isdigit() and len(i) <= 18 for i in ids):
         raise ApiError("DRAFT_FILE_UNKNOWN", "file ids are the fileId of uploadDraftFile")
-    rows = session.scalars(select(DraftFile).where(DraftFile.id.in_({int(i) for i in ids}),
-                                                   DraftFile.user_id == user_id))
+    rows = session.scalars(
+        select(DraftFile).where(DraftFile.id.in_({int(i) for i in ids}), DraftFile.user_id == user_id)
+    )
     found = {str(f.id): f for f in rows}
     missing = sorted(set(ids) - set(found))
     if missing:
@@ -209,8 +258,11 @@ def _files(session: Session, patch: dict, *, user_id: int, parent_id: int | None
 
 def _lengths(patch: dict) -> None:
     fields = [(k, patch.get(k), n) for k, n in LIMITS.items()]
-    fields += [(f"resourceFileInfoVos.{k}", e.get(k), n) for e in patch.get("resourceFileInfoVos") or []
-               for k, n in FILE_LIMITS.items()]
+    fields += [
+        (f"resourceFileInfoVos.{k}", e.get(k), n)
+        for e in patch.get("resourceFileInfoVos") or []
+        for k, n in FILE_LIMITS.items()
+    ]
     for name, value, limit in fields:
         if isinstance(value, str) and len(value) > limit:
             raise ApiError("PARAMETER_INVALID", f"{name} is longer than {limit} characters")
@@ -218,8 +270,15 @@ def _lengths(patch: dict) -> None:
         raise ApiError("PARAMETER_INVALID", "priceAmount is too large")
 
 
-def validate(session: Session, *, patch: dict, merged: dict, user_id: int, own_ids: set[int],
-             parent_id: int | None = None) -> None:
+def validate(
+    session: Session,
+    *,
+    patch: dict,
+    merged: dict,
+    user_id: int,
+    own_ids: set[int],
+    parent_id: int | None = None,
+) -> None:
     """Check the fields a save changes against the content they produce (merged)."""
     _lengths(patch)
     if patch.keys() & {"sectionCode", "resourceTypeId", "mainCategory", "runPlatformId"}:
@@ -251,14 +310,25 @@ def columns(session: Session, content: dict) -> dict:
         out["resource_type"] = rtype.code if rtype else None
     if "mainCategory" in content:
         ids = category_ids(content["mainCategory"])
-        codes = dict(session.execute(select(Category.id, Category.code)
-                                     .where(Category.id.in_(ids))).all()) if ids else {}
+        codes = (
+            dict(session.execute(select(Category.id, Category.code).where(Category.id.in_(ids))).all())
+            if ids
+            else {}
+        )
         out["main_categories"] = [codes[i] for i in ids if i in codes]
     if "runPlatformId" in content:
         rp = session.get(RunPlatform, content["runPlatformId"]) if content["runPlatformId"] else None
         out["run_platform"] = rp.code if rp else None
-    keys = {str(f.id): f.object_key for f in session.scalars(select(DraftFile).where(
-        DraftFile.id.in_({int(i) for i in draft_file_ids(content)})))} if draft_file_ids(content) else {}
+    keys = (
+        {
+            str(f.id): f.object_key
+            for f in session.scalars(
+                select(DraftFile).where(DraftFile.id.in_({int(i) for i in draft_file_ids(content)}))
+            )
+        }
+        if draft_file_ids(content)
+        else {}
+    )
     if "coverFileId" in content:
         out["cover_image"] = keys.get(content["coverFileId"] or "")
     if "images" in content:

@@ -21,8 +21,16 @@ def draft_file_vo(row: DraftFile) -> dict:
     return {"fileId": str(row.id), "fileName": row.file_name, "size": row.size, "sha256": row.sha256}
 
 
-def upload(session: Session, storage, *, user_id: int, stream: BinaryIO, file_name: str | None,
-           content_type: str | None, now: dt.datetime | None = None) -> dict:
+def upload(
+    session: Session,
+    storage,
+    *,
+    user_id: int,
+    stream: BinaryIO,
+    file_name: str | None,
+    content_type: str | None,
+    now: dt.datetime | None = None,
+) -> dict:
     """Store the stream (hashed while streaming, once per content) and record it for the user."""
     # a base name without control characters (PostgreSQL text cannot hold NUL)
     name = _CONTROL.sub("", (file_name or "").replace("\\", "/").rsplit("/", 1)[-1]).strip()[:255] or "file"
@@ -31,9 +39,17 @@ def upload(session: Session, storage, *, user_id: int, stream: BinaryIO, file_na
         obj = storage.put(stream)
     except StorageError as exc:
         raise ApiError("DEPENDENCY_UNAVAILABLE", "the file store is unavailable") from exc
-    row = DraftFile(user_id=user_id, object_key=obj.key, file_name=name,
-                    content_type=content_type, size=obj.size,
-                    sha1=obj.sha1, sha256=obj.sha256, sha512=obj.sha512, create_time=now or utcnow())
+    row = DraftFile(
+        user_id=user_id,
+        object_key=obj.key,
+        file_name=name,
+        content_type=content_type,
+        size=obj.size,
+        sha1=obj.sha1,
+        sha256=obj.sha256,
+        sha512=obj.sha512,
+        create_time=now or utcnow(),
+    )
     session.add(row)
     session.flush()
     return draft_file_vo(row)

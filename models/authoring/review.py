@@ -48,8 +48,14 @@ def can_moderate(session: Session, *, user_id: int) -> bool:
 
 def queue(session: Session, *, state: str = PENDING_REVIEW, limit: int = 100) -> list[ResourceDraft]:
     """Drafts in a review state, the longest waiting first."""
-    return list(session.scalars(select(ResourceDraft).where(ResourceDraft.state == state)
-                                .order_by(ResourceDraft.submitted_at, ResourceDraft.id).limit(limit)))
+    return list(
+        session.scalars(
+            select(ResourceDraft)
+            .where(ResourceDraft.state == state)
+            .order_by(ResourceDraft.submitted_at, ResourceDraft.id)
+            .limit(limit)
+        )
+    )
 
 
 def get_or_raise(session: Session, *, draft_id: int, lock: bool = False) -> ResourceDraft:
@@ -82,19 +88,36 @@ def diff(session: Session, draft: ResourceDraft) -> list[tuple[str, object, obje
 
 
 def _decide(session: Session, draft: ResourceDraft, *, reviewer_id, action, reason, now) -> None:
-    session.add(ReviewDecision(draft_id=draft.id, reviewer_id=reviewer_id, action=action,
-                               reason=reason, created_at=now))
+    session.add(
+        ReviewDecision(
+            draft_id=draft.id, reviewer_id=reviewer_id, action=action, reason=reason, created_at=now
+        )
+    )
     draft.reviewed_at, draft.reviewer_id = now, reviewer_id
 
 
 def _notify(session: Session, draft: ResourceDraft, post: ResourcePost, title: str, text: str, now) -> None:
-    session.add(Notification(user_id=draft.user_id, message_type="SYSTEM", title=title,
-                             content=text[:500], entity_type="RESOURCE_POST", entity_id=post.id,
-                             create_time=now))
+    session.add(
+        Notification(
+            user_id=draft.user_id,
+            message_type="SYSTEM",
+            title=title,
+            content=text[:500],
+            entity_type="RESOURCE_POST",
+            entity_id=post.id,
+            create_time=now,
+        )
+    )
 
 
-def reject(session: Session, *, draft_id: int, reason: str, reviewer_id: int | None = None,
-           now: dt.datetime | None = None) -> ResourceDraft:
+def reject(
+    session: Session,
+    *,
+    draft_id: int,
+    reason: str,
+    reviewer_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> ResourceDraft:
     """PENDING_REVIEW -> REJECTED with a reason; the author is notified with it."""
     reason = (reason or "").strip()
     if not reason or len(reason) > MAX_REASON:
@@ -107,8 +130,14 @@ def reject(session: Session, *, draft_id: int, reason: str, reviewer_id: int | N
     _decide(session, draft, reviewer_id=reviewer_id, action="REJECT", reason=reason, now=now)
     post = target_of(session, draft)
     name = draft.content.get("mainName") or post.main_name or f"#{post.id}"
-    _notify(session, draft, post, "Resource change rejected",
-            f"Your {'edit of' if draft.kind == EDIT else 'draft'} \"{name}\" was rejected: {reason}", now)
+    _notify(
+        session,
+        draft,
+        post,
+        "Resource change rejected",
+        f'Your {"edit of" if draft.kind == EDIT else "draft"} "{name}" was rejected: {reason}',
+        now,
+    )
     session.flush()
     return draft
 
@@ -118,50 +147,85 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
     if "relation" in content:
         session.execute(delete(ResourceRelation).where(ResourceRelation.post_id == post.id))
         for kind, i, item in c.relation_items(content["relation"]):
-            session.add(ResourceRelation(post_id=post.id, relation_type=kind, sort_order=i,
-                                         target_post_id=item["postId"],
-                                         is_required=bool(item.get("required"))))
+            session.add(
+                ResourceRelation(
+                    post_id=post.id,
+                    relation_type=kind,
+                    sort_order=i,
+                    target_post_id=item["postId"],
+                    is_required=bool(item.get("required")),
+                )
+            )
     if "authors" in content or draft.kind == NEW:
         owner = post.user_id or draft.user_id  # the creator stays the first OWNER
         session.execute(delete(ResourceAuthor).where(ResourceAuthor.post_id == post.id))
         session.add(ResourceAuthor(post_id=post.id, user_id=owner, role="OWNER"))
         others = [a for a in c.parse_authors(content.get("authors")) if a["userId"] != owner]
         for i, a in enumerate(others):
-            session.add(ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"],
-                                       sort_order=i + 1))
+            session.add(
+                ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"], sort_order=i + 1)
+            )
     if content.get("resourceFileInfoVos") is not None:
         _replace_files(session, draft, post, content["resourceFileInfoVos"], now)
 
 
 def _replace_files(session: Session, draft: ResourceDraft, post: ResourcePost, entries, now) -> None:
     kept = {e["infoId"] for e in entries if e.get("infoId") is not None}
-    for f in session.scalars(select(ResourceFile).where(ResourceFile.post_id == post.id,
-                                                        ResourceFile.is_delete.is_(False))):
+    for f in session.scalars(
+        select(ResourceFile).where(ResourceFile.post_id == post.id, ResourceFile.is_delete.is_(False))
+    ):
         if f.id not in kept:
             f.is_delete, f.update_time = True, now
-    uploads = c.owned_files(session, user_id=draft.user_id,
-                            ids=[e["directFileId"] for e in entries if e.get("directFileId")])
+    uploads = c.owned_files(
+        session, user_id=draft.user_id, ids=[e["directFileId"] for e in entries if e.get("directFileId")]
+    )
     for i, e in enumerate(entries):
         if e.get("infoId") is not None:
             continue
         up = uploads.get(e.get("directFileId") or "")
-        common = {"post_id": post.id, "title": e.get("infoTitle") or (up.file_name if up else "file"),
-                  "file_version": e.get("fileVersion"), "resource_versions": e.get("resourceVersion") or [],
-                  "run_platform": e.get("runPlatform"), "sort_order": i, "publish_time": now,
-                  "update_time": now}
+        common = {
+            "post_id": post.id,
+            "title": e.get("infoTitle") or (up.file_name if up else "file"),
+            "file_version": e.get("fileVersion"),
+            "resource_versions": e.get("resourceVersion") or [],
+            "run_platform": e.get("runPlatform"),
+            "sort_order": i,
+            "publish_time": now,
+            "update_time": now,
+        }
         if up is not None:
-            session.add(ResourceFile(**common, storage_type="DIRECT_UPLOAD", object_key=up.object_key,
-                                     file_name=e.get("directFileName") or up.file_name,
-                                     file_size=up.size, sha1=up.sha1, sha256=up.sha256,
-                                     sha512=up.sha512))
+            session.add(
+                ResourceFile(
+                    **common,
+                    storage_type="DIRECT_UPLOAD",
+                    object_key=up.object_key,
+                    file_name=e.get("directFileName") or up.file_name,
+                    file_size=up.size,
+                    sha1=up.sha1,
+                    sha256=up.sha256,
+                    sha512=up.sha512,
+                )
+            )
         else:
-            session.add(ResourceFile(**common, storage_type="DIRECT_LINK",
-                                     external_url=e.get("directFileUrl"),
-                                     file_name=e.get("directFileName"), file_size=e.get("directFileSize")))
+            session.add(
+                ResourceFile(
+                    **common,
+                    storage_type="DIRECT_LINK",
+                    external_url=e.get("directFileUrl"),
+                    file_name=e.get("directFileName"),
+                    file_size=e.get("directFileSize"),
+                )
+            )
 
 
-def approve(session: Session, *, draft_id: int, settings, reviewer_id: int | None = None,
-            now: dt.datetime | None = None) -> ResourcePost:
+def approve(
+    session: Session,
+    *,
+    draft_id: int,
+    settings,
+    reviewer_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> ResourcePost:
     """PENDING_REVIEW -> PUBLISHED: write the content onto the post and publish it through the
     lifecycle (resource.published for a NEW draft, resource.updated with postVersion + 1 for an
     EDIT); POST_VERSION_STALE when the edited post moved since the edit was based on it."""
@@ -175,8 +239,11 @@ def approve(session: Session, *, draft_id: int, settings, reviewer_id: int | Non
         if post.is_delete or post.status != "PUBLISHED":
             raise ApiError("RESOURCE_NOT_PUBLISHED", f"resource {post.id} is no longer published")
         if post.post_version != draft.base_version:
-            raise ApiError("POST_VERSION_STALE", f"resource {post.id} moved to postVersion "
-                           f"{post.post_version} after this edit (based on {draft.base_version})")
+            raise ApiError(
+                "POST_VERSION_STALE",
+                f"resource {post.id} moved to postVersion "
+                f"{post.post_version} after this edit (based on {draft.base_version})",
+            )
         updatable = {k: v for k, v in columns.items() if k in lifecycle.UPDATABLE}
         for name, value in columns.items():
             if name not in updatable:
@@ -185,8 +252,13 @@ def approve(session: Session, *, draft_id: int, settings, reviewer_id: int | Non
         _replace_parts(session, draft, post, now)
         _version(session, draft, post, now, columns.get("resource_version", post.resource_version))
         session.get(ResourcePost, draft.id).status = "ARCHIVED"  # the draft row: a chain entry
-        lifecycle.update_resource(session, post_id=post.id, settings=settings, now=now,
-                                  **(updatable or {"main_name": post.main_name}))
+        lifecycle.update_resource(
+            session,
+            post_id=post.id,
+            settings=settings,
+            now=now,
+            **(updatable or {"main_name": post.main_name}),
+        )
     else:
         for name, value in {**c.DEFAULTS, **columns}.items():
             setattr(post, name, value)
@@ -196,13 +268,26 @@ def approve(session: Session, *, draft_id: int, settings, reviewer_id: int | Non
         lifecycle.publish_resource(session, post_id=post.id, settings=settings, now=now)
     draft.state = PUBLISHED
     _decide(session, draft, reviewer_id=reviewer_id, action="APPROVE", reason=None, now=now)
-    _notify(session, draft, post, "Resource change approved",
-            f"\"{post.main_name}\" is published (postVersion {post.post_version}).", now)
+    _notify(
+        session,
+        draft,
+        post,
+        "Resource change approved",
+        f'"{post.main_name}" is published (postVersion {post.post_version}).',
+        now,
+    )
     session.flush()
     return post
 
 
 def _version(session: Session, draft: ResourceDraft, post: ResourcePost, now, resource_version) -> None:
-    session.add(ResourceVersion(post_id=post.id, version_post_id=draft.id,
-                                version_number=post.post_version, resource_version=resource_version,
-                                update_commit=draft.content.get("updateCommit"), publish_time=now))
+    session.add(
+        ResourceVersion(
+            post_id=post.id,
+            version_post_id=draft.id,
+            version_number=post.post_version,
+            resource_version=resource_version,
+            update_commit=draft.content.get("updateCommit"),
+            publish_time=now,
+        )
+    )

@@ -21,20 +21,35 @@ from modhub.core.errors import ApiError
 OPEN = (DRAFT, PENDING_REVIEW, REJECTED)
 
 
-def _new_row(session: Session, *, user_id: int, kind: str, parent: ResourcePost | None,
-             now: dt.datetime) -> ResourceDraft:
+def _new_row(
+    session: Session, *, user_id: int, kind: str, parent: ResourcePost | None, now: dt.datetime
+) -> ResourceDraft:
     # The draft's own resource_post row gives it an id from the post id space; never listed.
-    post = ResourcePost(section_code=parent.section_code if parent else "",
-                        main_name=parent.main_name if parent else "", user_id=user_id,
-                        status="DRAFT", parent_post_id=parent.id if parent else None,
-                        publish_time=None, update_time=now, main_categories=[], tags=[],
-                        display_images=[])
+    post = ResourcePost(
+        section_code=parent.section_code if parent else "",
+        main_name=parent.main_name if parent else "",
+        user_id=user_id,
+        status="DRAFT",
+        parent_post_id=parent.id if parent else None,
+        publish_time=None,
+        update_time=now,
+        main_categories=[],
+        tags=[],
+        display_images=[],
+    )
     session.add(post)
     session.flush()
-    draft = ResourceDraft(id=post.id, user_id=user_id, kind=kind, state=DRAFT,
-                          parent_post_id=parent.id if parent else None,
-                          base_version=parent.post_version if parent else None, content={},
-                          create_time=now, update_time=now)
+    draft = ResourceDraft(
+        id=post.id,
+        user_id=user_id,
+        kind=kind,
+        state=DRAFT,
+        parent_post_id=parent.id if parent else None,
+        base_version=parent.post_version if parent else None,
+        content={},
+        create_time=now,
+        update_time=now,
+    )
     session.add(draft)
     session.flush()
     return draft
@@ -50,18 +65,31 @@ def get_owned(session: Session, *, user_id: int, draft_id: int, lock: bool = Tru
 
 def _editable(draft: ResourceDraft) -> None:
     if draft.state not in (DRAFT, REJECTED):
-        raise ApiError("DRAFT_NOT_EDITABLE", f"draft {draft.id} is {draft.state}: "
-                       + ("wait for the review" if draft.state == PENDING_REVIEW
-                          else "it is published; edit the resource instead"))
+        raise ApiError(
+            "DRAFT_NOT_EDITABLE",
+            f"draft {draft.id} is {draft.state}: "
+            + (
+                "wait for the review"
+                if draft.state == PENDING_REVIEW
+                else "it is published; edit the resource instead"
+            ),
+        )
 
 
 def is_owner(session: Session, post: ResourcePost, user_id: int) -> bool:
     """Whether the user owns the post (its creator or an OWNER author)."""
     if post.user_id == user_id:
         return True
-    return session.scalar(select(ResourceAuthor.id).where(
-        ResourceAuthor.post_id == post.id, ResourceAuthor.user_id == user_id,
-        ResourceAuthor.role == "OWNER")) is not None
+    return (
+        session.scalar(
+            select(ResourceAuthor.id).where(
+                ResourceAuthor.post_id == post.id,
+                ResourceAuthor.user_id == user_id,
+                ResourceAuthor.role == "OWNER",
+            )
+        )
+        is not None
+    )
 
 
 def editable_parent(session: Session, *, user_id: int, post_id: int) -> ResourcePost:
@@ -78,16 +106,25 @@ def editable_parent(session: Session, *, user_id: int, post_id: int) -> Resource
 
 def _check_version(parent: ResourcePost, version: int | None) -> int:
     if version is not None and version != parent.post_version:
-        raise ApiError("POST_VERSION_STALE", f"resource {parent.id} is at postVersion "
-                                             f"{parent.post_version}, this edit is based on {version}")
+        raise ApiError(
+            "POST_VERSION_STALE",
+            f"resource {parent.id} is at postVersion {parent.post_version}, this edit is based on {version}",
+        )
     return parent.post_version
 
 
 def _edit_draft(session: Session, *, user_id: int, parent: ResourcePost, now) -> ResourceDraft:
     """The user's open EDIT draft of the post, or a new one."""
-    draft = session.scalar(select(ResourceDraft).where(
-        ResourceDraft.parent_post_id == parent.id, ResourceDraft.user_id == user_id,
-        ResourceDraft.kind == EDIT, ResourceDraft.state.in_(OPEN)).with_for_update())
+    draft = session.scalar(
+        select(ResourceDraft)
+        .where(
+            ResourceDraft.parent_post_id == parent.id,
+            ResourceDraft.user_id == user_id,
+            ResourceDraft.kind == EDIT,
+            ResourceDraft.state.in_(OPEN),
+        )
+        .with_for_update()
+    )
     return draft or _new_row(session, user_id=user_id, kind=EDIT, parent=parent, now=now)
 
 
@@ -106,9 +143,14 @@ def _save(session: Session, draft: ResourceDraft, body: dict, *, now, submit: bo
     content = patch if body.get("isAllEdit") else {**draft.content, **patch}
     merged = {**(_published_view(parent) if parent else {}), **content}
     # a submission checks every field it carries again (taxonomy or targets may have gone)
-    c.validate(session, patch=content if submit else patch, merged=merged, user_id=draft.user_id,
-               own_ids={draft.id, parent.id} if parent else {draft.id},
-               parent_id=parent.id if parent else None)
+    c.validate(
+        session,
+        patch=content if submit else patch,
+        merged=merged,
+        user_id=draft.user_id,
+        own_ids={draft.id, parent.id} if parent else {draft.id},
+        parent_id=parent.id if parent else None,
+    )
     draft.content = content
     if draft.state == REJECTED:
         draft.state = DRAFT
@@ -124,8 +166,9 @@ def _submit(draft: ResourceDraft, *, now) -> None:
     elif not draft.content:
         raise ApiError("DRAFT_INCOMPLETE", "the edit changes nothing")
     else:
-        cleared = [k for k in c.REQUIRED_TO_SUBMIT if k in draft.content and
-                   draft.content[k] in (None, "", [])]
+        cleared = [
+            k for k in c.REQUIRED_TO_SUBMIT if k in draft.content and draft.content[k] in (None, "", [])
+        ]
         if cleared:
             raise ApiError("DRAFT_INCOMPLETE", f"an edit cannot clear: {', '.join(cleared)}")
     draft.state, draft.submitted_at, draft.reject_reason = PENDING_REVIEW, now, None
@@ -134,8 +177,11 @@ def _submit(draft: ResourceDraft, *, now) -> None:
 def init_draft(session: Session, *, user_id: int, body: dict, now: dt.datetime | None = None) -> int:
     """A NEW draft from BaseOpenApiInitDraftParam; its id."""
     now = now or utcnow()
-    patch = {"sectionCode": body["sectionCode"], "resourceTypeId": body["resourceTypeId"],
-             "mainCategory": body["categoryId"]}
+    patch = {
+        "sectionCode": body["sectionCode"],
+        "resourceTypeId": body["resourceTypeId"],
+        "mainCategory": body["categoryId"],
+    }
     if body.get("title"):
         patch["mainName"] = body["title"]
     if body.get("presetCategory"):
@@ -147,8 +193,9 @@ def init_draft(session: Session, *, user_id: int, body: dict, now: dt.datetime |
     return draft.id
 
 
-def save_draft(session: Session, *, user_id: int, draft_id: int, body: dict,
-               now: dt.datetime | None = None) -> ResourceDraft:
+def save_draft(
+    session: Session, *, user_id: int, draft_id: int, body: dict, now: dt.datetime | None = None
+) -> ResourceDraft:
     """Save into draft_id (0: a new draft; an EDIT one when parentPostId is given)."""
     now = now or utcnow()
     if draft_id == 0:
@@ -164,8 +211,9 @@ def save_draft(session: Session, *, user_id: int, draft_id: int, body: dict,
     return draft
 
 
-def publish_draft(session: Session, *, user_id: int, draft_id: int, body: dict,
-                  now: dt.datetime | None = None) -> bool:
+def publish_draft(
+    session: Session, *, user_id: int, draft_id: int, body: dict, now: dt.datetime | None = None
+) -> bool:
     """Save the body into the draft and submit it for review."""
     now = now or utcnow()
     draft = get_owned(session, user_id=user_id, draft_id=draft_id)
@@ -175,8 +223,9 @@ def publish_draft(session: Session, *, user_id: int, draft_id: int, body: dict,
     return True
 
 
-def edit_resource(session: Session, *, user_id: int, post_id: int, body: dict,
-                  now: dt.datetime | None = None) -> bool:
+def edit_resource(
+    session: Session, *, user_id: int, post_id: int, body: dict, now: dt.datetime | None = None
+) -> bool:
     """Save the changes into the user's EDIT draft of the post and submit it for review."""
     now = now or utcnow()
     parent = editable_parent(session, user_id=user_id, post_id=post_id)

@@ -32,8 +32,7 @@ class ResourceDraft(Base):
     user_id: Mapped[int] = mapped_column(BigId, ForeignKey("app_user.id"), index=True)
     kind: Mapped[str] = mapped_column(String(8))
     state: Mapped[str] = mapped_column(String(16), default=DRAFT)
-    parent_post_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("resource_post.id"),
-                                                       index=True)
+    parent_post_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("resource_post.id"), index=True)
     base_version: Mapped[int | None]
     content: Mapped[dict] = mapped_column(JSON, default=dict)
     reject_reason: Mapped[str | None] = mapped_column(Text)

@@ -24,8 +24,9 @@ MISSING = object()
 class RecordCache:
     """Records by (kind, post id), each tagged with its generation and expiry."""
 
-    def __init__(self, seconds: float, *, max_entries: int = 50_000,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, seconds: float, *, max_entries: int = 50_000, clock: Callable[[], float] = time.monotonic
+    ):
         self.seconds = seconds
         self.max_entries = max_entries
         self.clock = clock

@@ -37,30 +37,58 @@ def _community_post(session: Session, *, kind: str, post_id: int, display: Displ
     return {**read(session, post_id=post_id, settings=display), "postType": kind}  # display fields only
 
 
-def _community_page(session: Session, *, kind: str, page_num: int, page_size: int,
-                    section_code: str | None, keyword: str | None, display: Display) -> dict:
+def _community_page(
+    session: Session,
+    *,
+    kind: str,
+    page_num: int,
+    page_size: int,
+    section_code: str | None,
+    keyword: str | None,
+    display: Display,
+) -> dict:
     """PageResult of legacy discussion or question objects (the v2 list records plus postType)."""
-    common = {"section_code": section_code, "keyword": keyword, "page_num": page_num,
-              "page_size": page_size, "settings": display}  # display fields only
-    page = (community_posts.query_discuss(session, **common) if kind == "DISCUSS_POST"
-            else community_posts.query_questions(session, is_resolved=None, **common))
+    common = {
+        "section_code": section_code,
+        "keyword": keyword,
+        "page_num": page_num,
+        "page_size": page_size,
+        "settings": display,
+    }  # display fields only
+    page = (
+        community_posts.query_discuss(session, **common)
+        if kind == "DISCUSS_POST"
+        else community_posts.query_questions(session, is_resolved=None, **common)
+    )
     return {**page, "list": [{**item, "postType": kind} for item in page["list"]]}
 
 
 def server_status(post: ServerPost, *, display: Display) -> dict:
     """OpenApiServerStatusVo of a server post."""
-    return {"postId": post.id, "mainName": post.main_name, "queryEnabled": post.query_enabled,
-            "queryType": post.query_type, "serverPort": post.server_port,
-            "currentPlayers": post.current_players, "maxPlayers": post.max_players,
-            "serverStatus": post.server_status, "serverMotd": post.server_motd,
-            "latencyMs": post.latency_ms, "lastHeartbeatTime": display.time(post.last_heartbeat_time)}
+    return {
+        "postId": post.id,
+        "mainName": post.main_name,
+        "queryEnabled": post.query_enabled,
+        "queryType": post.query_type,
+        "serverPort": post.server_port,
+        "currentPlayers": post.current_players,
+        "maxPlayers": post.max_players,
+        "serverStatus": post.server_status,
+        "serverMotd": post.server_motd,
+        "latencyMs": post.latency_ms,
+        "lastHeartbeatTime": display.time(post.last_heartbeat_time),
+    }
 
 
 def server_object(post: ServerPost, *, display: Display) -> dict:
     """Legacy server object: the status fields plus sectionCode, serverIp and serverVersion."""
-    return {**server_status(post, display=display), "sectionCode": post.section_code,
-            "serverIp": post.server_ip,
-            "serverVersion": getattr(post, "server_version", None), "postType": SERVER}
+    return {
+        **server_status(post, display=display),
+        "sectionCode": post.section_code,
+        "serverIp": post.server_ip,
+        "serverVersion": getattr(post, "server_version", None),
+        "postType": SERVER,
+    }
 
 
 def get_server_or_raise(session: Session, *, post_id: int) -> ServerPost:
@@ -76,8 +104,15 @@ def get_server_status(session: Session, *, post_id: int, display: Display) -> di
     return server_status(get_server_or_raise(session, post_id=post_id), display=display)
 
 
-def query_servers(session: Session, *, page_num: int, page_size: int, server_status: str | None,
-                  query_enabled: bool | None, display: Display) -> dict:
+def query_servers(
+    session: Session,
+    *,
+    page_num: int,
+    page_size: int,
+    server_status: str | None,
+    query_enabled: bool | None,
+    display: Display,
+) -> dict:
     """PageResult of legacy server objects, most players online first."""
     query = select(ServerPost).where(ServerPost.is_delete.is_(False))
     if server_status:
@@ -86,8 +121,9 @@ def query_servers(session: Session, *, page_num: int, page_size: int, server_sta
         query = query.where(ServerPost.query_enabled.is_(query_enabled))
     query = query.order_by(ServerPost.current_players.desc(), ServerPost.id.desc())
     rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
-    return page_result([server_object(p, display=display) for p in rows], total=total, page_num=page_num,
-                       page_size=page_size)
+    return page_result(
+        [server_object(p, display=display) for p in rows], total=total, page_num=page_num, page_size=page_size
+    )
 
 
 def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
@@ -96,8 +132,9 @@ def get_resource(session: Session, *, post_id: int, display: Display, today: dt.
     return details(session, [post], display=display, today=today)[0]
 
 
-def get_post(session: Session, *, post_id: int, post_type: str | None, display: Display,
-             today: dt.date) -> dict:
+def get_post(
+    session: Session, *, post_id: int, post_type: str | None, display: Display, today: dt.date
+) -> dict:
     """Legacy post object of a resource post (default) or a server post, with postType."""
     if post_type in COMMUNITY_KINDS:
         return _community_post(session, kind=post_type, post_id=post_id, display=display)
@@ -106,34 +143,54 @@ def get_post(session: Session, *, post_id: int, post_type: str | None, display: 
     return {**get_resource(session, post_id=post_id, display=display, today=today), "postType": RESOURCE}
 
 
-def batch_post_detail(session: Session, *, post_ids: list[int], display: Display, today: dt.date,
-                      post_type: str | None = None) -> list:
+def batch_post_detail(
+    session: Session, *, post_ids: list[int], display: Display, today: dt.date, post_type: str | None = None
+) -> list:
     """Legacy post objects of one kind (resource posts by default) in request order; null where
     the id is not a shown post of that kind."""
     kind = _kind(post_type)
     if kind in COMMUNITY_KINDS:
-        found = community_posts.details_by_ids(session, post_type=kind, post_ids=post_ids,
-                                               settings=display)  # display fields only
+        found = community_posts.details_by_ids(
+            session, post_type=kind, post_ids=post_ids, settings=display
+        )  # display fields only
         by_id = {i: {**vo, "postType": kind} for i, vo in found.items()}
     elif kind == SERVER:
-        servers = session.scalars(select(ServerPost).where(ServerPost.id.in_(set(post_ids)),
-                                                           ServerPost.is_delete.is_(False)))
+        servers = session.scalars(
+            select(ServerPost).where(ServerPost.id.in_(set(post_ids)), ServerPost.is_delete.is_(False))
+        )
         by_id = {p.id: server_object(p, display=display) for p in servers}
     else:
         found = listed_by_ids(session, post_ids=post_ids)
         present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
-        by_id = {d["postId"]: {**d, "postType": RESOURCE}
-                 for d in details(session, present, display=display, today=today)}
+        by_id = {
+            d["postId"]: {**d, "postType": RESOURCE}
+            for d in details(session, present, display=display, today=today)
+        }
     return [by_id.get(i) for i in post_ids]
 
 
-def query_posts(session: Session, *, page_num: int, page_size: int, section_code: str | None,
-                post_type: str | None, keyword: str | None, display: Display) -> dict:
+def query_posts(
+    session: Session,
+    *,
+    page_num: int,
+    page_size: int,
+    section_code: str | None,
+    post_type: str | None,
+    keyword: str | None,
+    display: Display,
+) -> dict:
     """PageResult of legacy post objects of one kind (resource posts by default), newest first."""
     kind = _kind(post_type)
     if kind in COMMUNITY_KINDS:
-        return _community_page(session, kind=kind, page_num=page_num, page_size=page_size,
-                               section_code=section_code, keyword=keyword, display=display)
+        return _community_page(
+            session,
+            kind=kind,
+            page_num=page_num,
+            page_size=page_size,
+            section_code=section_code,
+            keyword=keyword,
+            display=display,
+        )
     model = ServerPost if kind == SERVER else ResourcePost
     query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
     if section_code:
@@ -158,8 +215,15 @@ def list_tags(session: Session, *, section_code: str | None, limit: int) -> list
         tags = tags.where(Tag.section_code == section_code)
     rows = list(session.scalars(tags))
     counts = _tag_counts(session, section_code)
-    objects = [{"tagId": t.id, "name": t.name, "sectionCode": t.section_code,
-                "postCount": counts.get((t.section_code, t.name), 0)} for t in rows]
+    objects = [
+        {
+            "tagId": t.id,
+            "name": t.name,
+            "sectionCode": t.section_code,
+            "postCount": counts.get((t.section_code, t.name), 0),
+        }
+        for t in rows
+    ]
     objects.sort(key=lambda o: (-o["postCount"], o["tagId"]))
     return objects[:limit]
 
@@ -169,10 +233,15 @@ def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, s
     # Both set-returning functions name their output column "value" and may read the outer row.
     expand = func.json_each if session.get_bind().dialect.name == "sqlite" else func.json_array_elements_text
     each = expand(ResourcePost.tags).table_valued("value")
-    query = (select(ResourcePost.section_code, each.c.value, func.count())
-             .select_from(ResourcePost).join(each, true())
-             .where(listed_posts().whereclause).group_by(ResourcePost.section_code, each.c.value))
+    query = (
+        select(ResourcePost.section_code, each.c.value, func.count())
+        .select_from(ResourcePost)
+        .join(each, true())
+        .where(listed_posts().whereclause)
+        .group_by(ResourcePost.section_code, each.c.value)
+    )
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)
-    return cached(session, ("tag_counts", section_code),
-                  lambda: {(s, name): n for s, name, n in session.execute(query)})
+    return cached(
+        session, ("tag_counts", section_code), lambda: {(s, name): n for s, name, n in session.execute(query)}
+    )

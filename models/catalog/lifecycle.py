@@ -19,13 +19,31 @@ from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 # Columns an update may change (the ModSummaryVO fields a publisher edits).
-UPDATABLE = frozenset({
-    "main_name", "sub_name", "introduction", "abbr_name", "cover_image", "resource_type",
-    "main_categories", "preset_category", "run_platform", "client_environment",
-    "server_environment", "client_install_path", "server_install_path", "server_installable",
-    "resource_version", "resource_state", "is_paid", "price_amount", "price_currency_code",
-    "visibility", "tags",
-})
+UPDATABLE = frozenset(
+    {
+        "main_name",
+        "sub_name",
+        "introduction",
+        "abbr_name",
+        "cover_image",
+        "resource_type",
+        "main_categories",
+        "preset_category",
+        "run_platform",
+        "client_environment",
+        "server_environment",
+        "client_install_path",
+        "server_install_path",
+        "server_installable",
+        "resource_version",
+        "resource_state",
+        "is_paid",
+        "price_amount",
+        "price_currency_code",
+        "visibility",
+        "tags",
+    }
+)
 ROLE_ORDER = {"OWNER": 0, "COLLABORATOR": 1, "CONTRIBUTOR": 2}
 HIDDEN = "HIDDEN"  # taken out of every listing by consumer reports until an operator restores it
 
@@ -40,11 +58,15 @@ def _resource(session: Session, post_id: int) -> ResourcePost:
 def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
     rank = case(ROLE_ORDER, value=ResourceAuthor.role, else_=9)
     rows = session.execute(
-        select(ResourceAuthor.role, User).join(User, User.id == ResourceAuthor.user_id)
+        select(ResourceAuthor.role, User)
+        .join(User, User.id == ResourceAuthor.user_id)
         .where(ResourceAuthor.post_id == post_id)
-        .order_by(rank, ResourceAuthor.sort_order, ResourceAuthor.id)).all()
-    return [{"userId": u.id, "userName": u.username, "role": role,
-             "avatarUrl": display.url(u.avatar)} for role, u in rows]
+        .order_by(rank, ResourceAuthor.sort_order, ResourceAuthor.id)
+    ).all()
+    return [
+        {"userId": u.id, "userName": u.username, "role": role, "avatarUrl": display.url(u.avatar)}
+        for role, u in rows
+    ]
 
 
 def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> dict:
@@ -53,8 +75,9 @@ def resource_snapshot(session: Session, post: ResourcePost, *, display: Display)
     return {**summary, "title": post.main_name}
 
 
-def publish_resource(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
-                     ) -> ResourcePost:
+def publish_resource(
+    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+) -> ResourcePost:
     """Publish a resource post (after approval) and emit resource.published."""
     post = _resource(session, post_id)
     if post.status == "PUBLISHED":
@@ -63,18 +86,23 @@ def publish_resource(session: Session, *, post_id: int, settings, now: dt.dateti
     post.status, post.update_time = "PUBLISHED", now
     post.publish_time = post.publish_time or now
     session.flush()
-    emit(session, kind="resource.published",
-         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
+    emit(
+        session,
+        kind="resource.published",
+        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+    )
     return post
 
 
-def update_resource(session: Session, *, post_id: int, settings, now: dt.datetime | None = None,
-                    **changes) -> ResourcePost:
+def update_resource(
+    session: Session, *, post_id: int, settings, now: dt.datetime | None = None, **changes
+) -> ResourcePost:
     """Change fields of a resource; a published one emits resource.updated with the new snapshot."""
     unknown = sorted(set(changes) - UPDATABLE)
     if unknown or not changes:
-        raise ApiError("PARAMETER_INVALID", f"cannot update {', '.join(unknown)}" if unknown
-                       else "nothing to update")
+        raise ApiError(
+            "PARAMETER_INVALID", f"cannot update {', '.join(unknown)}" if unknown else "nothing to update"
+        )
     post = _resource(session, post_id)
     for name, value in changes.items():
         setattr(post, name, value)
@@ -82,25 +110,33 @@ def update_resource(session: Session, *, post_id: int, settings, now: dt.datetim
     session.flush()
     catalog_changed(session)  # also when the post is not (or no longer) published
     if post.status == "PUBLISHED":
-        emit(session, kind="resource.updated",
-             data=resource_snapshot(session, post, display=Display.from_settings(settings)))
+        emit(
+            session,
+            kind="resource.updated",
+            data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+        )
     return post
 
 
-def delete_resource(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
-                    ) -> ResourcePost:
+def delete_resource(
+    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+) -> ResourcePost:
     """Soft-delete a resource and emit resource.deleted carrying its last snapshot."""
     post = _resource(session, post_id)
     now = now or utcnow()
     post.is_delete, post.delete_time, post.update_time = True, now, now
     session.flush()
-    emit(session, kind="resource.deleted",
-         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
+    emit(
+        session,
+        kind="resource.deleted",
+        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+    )
     return post
 
 
-def hide_resource(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
-                  ) -> ResourcePost:
+def hide_resource(
+    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+) -> ResourcePost:
     """Take a published resource out of search, batch, detail and sync (status HIDDEN) and emit
     resource.deleted; publish_resource brings it back. No-op when it is not published."""
     post = _resource(session, post_id)
@@ -108,23 +144,34 @@ def hide_resource(session: Session, *, post_id: int, settings, now: dt.datetime 
         return post
     post.status, post.update_time = HIDDEN, now or utcnow()
     session.flush()
-    emit(session, kind="resource.deleted",
-         data=resource_snapshot(session, post, display=Display.from_settings(settings)))
+    emit(
+        session,
+        kind="resource.deleted",
+        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+    )
     return post
 
 
 def server_snapshot(post: ServerPost, *, display: Display) -> dict:
     """The payload of server.status events."""
-    return {"postId": post.id, "title": post.main_name, "mainName": post.main_name,
-            "sectionCode": post.section_code, "serverIp": post.server_ip,
-            "serverPort": post.server_port, "serverStatus": post.server_status,
-            "currentPlayers": post.current_players, "maxPlayers": post.max_players,
-            "lastHeartbeatTime": display.time(post.last_heartbeat_time),
-            "updateTime": display.time(post.update_time)}
+    return {
+        "postId": post.id,
+        "title": post.main_name,
+        "mainName": post.main_name,
+        "sectionCode": post.section_code,
+        "serverIp": post.server_ip,
+        "serverPort": post.server_port,
+        "serverStatus": post.server_status,
+        "currentPlayers": post.current_players,
+        "maxPlayers": post.max_players,
+        "lastHeartbeatTime": display.time(post.last_heartbeat_time),
+        "updateTime": display.time(post.update_time),
+    }
 
 
-def set_server_status(session: Session, *, post_id: int, online: bool, settings,
-                      now: dt.datetime | None = None) -> bool:
+def set_server_status(
+    session: Session, *, post_id: int, online: bool, settings, now: dt.datetime | None = None
+) -> bool:
     """Record a server going online or offline; emits server.status.* only when it changed."""
     post = session.get(ServerPost, post_id, with_for_update=True)
     if post is None or post.is_delete:
@@ -137,6 +184,9 @@ def set_server_status(session: Session, *, post_id: int, online: bool, settings,
     if online:
         post.last_heartbeat_time = now
     session.flush()
-    emit(session, kind=f"server.status.{status.lower()}",
-         data=server_snapshot(post, display=Display.from_settings(settings)))
+    emit(
+        session,
+        kind=f"server.status.{status.lower()}",
+        data=server_snapshot(post, display=Display.from_settings(settings)),
+    )
     return True

@@ -25,14 +25,18 @@ from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
-ROLE_ORDER = case({role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role,
-                  else_=len(AUTHOR_ROLES))
+ROLE_ORDER = case(
+    {role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role, else_=len(AUTHOR_ROLES)
+)
 
 
 def listed_clause():
     """SQL condition of ResourcePost.listed: published, public and not deleted."""
-    return (ResourcePost.status == "PUBLISHED") & (ResourcePost.visibility == "PUBLIC") & \
-        ResourcePost.is_delete.is_(False)
+    return (
+        (ResourcePost.status == "PUBLISHED")
+        & (ResourcePost.visibility == "PUBLIC")
+        & ResourcePost.is_delete.is_(False)
+    )
 
 
 def listed_posts() -> Select:
@@ -58,15 +62,15 @@ def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, Resourc
 
 def author_brief(user: User, role: str | None, display: Display) -> dict:
     """AuthorBriefVO of a user in a role."""
-    return {"userId": user.id, "userName": user.username,
-            "avatarUrl": display.url(user.avatar), "role": role}
+    return {"userId": user.id, "userName": user.username, "avatarUrl": display.url(user.avatar), "role": role}
 
 
-AUTHORS_OF = (select(ResourceAuthor.post_id, ResourceAuthor.role, User)
-              .join(User, User.id == ResourceAuthor.user_id)
-              .where(ResourceAuthor.post_id.in_(bindparam("post_ids", expanding=True)),
-                     User.is_delete.is_(False))
-              .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id))
+AUTHORS_OF = (
+    select(ResourceAuthor.post_id, ResourceAuthor.role, User)
+    .join(User, User.id == ResourceAuthor.user_id)
+    .where(ResourceAuthor.post_id.in_(bindparam("post_ids", expanding=True)), User.is_delete.is_(False))
+    .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id)
+)
 
 
 def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[dict]]:
@@ -89,8 +93,10 @@ def check_page(*, page_num: int, page_size: int) -> int:
     """The offset of a page, or MAX_OFFSET_EXCEEDED beyond the bound."""
     offset = (page_num - 1) * page_size
     if offset >= MAX_OFFSET:
-        raise ApiError("MAX_OFFSET_EXCEEDED",
-                       f"(pageNum - 1) * pageSize must stay below {MAX_OFFSET}: use the sync operation")
+        raise ApiError(
+            "MAX_OFFSET_EXCEEDED",
+            f"(pageNum - 1) * pageSize must stay below {MAX_OFFSET}: use the sync operation",
+        )
     return offset
 
 
@@ -106,9 +112,17 @@ def page_result(items: list, *, total: int, page_num: int, page_size: int, total
     """PageResult<T> around one page of items; a total that is only a lower bound (a capped count)
     says so in extData."""
     pages = math.ceil(total / page_size) if total else 0
-    return {"pageNum": page_num, "pageSize": page_size, "total": total, "pages": pages,
-            "list": items, "emptyFlag": not items, "hasMore": page_num < pages,
-            "extData": None if total_exact else {"totalExact": False}}
+    return {
+        "pageNum": page_num,
+        "pageSize": page_size,
+        "total": total,
+        "pages": pages,
+        "list": items,
+        "emptyFlag": not items,
+        "hasMore": page_num < pages,
+        "extData": None if total_exact else {"totalExact": False},
+    }
+
 
 AGGREGATE_TTL = 60.0
 T = TypeVar("T")

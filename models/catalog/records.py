@@ -17,8 +17,13 @@ from models.identity.tables import User
 from modhub.core.display import Display, display_url, format_time
 from modhub.core.sanitize import clean_html
 
-LINK_LABELS = {"HOMEPAGE": "主页 Homepage", "SOURCE": "源代码 Source", "WIKI": "百科 Wiki",
-               "DISCORD": "Discord", "ISSUE_TRACKER": "问题反馈 Issues"}
+LINK_LABELS = {
+    "HOMEPAGE": "主页 Homepage",
+    "SOURCE": "源代码 Source",
+    "WIKI": "百科 Wiki",
+    "DISCORD": "Discord",
+    "ISSUE_TRACKER": "问题反馈 Issues",
+}
 
 
 def detail_url(post_id: int, site_url: str) -> str:
@@ -30,23 +35,36 @@ def mod_summary(post: ResourcePost, *, display: Display, authors: list[dict] | N
     """ModSummaryVO of a resource post (authors are AuthorBriefVO dicts, loaded by the caller)."""
     zone, cdn = display.time_zone, display.cdn_base_url
     return {
-        "postId": post.id, "mainName": post.main_name, "subName": post.sub_name,
-        "introduction": post.introduction, "abbrName": post.abbr_name,
+        "postId": post.id,
+        "mainName": post.main_name,
+        "subName": post.sub_name,
+        "introduction": post.introduction,
+        "abbrName": post.abbr_name,
         "coverImageUrl": display_url(post.cover_image, cdn),
-        "detailUrl": detail_url(post.id, display.site_url), "sectionCode": post.section_code,
+        "detailUrl": detail_url(post.id, display.site_url),
+        "sectionCode": post.section_code,
         "mainCategories": list(post.main_categories or [])[:5],
-        "presetCategory": post.preset_category, "resourceType": post.resource_type,
-        "runPlatform": post.run_platform, "clientEnvironment": post.client_environment,
+        "presetCategory": post.preset_category,
+        "resourceType": post.resource_type,
+        "runPlatform": post.run_platform,
+        "clientEnvironment": post.client_environment,
         "serverEnvironment": post.server_environment,
         "clientInstallPath": post.client_install_path,
         "serverInstallPath": post.server_install_path,
-        "serverInstallable": post.server_installable, "resourceVersion": post.resource_version,
-        "resourceState": post.resource_state, "authors": authors or [], "isPaid": post.is_paid,
+        "serverInstallable": post.server_installable,
+        "resourceVersion": post.resource_version,
+        "resourceState": post.resource_state,
+        "authors": authors or [],
+        "isPaid": post.is_paid,
         "priceAmount": float(post.price_amount) if post.price_amount is not None else None,
-        "priceCurrencyCode": post.price_currency_code, "viewsCount": post.views_count,
-        "downloadCount": post.download_count, "likeCount": post.like_count,
-        "collectionCount": post.collection_count, "commentCount": post.comment_count,
-        "averageRating": post.average_rating, "ratingCount": post.rating_count,
+        "priceCurrencyCode": post.price_currency_code,
+        "viewsCount": post.views_count,
+        "downloadCount": post.download_count,
+        "likeCount": post.like_count,
+        "collectionCount": post.collection_count,
+        "commentCount": post.comment_count,
+        "averageRating": post.average_rating,
+        "ratingCount": post.rating_count,
         "publishTime": format_time(post.publish_time, zone),
         "updateTime": format_time(post.update_time, zone),
     }
@@ -54,44 +72,77 @@ def mod_summary(post: ResourcePost, *, display: Display, authors: list[dict] | N
 
 def link_vo(link: ResourceLink) -> dict:
     """ModLinkVO of a link (the label defaults to the translated link type)."""
-    return {"linkType": link.link_type, "url": link.url,
-            "label": link.label or LINK_LABELS.get(link.link_type, link.link_type)}
+    return {
+        "linkType": link.link_type,
+        "url": link.url,
+        "label": link.label or LINK_LABELS.get(link.link_type, link.link_type),
+    }
 
 
 def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
     """CommentVO of a comment and its author."""
-    return {"commentId": comment.id, "userId": comment.user_id,
-            "userName": (user.login_name or user.username) if user else None,
-            "avatarUrl": display.url(user.avatar) if user else None,
-            "content": clean_html(comment.content), "parentId": comment.parent_id,
-            "replyCount": comment.reply_count, "likeCount": comment.like_count,
-            "createTime": display.time(comment.create_time)}
+    return {
+        "commentId": comment.id,
+        "userId": comment.user_id,
+        "userName": (user.login_name or user.username) if user else None,
+        "avatarUrl": display.url(user.avatar) if user else None,
+        "content": clean_html(comment.content),
+        "parentId": comment.parent_id,
+        "replyCount": comment.reply_count,
+        "likeCount": comment.like_count,
+        "createTime": display.time(comment.create_time),
+    }
 
 
 def relation_vo(rel: ResourceRelation) -> dict:
     """RelationVO of a relation (target left null: fetch targets with the batch operation)."""
-    return {"relationType": rel.relation_type, "targetPostId": rel.target_post_id, "target": None,
-            "isRequired": rel.is_required, "sortOrder": rel.sort_order, "dataSource": rel.data_source}
+    return {
+        "relationType": rel.relation_type,
+        "targetPostId": rel.target_post_id,
+        "target": None,
+        "isRequired": rel.is_required,
+        "sortOrder": rel.sort_order,
+        "dataSource": rel.data_source,
+    }
 
 
 def section_vo(section: Section, *, post_count: int, display: Display) -> dict:
     """SectionVO of a section."""
-    return {"sectionId": section.id, "sectionCode": section.code, "description": section.description,
-            "englishName": section.english_name, "parentCode": section.parent_code,
-            "iconUrl": display.url(section.icon), "sortOrder": section.sort_order,
-            "enable": section.enable, "serverPostEnabled": section.server_post_enabled,
-            "resourcePostEnabled": section.resource_post_enabled, "resourcePostCount": post_count}
+    return {
+        "sectionId": section.id,
+        "sectionCode": section.code,
+        "description": section.description,
+        "englishName": section.english_name,
+        "parentCode": section.parent_code,
+        "iconUrl": display.url(section.icon),
+        "sortOrder": section.sort_order,
+        "enable": section.enable,
+        "serverPostEnabled": section.server_post_enabled,
+        "resourcePostEnabled": section.resource_post_enabled,
+        "resourcePostCount": post_count,
+    }
 
 
 def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
     """RunPlatformVO of a run platform."""
-    return {"infoId": platform.id, "code": platform.code, "name": platform.name,
-            "description": platform.description, "iconUrl": display.url(platform.icon),
-            "enable": platform.enable}
+    return {
+        "infoId": platform.id,
+        "code": platform.code,
+        "name": platform.name,
+        "description": platform.description,
+        "iconUrl": display.url(platform.icon),
+        "enable": platform.enable,
+    }
 
 
 def category_node(category: Category, *, count: int, display: Display) -> dict:
     """CategoryNodeVO of a category (children filled by the tree builder)."""
-    return {"categoryCode": category.code, "name": category.name, "description": category.description,
-            "iconUrl": display.url(category.icon), "parentCode": category.parent_code,
-            "children": [], "postCount": count}
+    return {
+        "categoryCode": category.code,
+        "name": category.name,
+        "description": category.description,
+        "iconUrl": display.url(category.icon),
+        "parentCode": category.parent_code,
+        "children": [],
+        "postCount": count,
+    }

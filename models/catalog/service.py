@@ -58,8 +58,11 @@ def featured_score(session: Session):
     """
     downloads = cast(ResourcePost.download_count, Float)
     likes = cast(ResourcePost.like_count, Float)
-    return (func.ln(1.0 + downloads) + 2.0 * func.ln(1.0 + likes)
-            + _epoch_days(session, ResourcePost.update_time) / 30.0)
+    return (
+        func.ln(1.0 + downloads)
+        + 2.0 * func.ln(1.0 + likes)
+        + _epoch_days(session, ResourcePost.update_time) / 30.0
+    )
 
 
 def list_featured(session: Session, *, display: Display) -> list[dict]:
@@ -68,9 +71,18 @@ def list_featured(session: Session, *, display: Display) -> list[dict]:
     The ranking scans every public post, so the ranked ids are a cached aggregate; the posts
     themselves are read fresh (one that stopped being public meanwhile is left out).
     """
-    ids = cached(session, "featured_ids", lambda: list(session.scalars(
-        select(ResourcePost.id).where(listed_clause())
-        .order_by(featured_score(session).desc(), ResourcePost.id.desc()).limit(FEATURED))))
+    ids = cached(
+        session,
+        "featured_ids",
+        lambda: list(
+            session.scalars(
+                select(ResourcePost.id)
+                .where(listed_clause())
+                .order_by(featured_score(session).desc(), ResourcePost.id.desc())
+                .limit(FEATURED)
+            )
+        ),
+    )
     found = listed_by_ids(session, post_ids=ids)
     return summaries(session, [found[i] for i in ids if i in found], display=display)
 
@@ -79,18 +91,28 @@ def detail_fields(post: ResourcePost, *, display: Display, links: list[dict], st
     """The fields ModDetailVO adds to ModSummaryVO."""
     cdn = display.cdn_base_url
     return {
-        "contentCopyright": post.content_copyright, "resourceCopyright": post.resource_copyright,
-        "creationType": post.creation_type, "sourceState": post.source_state, "refLink": post.ref_link,
-        "visibility": post.visibility, "downloadPermission": post.download_permission,
-        "commentPermission": post.comment_permission, "postVersion": post.post_version,
+        "contentCopyright": post.content_copyright,
+        "resourceCopyright": post.resource_copyright,
+        "creationType": post.creation_type,
+        "sourceState": post.source_state,
+        "refLink": post.ref_link,
+        "visibility": post.visibility,
+        "downloadPermission": post.download_permission,
+        "commentPermission": post.comment_permission,
+        "postVersion": post.post_version,
         "parentPostId": post.parent_post_id,
         "displayImages": [display_url(i, cdn) for i in (post.display_images or [])[:5]],
-        "links": links, "stats": stats, "enableVersionGrouping": post.enable_version_grouping,
+        "links": links,
+        "stats": stats,
+        "enableVersionGrouping": post.enable_version_grouping,
     }
 
 
-LINKS_OF = (select(ResourceLink).where(ResourceLink.post_id.in_(bindparam("post_ids", expanding=True)))
-            .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id))
+LINKS_OF = (
+    select(ResourceLink)
+    .where(ResourceLink.post_id.in_(bindparam("post_ids", expanding=True)))
+    .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id)
+)
 
 
 def details(session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date) -> list[dict]:
@@ -103,9 +125,13 @@ def details(session: Session, posts: list[ResourcePost], *, display: Display, to
     for link in session.scalars(LINKS_OF, {"post_ids": ids}):
         links.setdefault(link.post_id, []).append(link_vo(link))
     stats = stats_briefs(session, post_ids=ids, today=today)
-    return [{**mod_summary(p, display=display, authors=authors.get(p.id, [])),
-             **detail_fields(p, display=display, links=links.get(p.id, []), stats=stats[p.id])}
-            for p in posts]
+    return [
+        {
+            **mod_summary(p, display=display, authors=authors.get(p.id, [])),
+            **detail_fields(p, display=display, links=links.get(p.id, []), stats=stats[p.id]),
+        }
+        for p in posts
+    ]
 
 
 def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
@@ -123,8 +149,13 @@ def list_authors(session: Session, *, post_id: int, display: Display) -> list[di
 def get_description(session: Session, *, post_id: int, display: Display) -> dict:
     """ModDescriptionVO of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
-    return {"postId": post.id, "content": clean_html(post.description_html), "mdContent": post.description_md,
-            "updateTime": display.time(post.update_time)}
+    return {
+        "postId": post.id,
+        "content": clean_html(post.description_html),
+        "mdContent": post.description_md,
+        "updateTime": display.time(post.update_time),
+    }
+
 
 RESOURCE_ENTITY = "RESOURCE_POST"
 
@@ -133,13 +164,25 @@ def list_comments(session: Session, *, post_id: int, page_num: int, page_size: i
     """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     offset = check_page(page_num=page_num, page_size=page_size)
-    visible = (Comment.entity_type == RESOURCE_ENTITY, Comment.entity_id == post_id,
-               Comment.status == "NORMAL", Comment.is_delete.is_(False))
+    visible = (
+        Comment.entity_type == RESOURCE_ENTITY,
+        Comment.entity_id == post_id,
+        Comment.status == "NORMAL",
+        Comment.is_delete.is_(False),
+    )
     total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
-    rows = session.execute(
-        select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
-        .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
-        .offset(offset).limit(page_size)).all() if total > offset else []
+    rows = (
+        session.execute(
+            select(Comment, User)
+            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
+            .where(*visible)
+            .order_by(Comment.create_time.desc(), Comment.id.desc())
+            .offset(offset)
+            .limit(page_size)
+        ).all()
+        if total > offset
+        else []
+    )
     items = [comment_vo(c, u, display=display) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -147,33 +190,48 @@ def list_comments(session: Session, *, post_id: int, page_num: int, page_size: i
 def get_rating(session: Session, *, post_id: int) -> dict:
     """RatingAggregateVO: average (two decimals), rater count, all five stars present."""
     get_listed_or_raise(session, post_id=post_id)
-    rows = session.execute(select(Rating.score, func.count()).where(Rating.post_id == post_id)
-                           .group_by(Rating.score)).all()
+    rows = session.execute(
+        select(Rating.score, func.count()).where(Rating.post_id == post_id).group_by(Rating.score)
+    ).all()
     stars = {str(s): 0 for s in range(1, 6)}
     for score, count in rows:
         if 1 <= score <= 5:
             stars[str(score)] = count
     total = sum(stars.values())
     points = sum(int(k) * v for k, v in stars.items())
-    return {"averageScore": round(points / total, 2) if total else 0.0, "totalCount": total,
-            "starDistribution": stars}
+    return {
+        "averageScore": round(points / total, 2) if total else 0.0,
+        "totalCount": total,
+        "starDistribution": stars,
+    }
 
 
 def list_relations(session: Session, *, post_id: int) -> list[dict]:
     """RelationVO of a listed resource, grouped by relation type, then by sort order."""
     get_listed_or_raise(session, post_id=post_id)
-    rows = session.scalars(select(ResourceRelation).where(ResourceRelation.post_id == post_id)
-                           .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order,
-                                     ResourceRelation.id))
+    rows = session.scalars(
+        select(ResourceRelation)
+        .where(ResourceRelation.post_id == post_id)
+        .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order, ResourceRelation.id)
+    )
     return [relation_vo(r) for r in rows]
 
 
 def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:
     """VersionVO of the approved versions of a listed resource, versionNumber descending."""
     get_listed_or_raise(session, post_id=post_id)
-    rows = session.scalars(select(ResourceVersion)
-                           .where(ResourceVersion.post_id == post_id, ResourceVersion.approved.is_(True))
-                           .order_by(ResourceVersion.version_number.desc(), ResourceVersion.id.desc()))
-    return [{"postId": v.version_post_id, "versionNumber": v.version_number,
-             "resourceVersion": v.resource_version, "updateCommit": v.update_commit,
-             "publishTime": display.time(v.publish_time)} for v in rows]
+    rows = session.scalars(
+        select(ResourceVersion)
+        .where(ResourceVersion.post_id == post_id, ResourceVersion.approved.is_(True))
+        .order_by(ResourceVersion.version_number.desc(), ResourceVersion.id.desc())
+    )
+    return [
+        {
+            "postId": v.version_post_id,
+            "versionNumber": v.version_number,
+            "resourceVersion": v.resource_version,
+            "updateCommit": v.update_commit,
+            "publishTime": display.time(v.publish_time),
+        }
+        for v in rows
+    ]

@@ -24,13 +24,21 @@ def _since(label: str):
 # Built once (bound parameters: the post ids and the first day of each window), so a request
 # only binds values; the counters of every window come from one pass over the last 30 days.
 STATS_BRIEFS = (
-    select(DailyStat.post_id, *(func.coalesce(func.sum(case((DailyStat.day >= _since(label), column),
-                                                            else_=0)), 0)
-                                for label, _ in WINDOWS
-                                for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects)))
-    .where(DailyStat.post_id.in_(bindparam("post_ids", expanding=True)),
-           DailyStat.day >= _since(WINDOWS[-1][0]), DailyStat.day <= bindparam("today", type_=Date))
-    .group_by(DailyStat.post_id))
+    select(
+        DailyStat.post_id,
+        *(
+            func.coalesce(func.sum(case((DailyStat.day >= _since(label), column), else_=0)), 0)
+            for label, _ in WINDOWS
+            for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects)
+        ),
+    )
+    .where(
+        DailyStat.post_id.in_(bindparam("post_ids", expanding=True)),
+        DailyStat.day >= _since(WINDOWS[-1][0]),
+        DailyStat.day <= bindparam("today", type_=Date),
+    )
+    .group_by(DailyStat.post_id)
+)
 
 
 def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, dict]:
@@ -54,26 +62,49 @@ def stats_brief(session: Session, *, post_id: int, today: dt.date) -> dict:
 def resource_stats(session: Session, *, post_id: int) -> dict:
     """ResourceStatsDetailVO: lifetime counters of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
-    return {"postId": post.id, "totalViews": post.views_count, "totalDownloads": post.download_count,
-            "totalLikes": post.like_count, "totalCollects": post.collection_count,
-            "totalComments": post.comment_count, "averageRating": post.average_rating}
+    return {
+        "postId": post.id,
+        "totalViews": post.views_count,
+        "totalDownloads": post.download_count,
+        "totalLikes": post.like_count,
+        "totalCollects": post.collection_count,
+        "totalComments": post.comment_count,
+        "averageRating": post.average_rating,
+    }
 
 
 def section_stats(session: Session, *, section_code: str) -> dict:
     """SectionStatsVO: counters summed over the section's listed resource posts."""
     get_section_or_raise(session, code=section_code)
-    row = session.execute(select(func.count(), *(func.coalesce(func.sum(c), 0) for c in (
-        ResourcePost.views_count, ResourcePost.download_count, ResourcePost.like_count,
-        ResourcePost.collection_count)))
-                          .where(listed_clause(), ResourcePost.section_code == section_code)).one()
-    return {"sectionCode": section_code, "postCount": row[0], "totalViews": int(row[1]),
-            "totalDownloads": int(row[2]), "totalLikes": int(row[3]), "totalCollects": int(row[4])}
+    row = session.execute(
+        select(
+            func.count(),
+            *(
+                func.coalesce(func.sum(c), 0)
+                for c in (
+                    ResourcePost.views_count,
+                    ResourcePost.download_count,
+                    ResourcePost.like_count,
+                    ResourcePost.collection_count,
+                )
+            ),
+        ).where(listed_clause(), ResourcePost.section_code == section_code)
+    ).one()
+    return {
+        "sectionCode": section_code,
+        "postCount": row[0],
+        "totalViews": int(row[1]),
+        "totalDownloads": int(row[2]),
+        "totalLikes": int(row[3]),
+        "totalCollects": int(row[4]),
+    }
 
 
 def forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
     """OpenApiForumStatsVo, a cached aggregate: statsTime says when the figures were computed."""
-    return cached(session, ("forum_stats", display.time_zone),
-                  lambda: _forum_stats(session, now=now, display=display))
+    return cached(
+        session, ("forum_stats", display.time_zone), lambda: _forum_stats(session, now=now, display=display)
+    )
 
 
 def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
@@ -85,10 +116,20 @@ def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dic
     local = now.astimezone(ZoneInfo(display.time_zone))
     day_start = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
     resources = session.scalar(select(func.count()).where(listed_clause()).select_from(ResourcePost))
-    new_today = session.scalar(select(func.count()).select_from(ResourcePost)
-                               .where(listed_clause(), ResourcePost.publish_time >= day_start))
-    servers = session.scalar(select(func.count()).select_from(ServerPost)
-                             .where(ServerPost.is_delete.is_(False)))
+    new_today = session.scalar(
+        select(func.count())
+        .select_from(ResourcePost)
+        .where(listed_clause(), ResourcePost.publish_time >= day_start)
+    )
+    servers = session.scalar(
+        select(func.count()).select_from(ServerPost).where(ServerPost.is_delete.is_(False))
+    )
     users = session.scalar(select(func.count()).select_from(User).where(User.is_delete.is_(False)))
-    return {"totalResourcePosts": resources, "totalDiscussPosts": None, "totalServerPosts": servers,
-            "totalUsers": users, "todayNewPosts": new_today, "statsTime": display.time(now)}
+    return {
+        "totalResourcePosts": resources,
+        "totalDiscussPosts": None,
+        "totalServerPosts": servers,
+        "totalUsers": users,
+        "todayNewPosts": new_today,
+        "statsTime": display.time(now),
+    }

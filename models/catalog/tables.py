@@ -116,6 +116,7 @@ class ServerPost(Base):
     update_time: Mapped[utc_time] = mapped_column(default=utcnow)
     is_delete: Mapped[bool] = mapped_column(default=False)
 
+
 AUTHOR_ROLES = ("OWNER", "COLLABORATOR", "CONTRIBUTOR")
 
 
@@ -179,7 +180,8 @@ class ResourceFile(Base):
 
     __tablename__ = "resource_file"
     __table_args__ = (  # hash lookups of launchers (files/lookup, files/updates)
-        Index("ix_resource_file_sha1", "sha1"), Index("ix_resource_file_sha256", "sha256"),
+        Index("ix_resource_file_sha1", "sha1"),
+        Index("ix_resource_file_sha256", "sha256"),
         Index("ix_resource_file_sha512", "sha512"),
     )
 

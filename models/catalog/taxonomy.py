@@ -17,17 +17,28 @@ from modhub.core.errors import ApiError
 
 def _posts_per_section(session: Session) -> dict[str, int]:
     """Listed resource posts per section code (cached aggregate)."""
+
     def count() -> dict[str, int]:
-        return dict(session.execute(select(ResourcePost.section_code, func.count())
-                                    .where(listed_clause()).group_by(ResourcePost.section_code)).all())
+        return dict(
+            session.execute(
+                select(ResourcePost.section_code, func.count())
+                .where(listed_clause())
+                .group_by(ResourcePost.section_code)
+            ).all()
+        )
+
     return cached(session, "posts_per_section", count)
 
 
 def list_sections(session: Session, *, display: Display) -> list[dict]:
     """SectionVO of every enabled section, by sort order."""
-    sections = list(session.scalars(select(Section).where(Section.enable.is_(True),
-                                                          Section.is_delete.is_(False))
-                                    .order_by(Section.sort_order, Section.id)))
+    sections = list(
+        session.scalars(
+            select(Section)
+            .where(Section.enable.is_(True), Section.is_delete.is_(False))
+            .order_by(Section.sort_order, Section.id)
+        )
+    )
     counts = _posts_per_section(session) if sections else {}
     return [section_vo(s, post_count=counts.get(s.code, 0), display=display) for s in sections]
 
@@ -49,16 +60,19 @@ def get_section(session: Session, *, code: str, display: Display) -> dict:
 
 def list_run_platforms(session: Session, *, display: Display) -> list[dict]:
     """RunPlatformVO of every enabled run platform, by sort order."""
-    rows = session.scalars(select(RunPlatform).where(RunPlatform.enable.is_(True),
-                                                     RunPlatform.is_delete.is_(False))
-                           .order_by(RunPlatform.sort_order, RunPlatform.id))
+    rows = session.scalars(
+        select(RunPlatform)
+        .where(RunPlatform.enable.is_(True), RunPlatform.is_delete.is_(False))
+        .order_by(RunPlatform.sort_order, RunPlatform.id)
+    )
     return [run_platform_vo(p, display=display) for p in rows]
 
 
 def get_run_platform(session: Session, *, code: str, display: Display) -> dict:
     """RunPlatformVO of one run platform (not deleted), or RECORD_NOT_FOUND."""
-    platform = session.scalar(select(RunPlatform).where(RunPlatform.code == code,
-                                                        RunPlatform.is_delete.is_(False)))
+    platform = session.scalar(
+        select(RunPlatform).where(RunPlatform.code == code, RunPlatform.is_delete.is_(False))
+    )
     if platform is None:
         raise ApiError("RECORD_NOT_FOUND", f"run platform {code!r} does not exist")
     return run_platform_vo(platform, display=display)
@@ -86,9 +100,11 @@ def _ancestors(categories: list[Category]) -> dict[str, set[str]]:
 
 def _combo_counts(session: Session, *extra, section_code: str | None = None) -> list[tuple]:
     """Listed posts grouped by (type, category list[, extra]): few groups, exact distinct counts."""
-    query = (select(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra,
-                    func.count()).where(listed_clause())
-             .group_by(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra))
+    query = (
+        select(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra, func.count())
+        .where(listed_clause())
+        .group_by(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra)
+    )
     if section_code is not None:
         query = query.where(ResourcePost.section_code == section_code)
     key = ("category_combos", section_code, tuple(str(e) for e in extra))
@@ -133,9 +149,15 @@ def filter_options(session: Session, *, section_code: str) -> dict:
     types = [c for c in categories if c.parent_code is None or c.parent_code not in codes]
     type_codes = {c.code for c in types}
     seconds = [c for c in categories if c.parent_code in type_codes]
-    platforms = session.scalars(select(RunPlatform).where(
-        RunPlatform.code.in_(list(by_platform)), RunPlatform.is_delete.is_(False))
-        .order_by(RunPlatform.sort_order, RunPlatform.id)) if by_platform else []
+    platforms = (
+        session.scalars(
+            select(RunPlatform)
+            .where(RunPlatform.code.in_(list(by_platform)), RunPlatform.is_delete.is_(False))
+            .order_by(RunPlatform.sort_order, RunPlatform.id)
+        )
+        if by_platform
+        else []
+    )
     return {
         "resourceTypes": [_option(c.code, c.name, None, counts[c.code]) for c in types],
         "mainCategories": [_option(c.code, c.name, c.parent_code, counts[c.code]) for c in seconds],

@@ -32,8 +32,15 @@ ANSWER = "QUESTION_ANSWER"
 VOTES = {"UP": "UPVOTE", "DOWN": "DOWNVOTE"}
 
 
-def answer_question(session: Session, *, question_id: int, user_id: int, content_html: str | None,
-                    content_md: str | None, parent_answer_id: int | None = None) -> Answer:
+def answer_question(
+    session: Session,
+    *,
+    question_id: int,
+    user_id: int,
+    content_html: str | None,
+    content_md: str | None,
+    parent_answer_id: int | None = None,
+) -> Answer:
     """A new answer (HTML sanitised, Markdown kept) to an OPEN question by someone else."""
     post = get_live_post(session, post_type=QUESTION, post_id=question_id)
     live_user(session, user_id)
@@ -47,16 +54,32 @@ def answer_question(session: Session, *, question_id: int, user_id: int, content
     html = clean_html(content_html)
     if not (html or "").strip() and not (content_md or "").strip():
         raise ApiError("PARAMETER_INVALID", "the answer is empty")
-    row = Answer(question_id=question_id, parent_answer_id=parent_answer_id, user_id=user_id,
-                 content_html=html, content_md=content_md, create_time=utcnow())
+    row = Answer(
+        question_id=question_id,
+        parent_answer_id=parent_answer_id,
+        user_id=user_id,
+        content_html=html,
+        content_md=content_md,
+        create_time=utcnow(),
+    )
     session.add(row)
-    session.execute(update(CommunityPost).where(CommunityPost.id == question_id)
-                    .values(answer_count=CommunityPost.answer_count + 1)
-                    .execution_options(synchronize_session=False))
+    session.execute(
+        update(CommunityPost)
+        .where(CommunityPost.id == question_id)
+        .values(answer_count=CommunityPost.answer_count + 1)
+        .execution_options(synchronize_session=False)
+    )
     session.flush()
     for recipient in dict.fromkeys([parent.user_id if parent else None, post.user_id]):
-        notify(session, user_id=recipient, message_type="REPLY", sender_id=user_id,
-               entity_type=QUESTION, entity_id=question_id, content=content_md)
+        notify(
+            session,
+            user_id=recipient,
+            message_type="REPLY",
+            sender_id=user_id,
+            entity_type=QUESTION,
+            entity_id=question_id,
+            content=content_md,
+        )
     return row
 
 
@@ -77,8 +100,10 @@ def _target(session: Session, entity_type: str, entity_id: int):
         post = get_live_post(session, post_type=QUESTION, post_id=entity_id)
         score = CommunityPost.vote_score
         where = update(CommunityPost).where(CommunityPost.id == entity_id)
-        return post.user_id, {"UPVOTE": lambda step: where.values(vote_score=score + step),
-                              "DOWNVOTE": lambda step: where.values(vote_score=score - step)}
+        return post.user_id, {
+            "UPVOTE": lambda step: where.values(vote_score=score + step),
+            "DOWNVOTE": lambda step: where.values(vote_score=score - step),
+        }
     if entity_type != ANSWER:
         raise ApiError("PARAMETER_INVALID", f"votes are on {QUESTION} or {ANSWER}, not {entity_type}")
     row = session.get(Answer, entity_id)
@@ -89,6 +114,7 @@ def _target(session: Session, entity_type: str, entity_id: int):
 
     def counter(column):
         return lambda step: where.where(column > 0 if step < 0 else true()).values({column: column + step})
+
     return row.user_id, {"UPVOTE": counter(Answer.upvote_count), "DOWNVOTE": counter(Answer.downvote_count)}
 
 
@@ -101,16 +127,23 @@ def vote(session: Session, *, user_id: int, entity_type: str, entity_id: int, di
         raise ApiError("SELF_VOTE")
     mine = (Reaction.entity_type == entity_type, Reaction.entity_id == entity_id, Reaction.user_id == user_id)
     for kind in VOTES.values():
-        if kind != VOTES.get(direction) and session.execute(
-                delete(Reaction).where(Reaction.kind == kind, *mine).returning(Reaction.id)).first():
+        if (
+            kind != VOTES.get(direction)
+            and session.execute(
+                delete(Reaction).where(Reaction.kind == kind, *mine).returning(Reaction.id)
+            ).first()
+        ):
             session.execute(counters[kind](-1).execution_options(synchronize_session=False))
     if direction != "NONE":
         kind = VOTES[direction]
         added = session.execute(
-            _insert(session, Reaction).values(kind=kind, entity_type=entity_type, entity_id=entity_id,
-                                              user_id=user_id, create_time=utcnow())
+            _insert(session, Reaction)
+            .values(
+                kind=kind, entity_type=entity_type, entity_id=entity_id, user_id=user_id, create_time=utcnow()
+            )
             .on_conflict_do_nothing(index_elements=["kind", "entity_type", "entity_id", "user_id"])
-            .returning(Reaction.id)).first()
+            .returning(Reaction.id)
+        ).first()
         if added is not None:
             session.execute(counters[kind](1).execution_options(synchronize_session=False))
     session.flush()

@@ -19,18 +19,31 @@ from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
 
-def list_comments(session: Session, *, entity_type: str, entity_id: int, page_num: int,
-                  page_size: int, settings) -> dict:
+def list_comments(
+    session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, settings
+) -> dict:
     """PageResult<CommentVO> of a visible record: NORMAL, not deleted, newest first."""
     require_entity(session, entity_type=entity_type, entity_id=entity_id)
     offset = check_page(page_num=page_num, page_size=page_size)
-    visible = (Comment.entity_type == entity_type, Comment.entity_id == entity_id,
-               Comment.status == "NORMAL", Comment.is_delete.is_(False))
+    visible = (
+        Comment.entity_type == entity_type,
+        Comment.entity_id == entity_id,
+        Comment.status == "NORMAL",
+        Comment.is_delete.is_(False),
+    )
     total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
-    rows = session.execute(
-        select(Comment, User).outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
-        .where(*visible).order_by(Comment.create_time.desc(), Comment.id.desc())
-        .offset(offset).limit(page_size)).all() if total > offset else []
+    rows = (
+        session.execute(
+            select(Comment, User)
+            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
+            .where(*visible)
+            .order_by(Comment.create_time.desc(), Comment.id.desc())
+            .offset(offset)
+            .limit(page_size)
+        ).all()
+        if total > offset
+        else []
+    )
     items = [comment_vo(c, u, display=Display.from_settings(settings)) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -39,32 +52,57 @@ def list_comments(session: Session, *, entity_type: str, entity_id: int, page_nu
 _COMMENTED = {DISCUSS: CommunityPost, QUESTION: CommunityPost, MOMENT: Moment, RESOURCE: ResourcePost}
 
 
-def publish(session: Session, *, user_id: int, entity_type: str, entity_id: int, content: str,
-            parent_comment_id: int | None, mentioned_user_ids: list[int] | None) -> Comment:
+def publish(
+    session: Session,
+    *,
+    user_id: int,
+    entity_type: str,
+    entity_id: int,
+    content: str,
+    parent_comment_id: int | None,
+    mentioned_user_ids: list[int] | None,
+) -> Comment:
     """Publish a comment or reply (HTML sanitised), move the counters and notify the entity's
     author (COMMENT), the parent's author (REPLY) and live mentioned users (MENTION)."""
     owner = entity_owner(session, entity_type=entity_type, entity_id=entity_id)
     if entity_type == RESOURCE and session.get(ResourcePost, entity_id).comment_permission != "EVERYONE":
         raise ApiError("COMMENTS_CLOSED")
     parent = session.get(Comment, parent_comment_id) if parent_comment_id else None
-    if parent_comment_id and (parent is None or parent.is_delete or parent.status != "NORMAL"
-                              or (parent.entity_type, parent.entity_id) != (entity_type, entity_id)):
-        raise ApiError("RECORD_NOT_FOUND", f"comment {parent_comment_id} is not a comment of "
-                                           f"{entity_type} {entity_id}")
+    if parent_comment_id and (
+        parent is None
+        or parent.is_delete
+        or parent.status != "NORMAL"
+        or (parent.entity_type, parent.entity_id) != (entity_type, entity_id)
+    ):
+        raise ApiError(
+            "RECORD_NOT_FOUND", f"comment {parent_comment_id} is not a comment of {entity_type} {entity_id}"
+        )
     text = clean_html(content) or ""
     if not text.strip():
         raise ApiError("PARAMETER_INVALID", "content is empty once sanitised")
-    row = Comment(entity_type=entity_type, entity_id=entity_id, user_id=user_id, content=text,
-                  parent_id=parent.id if parent else None, create_time=utcnow())
+    row = Comment(
+        entity_type=entity_type,
+        entity_id=entity_id,
+        user_id=user_id,
+        content=text,
+        parent_id=parent.id if parent else None,
+        create_time=utcnow(),
+    )
     session.add(row)
     model = _COMMENTED[entity_type]
-    session.execute(update(model).where(model.id == entity_id)
-                    .values(comment_count=model.comment_count + 1)
-                    .execution_options(synchronize_session=False))
+    session.execute(
+        update(model)
+        .where(model.id == entity_id)
+        .values(comment_count=model.comment_count + 1)
+        .execution_options(synchronize_session=False)
+    )
     if parent is not None:
-        session.execute(update(Comment).where(Comment.id == parent.id)
-                        .values(reply_count=Comment.reply_count + 1)
-                        .execution_options(synchronize_session=False))
+        session.execute(
+            update(Comment)
+            .where(Comment.id == parent.id)
+            .values(reply_count=Comment.reply_count + 1)
+            .execution_options(synchronize_session=False)
+        )
     session.flush()
     snippet = nh3.clean(text, tags=set())
     notified = {user_id}
@@ -77,6 +115,13 @@ def publish(session: Session, *, user_id: int, entity_type: str, entity_id: int,
     for recipient, kind in recipients:
         if recipient not in notified:
             notified.add(recipient)
-            notify(session, user_id=recipient, message_type=kind, sender_id=user_id,
-                   entity_type=entity_type, entity_id=entity_id, content=snippet)
+            notify(
+                session,
+                user_id=recipient,
+                message_type=kind,
+                sender_id=user_id,
+                entity_type=entity_type,
+                entity_id=entity_id,
+                content=snippet,
+            )
     return row

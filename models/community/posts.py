@@ -23,29 +23,38 @@ from modhub.core.sanitize import clean_html
 LIVE_USER = User.is_delete.is_(False)
 
 
-def page_with_authors(session: Session, query: Select, author_col, *, page_num: int,
-                      page_size: int) -> tuple[list[tuple], int]:
+def page_with_authors(
+    session: Session, query: Select, author_col, *, page_num: int, page_size: int
+) -> tuple[list[tuple], int]:
     """One page of (row, author or None) pairs and the total (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
     total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
     if total <= offset:
         return [], total
     entity = query.column_descriptions[0]["entity"]
-    rows = session.execute(query.with_only_columns(entity, User)
-                           .outerjoin(User, (User.id == author_col) & LIVE_USER)
-                           .offset(offset).limit(page_size)).all()
+    rows = session.execute(
+        query.with_only_columns(entity, User)
+        .outerjoin(User, (User.id == author_col) & LIVE_USER)
+        .offset(offset)
+        .limit(page_size)
+    ).all()
     return [tuple(r) for r in rows], total
 
 
 def _posts(post_type: str, *, section_code: str | None, keyword: str | None) -> Select:
-    query = select(CommunityPost).where(CommunityPost.post_type == post_type,
-                                        CommunityPost.is_delete.is_(False))
+    query = select(CommunityPost).where(
+        CommunityPost.post_type == post_type, CommunityPost.is_delete.is_(False)
+    )
     if section_code:
         query = query.where(CommunityPost.section_code == section_code)
     if keyword:
         pattern = like_pattern(keyword.lower())
-        query = query.where(or_(func.lower(CommunityPost.title).like(pattern, escape="\\"),
-                                func.lower(CommunityPost.content_md).like(pattern, escape="\\")))
+        query = query.where(
+            or_(
+                func.lower(CommunityPost.title).like(pattern, escape="\\"),
+                func.lower(CommunityPost.content_md).like(pattern, escape="\\"),
+            )
+        )
     return query.order_by(CommunityPost.publish_time.desc(), CommunityPost.id.desc())
 
 
@@ -62,14 +71,23 @@ def _author(session: Session, user_id: int) -> User | None:
     return user if user is not None and not user.is_delete else None
 
 
-def query_discuss(session: Session, *, section_code: str | None, keyword: str | None,
-                  page_num: int, page_size: int, settings, user_id: int | None = None) -> dict:
+def query_discuss(
+    session: Session,
+    *,
+    section_code: str | None,
+    keyword: str | None,
+    page_num: int,
+    page_size: int,
+    settings,
+    user_id: int | None = None,
+) -> dict:
     """PageResult<CommunityPostSummaryVO> of discussion posts, newest first."""
     query = _posts(DISCUSS, section_code=section_code, keyword=keyword)
     if user_id is not None:
         query = query.where(CommunityPost.user_id == user_id)
-    rows, total = page_with_authors(session, query, CommunityPost.user_id, page_num=page_num,
-                                    page_size=page_size)
+    rows, total = page_with_authors(
+        session, query, CommunityPost.user_id, page_num=page_num, page_size=page_size
+    )
     items = [records.post_summary(p, u, settings=settings) for p, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -83,9 +101,15 @@ def get_discuss(session: Session, *, post_id: int, settings) -> dict:
 def details_by_ids(session: Session, *, post_type: str, post_ids: list[int], settings) -> dict[int, dict]:
     """CommunityPostDetailVO (discussion) or CommunityQuestionVO with content (question) of the live
     posts of that type among post_ids, by id (two queries: posts, then their authors)."""
-    posts = list(session.scalars(select(CommunityPost).where(
-        CommunityPost.id.in_(set(post_ids)), CommunityPost.post_type == post_type,
-        CommunityPost.is_delete.is_(False))))
+    posts = list(
+        session.scalars(
+            select(CommunityPost).where(
+                CommunityPost.id.in_(set(post_ids)),
+                CommunityPost.post_type == post_type,
+                CommunityPost.is_delete.is_(False),
+            )
+        )
+    )
     user_ids = {p.user_id for p in posts}
     authors = {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids), LIVE_USER))}
     if post_type == DISCUSS:
@@ -93,15 +117,24 @@ def details_by_ids(session: Session, *, post_type: str, post_ids: list[int], set
     return {p.id: records.question(p, authors.get(p.user_id), settings=settings, detail=True) for p in posts}
 
 
-def query_questions(session: Session, *, section_code: str | None, keyword: str | None,
-                    is_resolved: bool | None, page_num: int, page_size: int, settings) -> dict:
+def query_questions(
+    session: Session,
+    *,
+    section_code: str | None,
+    keyword: str | None,
+    is_resolved: bool | None,
+    page_num: int,
+    page_size: int,
+    settings,
+) -> dict:
     """PageResult<CommunityQuestionVO> of questions, newest first (no content in the list)."""
     query = _posts(QUESTION, section_code=section_code, keyword=keyword)
     if is_resolved is not None:
         resolved = CommunityPost.question_status == "RESOLVED"
         query = query.where(resolved if is_resolved else ~resolved)
-    rows, total = page_with_authors(session, query, CommunityPost.user_id, page_num=page_num,
-                                    page_size=page_size)
+    rows, total = page_with_authors(
+        session, query, CommunityPost.user_id, page_num=page_num, page_size=page_size
+    )
     items = [records.question(p, u, settings=settings) for p, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -116,25 +149,28 @@ def list_answers(session: Session, *, post_id: int, page_num: int, page_size: in
     """PageResult<CommunityAnswerVO>: accepted first, then voteScore descending, oldest first."""
     post = get_live_post(session, post_type=QUESTION, post_id=post_id)
     accepted = post.accepted_answer_id
-    query = (select(Answer).where(Answer.question_id == post_id, Answer.is_delete.is_(False))
-             .order_by(case((Answer.id == (accepted or 0), 0), else_=1),
-                       (Answer.upvote_count - Answer.downvote_count).desc(),
-                       Answer.create_time, Answer.id))
-    rows, total = page_with_authors(session, query, Answer.user_id, page_num=page_num,
-                                    page_size=page_size)
+    query = (
+        select(Answer)
+        .where(Answer.question_id == post_id, Answer.is_delete.is_(False))
+        .order_by(
+            case((Answer.id == (accepted or 0), 0), else_=1),
+            (Answer.upvote_count - Answer.downvote_count).desc(),
+            Answer.create_time,
+            Answer.id,
+        )
+    )
+    rows, total = page_with_authors(session, query, Answer.user_id, page_num=page_num, page_size=page_size)
     items = [records.answer(a, u, accepted_id=accepted, settings=settings) for a, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def query_moments(session: Session, *, user_id: int | None, page_num: int, page_size: int,
-                  settings) -> dict:
+def query_moments(session: Session, *, user_id: int | None, page_num: int, page_size: int, settings) -> dict:
     """PageResult<CommunityMomentVO>, newest first, optionally of one author."""
     query = select(Moment).where(Moment.is_delete.is_(False))
     if user_id is not None:
         query = query.where(Moment.user_id == user_id)
     query = query.order_by(Moment.create_time.desc(), Moment.id.desc())
-    rows, total = page_with_authors(session, query, Moment.user_id, page_num=page_num,
-                                    page_size=page_size)
+    rows, total = page_with_authors(session, query, Moment.user_id, page_num=page_num, page_size=page_size)
     items = [records.moment(m, u, settings=settings) for m, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -149,30 +185,50 @@ def get_moment(session: Session, *, moment_id: int, settings) -> dict:
 
 def _event_data(session: Session, post: CommunityPost, *, settings) -> dict:
     author = _author(session, post.user_id)
-    vo = (records.post_summary(post, author, settings=settings) if post.post_type == DISCUSS
-          else records.question(post, author, settings=settings))
+    vo = (
+        records.post_summary(post, author, settings=settings)
+        if post.post_type == DISCUSS
+        else records.question(post, author, settings=settings)
+    )
     return {**vo, "postType": post.post_type}
 
 
-def publish_post(session: Session, *, post_type: str, user_id: int, section_code: str, title: str,
-                 content_html: str | None, content_md: str | None, settings,
-                 now: dt.datetime | None = None, **question) -> CommunityPost:
+def publish_post(
+    session: Session,
+    *,
+    post_type: str,
+    user_id: int,
+    section_code: str,
+    title: str,
+    content_html: str | None,
+    content_md: str | None,
+    settings,
+    now: dt.datetime | None = None,
+    **question,
+) -> CommunityPost:
     """Create a live discussion or question post (HTML sanitised, Markdown kept; a question
     starts OPEN) and emit post.published in the same transaction."""
     now = now or utcnow()
-    post = CommunityPost(post_type=post_type, user_id=user_id, section_code=section_code,
-                         title=title, content_html=clean_html(content_html), content_md=content_md,
-                         question_status="OPEN" if post_type == QUESTION else None,
-                         tags=list(question.pop("tags", []) or []), publish_time=now,
-                         update_time=now, **question)
+    post = CommunityPost(
+        post_type=post_type,
+        user_id=user_id,
+        section_code=section_code,
+        title=title,
+        content_html=clean_html(content_html),
+        content_md=content_md,
+        question_status="OPEN" if post_type == QUESTION else None,
+        tags=list(question.pop("tags", []) or []),
+        publish_time=now,
+        update_time=now,
+        **question,
+    )
     session.add(post)
     session.flush()
     emit(session, kind="post.published", data=_event_data(session, post, settings=settings), now=now)
     return post
 
 
-def delete_post(session: Session, *, post_id: int, settings, now: dt.datetime | None = None
-                ) -> CommunityPost:
+def delete_post(session: Session, *, post_id: int, settings, now: dt.datetime | None = None) -> CommunityPost:
     """Soft-delete a discussion or question post and emit post.deleted with its last summary."""
     post = session.get(CommunityPost, post_id)
     if post is None or post.is_delete:
@@ -196,6 +252,12 @@ def accept_answer(session: Session, *, question_id: int, answer_id: int, user_id
     if answer is None or answer.is_delete or answer.question_id != question_id:
         raise ApiError("RECORD_NOT_FOUND", f"answer {answer_id} is not an answer of {question_id}")
     post.question_status, post.accepted_answer_id, post.update_time = "RESOLVED", answer_id, utcnow()
-    notify(session, user_id=answer.user_id, message_type="ANSWER_ACCEPTED", sender_id=user_id,
-           entity_type=QUESTION, entity_id=question_id)
+    notify(
+        session,
+        user_id=answer.user_id,
+        message_type="ANSWER_ACCEPTED",
+        sender_id=user_id,
+        entity_type=QUESTION,
+        entity_id=question_id,
+    )
     session.flush()

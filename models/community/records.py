@@ -20,75 +20,119 @@ def _avatar(user: User | None, settings) -> str | None:
 def post_summary(post: CommunityPost, author: User | None, *, settings) -> dict:
     """CommunityPostSummaryVO of a discussion post."""
     zone = settings.time_zone
-    return {"postId": post.id, "title": post.title, "sectionCode": post.section_code,
-            "authorId": post.user_id, "authorName": user_name(author),
-            "authorAvatarUrl": _avatar(author, settings), "summary": post.summary,
-            "viewsCount": post.views_count, "likeCount": post.like_count,
-            "commentCount": post.comment_count, "collectionCount": post.collection_count,
-            "publishTime": format_time(post.publish_time, zone),
-            "updateTime": format_time(post.update_time, zone)}
+    return {
+        "postId": post.id,
+        "title": post.title,
+        "sectionCode": post.section_code,
+        "authorId": post.user_id,
+        "authorName": user_name(author),
+        "authorAvatarUrl": _avatar(author, settings),
+        "summary": post.summary,
+        "viewsCount": post.views_count,
+        "likeCount": post.like_count,
+        "commentCount": post.comment_count,
+        "collectionCount": post.collection_count,
+        "publishTime": format_time(post.publish_time, zone),
+        "updateTime": format_time(post.update_time, zone),
+    }
 
 
 def post_detail(post: CommunityPost, author: User | None, *, settings) -> dict:
     """CommunityPostDetailVO: the summary plus XSS-filtered HTML and the Markdown source."""
-    return {**post_summary(post, author, settings=settings),
-            "content": clean_html(post.content_html), "mdContent": post.content_md}
+    return {
+        **post_summary(post, author, settings=settings),
+        "content": clean_html(post.content_html),
+        "mdContent": post.content_md,
+    }
 
 
 def question(post: CommunityPost, author: User | None, *, settings, detail: bool = False) -> dict:
     """CommunityQuestionVO; content and mdContent only in the detail (null in lists)."""
     zone = settings.time_zone
-    return {"postId": post.id, "title": post.title, "sectionCode": post.section_code,
-            "authorId": post.user_id, "authorName": user_name(author),
-            "authorAvatarUrl": _avatar(author, settings),
-            "questionStatus": post.question_status,
-            "isResolved": post.question_status == "RESOLVED",
-            "acceptedAnswerId": post.accepted_answer_id, "voteScore": post.vote_score,
-            "difficulty": post.difficulty, "tags": list(post.tags or []),
-            "rewardAmount": float(post.reward_amount) if post.reward_amount is not None else None,
-            "rewardCurrency": post.reward_currency if post.reward_amount is not None else None,
-            "viewsCount": post.views_count, "commentCount": post.answer_count,
-            "content": clean_html(post.content_html) if detail else None,
-            "mdContent": post.content_md if detail else None,
-            "publishTime": format_time(post.publish_time, zone),
-            "updateTime": format_time(post.update_time, zone)}
+    return {
+        "postId": post.id,
+        "title": post.title,
+        "sectionCode": post.section_code,
+        "authorId": post.user_id,
+        "authorName": user_name(author),
+        "authorAvatarUrl": _avatar(author, settings),
+        "questionStatus": post.question_status,
+        "isResolved": post.question_status == "RESOLVED",
+        "acceptedAnswerId": post.accepted_answer_id,
+        "voteScore": post.vote_score,
+        "difficulty": post.difficulty,
+        "tags": list(post.tags or []),
+        "rewardAmount": float(post.reward_amount) if post.reward_amount is not None else None,
+        "rewardCurrency": post.reward_currency if post.reward_amount is not None else None,
+        "viewsCount": post.views_count,
+        "commentCount": post.answer_count,
+        "content": clean_html(post.content_html) if detail else None,
+        "mdContent": post.content_md if detail else None,
+        "publishTime": format_time(post.publish_time, zone),
+        "updateTime": format_time(post.update_time, zone),
+    }
 
 
 def answer(row: Answer, author: User | None, *, accepted_id: int | None, settings) -> dict:
     """CommunityAnswerVO; isAccepted compares with the question's acceptedAnswerId."""
-    return {"answerId": row.id, "questionId": row.question_id,
-            "parentAnswerId": row.parent_answer_id, "authorId": row.user_id,
-            "authorName": user_name(author), "authorAvatarUrl": _avatar(author, settings),
-            "content": clean_html(row.content_html), "mdContent": row.content_md,
-            "isAccepted": row.id == accepted_id, "upvoteCount": row.upvote_count,
-            "downvoteCount": row.downvote_count,
-            "voteScore": row.upvote_count - row.downvote_count,
-            "commentCount": row.comment_count,
-            "createTime": format_time(row.create_time, settings.time_zone)}
+    return {
+        "answerId": row.id,
+        "questionId": row.question_id,
+        "parentAnswerId": row.parent_answer_id,
+        "authorId": row.user_id,
+        "authorName": user_name(author),
+        "authorAvatarUrl": _avatar(author, settings),
+        "content": clean_html(row.content_html),
+        "mdContent": row.content_md,
+        "isAccepted": row.id == accepted_id,
+        "upvoteCount": row.upvote_count,
+        "downvoteCount": row.downvote_count,
+        "voteScore": row.upvote_count - row.downvote_count,
+        "commentCount": row.comment_count,
+        "createTime": format_time(row.create_time, settings.time_zone),
+    }
 
 
 def moment(row: Moment, author: User | None, *, settings) -> dict:
     """CommunityMomentVO of a moment."""
-    return {"momentId": row.id, "userId": row.user_id, "userName": user_name(author),
-            "avatarUrl": _avatar(author, settings), "momentType": row.moment_type,
-            "content": clean_html(row.content), "likeCount": row.like_count,
-            "commentCount": row.comment_count, "collectCount": row.collect_count,
-            "viewCount": row.view_count,
-            "createTime": format_time(row.create_time, settings.time_zone)}
+    return {
+        "momentId": row.id,
+        "userId": row.user_id,
+        "userName": user_name(author),
+        "avatarUrl": _avatar(author, settings),
+        "momentType": row.moment_type,
+        "content": clean_html(row.content),
+        "likeCount": row.like_count,
+        "commentCount": row.comment_count,
+        "collectCount": row.collect_count,
+        "viewCount": row.view_count,
+        "createTime": format_time(row.create_time, settings.time_zone),
+    }
 
 
 def follow_user(user: User, follow_time, *, settings) -> dict:
     """CommunityFollowUserVO of a user and when the follow began."""
-    return {"userId": user.id, "nickname": user_name(user), "avatarUrl": _avatar(user, settings),
-            "bio": user.bio, "followTime": format_time(follow_time, settings.time_zone)}
+    return {
+        "userId": user.id,
+        "nickname": user_name(user),
+        "avatarUrl": _avatar(user, settings),
+        "bio": user.bio,
+        "followTime": format_time(follow_time, settings.time_zone),
+    }
 
 
 def profile(user: User, extra: CommunityProfile | None, *, settings) -> dict:
     """CommunityUserProfileVO: the identity user plus its community profile row."""
-    return {"userId": user.id, "nickname": user_name(user), "avatarUrl": _avatar(user, settings),
-            "coverImageUrl": display_url(extra.cover_image, settings.cdn_base_url) if extra else None,
-            "bio": user.bio, "location": user.location, "gender": user.gender,
-            "equippedTitleId": extra.equipped_title_id if extra else None,
-            "avatarFrameId": extra.avatar_frame_id if extra else None,
-            "followingCount": extra.following_count if extra else 0,
-            "followerCount": extra.follower_count if extra else 0}
+    return {
+        "userId": user.id,
+        "nickname": user_name(user),
+        "avatarUrl": _avatar(user, settings),
+        "coverImageUrl": display_url(extra.cover_image, settings.cdn_base_url) if extra else None,
+        "bio": user.bio,
+        "location": user.location,
+        "gender": user.gender,
+        "equippedTitleId": extra.equipped_title_id if extra else None,
+        "avatarFrameId": extra.avatar_frame_id if extra else None,
+        "followingCount": extra.following_count if extra else 0,
+        "followerCount": extra.follower_count if extra else 0,
+    }

@@ -39,8 +39,10 @@ TAG = re.compile(r"<[^>]*>")
 # costs more than it saves (measured 50+ ms on a busy host for a keyword that matches nothing).
 # The documents are read from shared buffers: a bitmap heap scan's prefetch would look every
 # page up in the buffer table twice (6.8% of a broad keyword's statement, perf).
-LOCAL_SETTINGS = sql("SELECT set_config('max_parallel_workers_per_gather', '0', true), "
-                     "set_config('effective_io_concurrency', '0', true)")
+LOCAL_SETTINGS = sql(
+    "SELECT set_config('max_parallel_workers_per_gather', '0', true), "
+    "set_config('effective_io_concurrency', '0', true)"
+)
 
 
 def terms(keyword: str) -> list[str]:
@@ -59,10 +61,10 @@ def snippet(text: str | None, keyword: str) -> str | None:
     pattern = re.compile("|".join(re.escape(w) for w in words), re.I)
     first = pattern.search(text)
     start = max(first.start() - SNIPPET_SPAN, 0) if first else 0
-    part = text[start:start + 2 * SNIPPET_SPAN + len(keyword)]
+    part = text[start : start + 2 * SNIPPET_SPAN + len(keyword)]
     out, at = [], 0
     for hit in pattern.finditer(part):
-        out += [html.escape(part[at:hit.start()]), f"<em>{html.escape(hit.group(0))}</em>"]
+        out += [html.escape(part[at : hit.start()]), f"<em>{html.escape(hit.group(0))}</em>"]
         at = hit.end()
     out.append(html.escape(part[at:]))
     return ("…" if start else "") + "".join(out)
@@ -79,17 +81,26 @@ def _plain(content: str | None) -> str | None:
 
 
 def _hits(kind: str, id_col, score, at):
-    return (literal(kind, String).label("kind"), id_col.label("id"), cast(score, Float).label("score"),
-            at.label("at"))
+    return (
+        literal(kind, String).label("kind"),
+        id_col.label("id"),
+        cast(score, Float).label("score"),
+        at.label("at"),
+    )
 
 
 def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
     """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
     copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
-        stmt, score = postgres_match(select(RESOURCE_DOC.c.id), keyword, tsv=RESOURCE_DOC.c.search_tsv,
-                                     doc=RESOURCE_DOC.c.search_doc, main_name=RESOURCE_DOC.c.main_name,
-                                     words_cover_cjk=True)
+        stmt, score = postgres_match(
+            select(RESOURCE_DOC.c.id),
+            keyword,
+            tsv=RESOURCE_DOC.c.search_tsv,
+            doc=RESOURCE_DOC.c.search_doc,
+            main_name=RESOURCE_DOC.c.main_name,
+            words_cover_cjk=True,
+        )
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
         return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
@@ -101,20 +112,31 @@ def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
 
 def _sqlite_post_hits(keyword: str, section_code: str | None, kinds: list[str]):
     """Discussion and question posts in one scan (the kind is the post type)."""
-    stmt = select(CommunityPost.id).where(CommunityPost.is_delete.is_(False),
-                                          CommunityPost.post_type.in_(kinds))
+    stmt = select(CommunityPost.id).where(
+        CommunityPost.is_delete.is_(False), CommunityPost.post_type.in_(kinds)
+    )
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
     stmt, score = sqlite_match(stmt, POSTS, keyword)
-    return stmt.with_only_columns(CommunityPost.post_type.label("kind"), CommunityPost.id.label("id"),
-                                  cast(score, Float).label("score"), CommunityPost.publish_time.label("at"))
+    return stmt.with_only_columns(
+        CommunityPost.post_type.label("kind"),
+        CommunityPost.id.label("id"),
+        cast(score, Float).label("score"),
+        CommunityPost.publish_time.label("at"),
+    )
 
 
 def _sqlite_answer_hits(keyword: str, section_code: str | None):
     """Live answers of live questions; the section is the question's."""
-    stmt = select(Answer.id).join(CommunityPost, CommunityPost.id == Answer.question_id).where(
-        Answer.is_delete.is_(False), CommunityPost.is_delete.is_(False),
-        CommunityPost.post_type == QUESTION)
+    stmt = (
+        select(Answer.id)
+        .join(CommunityPost, CommunityPost.id == Answer.question_id)
+        .where(
+            Answer.is_delete.is_(False),
+            CommunityPost.is_delete.is_(False),
+            CommunityPost.post_type == QUESTION,
+        )
+    )
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
     stmt, score = sqlite_match(stmt, ANSWERS, keyword)
@@ -142,8 +164,16 @@ def _community_hits(postgres: bool, keyword: str, section_code: str | None, want
     return parts
 
 
-def search(session: Session, *, keyword: str, entity_type: str | None, section_code: str | None,
-           page_num: int, page_size: int, settings) -> dict:
+def search(
+    session: Session,
+    *,
+    keyword: str,
+    entity_type: str | None,
+    section_code: str | None,
+    page_num: int,
+    page_size: int,
+    settings,
+) -> dict:
     """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id.
     Moments belong to no section: a sectionCode filter leaves them out."""
     offset = check_page(page_num=page_num, page_size=page_size)
@@ -159,8 +189,11 @@ def search(session: Session, *, keyword: str, entity_type: str | None, section_c
     if postgres:
         connection.execute(LOCAL_SETTINGS).close()
     rows = connection.execute(page.offset(offset).limit(page_size)).all()
-    total = rows[0][3] if rows else (
-        0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
+    total = (
+        rows[0][3]
+        if rows
+        else (0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
+    )
     items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
@@ -182,8 +215,9 @@ def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code:
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
         hits = hits.offset(0)
     hits = hits.subquery("hits")
-    page = (select(hits.c.kind, hits.c.id, hits.c.score, func.count().over())
-            .order_by(hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()))
+    page = select(hits.c.kind, hits.c.id, hits.c.score, func.count().over()).order_by(
+        hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()
+    )
     return page, hits
 
 
@@ -220,33 +254,58 @@ def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[d
             row = posts[entity_id]
             title, section, at = row.title, row.section_code, row.publish_time
             text = row.content_md if _holds(row.content_md, keyword) else row.title
-        items.append({"entityType": kind, "entityId": entity_id, "questionId": question_id,
-                      "title": title, "snippet": snippet(text, keyword), "sectionCode": section,
-                      "authorId": row.user_id, "authorName": row.author,
-                      "coverImageUrl": cover, "score": round(float(score), 6),
-                      "publishTime": format_time(at, zone)})
+        items.append(
+            {
+                "entityType": kind,
+                "entityId": entity_id,
+                "questionId": question_id,
+                "title": title,
+                "snippet": snippet(text, keyword),
+                "sectionCode": section,
+                "authorId": row.user_id,
+                "authorName": row.author,
+                "coverImageUrl": cover,
+                "score": round(float(score), 6),
+                "publishTime": format_time(at, zone),
+            }
+        )
     return items
 
 
 def _record_query(model, *columns):
     """SELECT id, user_id, the columns and author (the live author's name, else null) of the rows
     whose id is in the expanding parameter ids."""
-    name = case((User.id.is_(None), None),
-                else_=func.coalesce(func.nullif(User.login_name, ""), User.username))
-    return (select(model.id, model.user_id, *columns, name.label("author"))
-            .outerjoin(User, (User.id == model.user_id) & User.is_delete.is_(False))
-            .where(model.id.in_(bindparam("ids", expanding=True))))
+    name = case(
+        (User.id.is_(None), None), else_=func.coalesce(func.nullif(User.login_name, ""), User.username)
+    )
+    return (
+        select(model.id, model.user_id, *columns, name.label("author"))
+        .outerjoin(User, (User.id == model.user_id) & User.is_delete.is_(False))
+        .where(model.id.in_(bindparam("ids", expanding=True)))
+    )
 
 
 # Built once: only the ids change (POST_TYPES and the questions of answers share QUESTION's).
 RECORDS = {
-    RESOURCE: _record_query(ResourcePost, ResourcePost.main_name, ResourcePost.section_code,
-                            ResourcePost.publish_time, ResourcePost.cover_image, ResourcePost.introduction),
-    ANSWER: _record_query(Answer, Answer.question_id, Answer.content_md, Answer.content_html,
-                          Answer.create_time),
+    RESOURCE: _record_query(
+        ResourcePost,
+        ResourcePost.main_name,
+        ResourcePost.section_code,
+        ResourcePost.publish_time,
+        ResourcePost.cover_image,
+        ResourcePost.introduction,
+    ),
+    ANSWER: _record_query(
+        Answer, Answer.question_id, Answer.content_md, Answer.content_html, Answer.create_time
+    ),
     MOMENT: _record_query(Moment, Moment.content, Moment.create_time),
-    QUESTION: _record_query(CommunityPost, CommunityPost.title, CommunityPost.section_code,
-                            CommunityPost.publish_time, CommunityPost.content_md),
+    QUESTION: _record_query(
+        CommunityPost,
+        CommunityPost.title,
+        CommunityPost.section_code,
+        CommunityPost.publish_time,
+        CommunityPost.content_md,
+    ),
 }
 
 
@@ -261,13 +320,17 @@ def suggest(session: Session, *, keyword: str) -> list[str]:
     """Up to 10 titles and tags starting with keyword (case-insensitive), most viewed first."""
     prefix = like_pattern(keyword.lower())[1:]  # 'kw%': a prefix match on lower(title)
     titles = session.scalars(
-        select(CommunityPost.title).where(CommunityPost.is_delete.is_(False),
-                                          func.lower(CommunityPost.title).like(prefix, escape="\\"))
-        .order_by(CommunityPost.views_count.desc(), CommunityPost.id.desc()).limit(SUGGESTIONS)).all()
+        select(CommunityPost.title)
+        .where(CommunityPost.is_delete.is_(False), func.lower(CommunityPost.title).like(prefix, escape="\\"))
+        .order_by(CommunityPost.views_count.desc(), CommunityPost.id.desc())
+        .limit(SUGGESTIONS)
+    ).all()
     resources = session.scalars(
-        select(ResourcePost.main_name).where(listed_clause(),
-                                             func.lower(ResourcePost.main_name).like(prefix, escape="\\"))
-        .order_by(ResourcePost.download_count.desc(), ResourcePost.id.desc()).limit(SUGGESTIONS)).all()
+        select(ResourcePost.main_name)
+        .where(listed_clause(), func.lower(ResourcePost.main_name).like(prefix, escape="\\"))
+        .order_by(ResourcePost.download_count.desc(), ResourcePost.id.desc())
+        .limit(SUGGESTIONS)
+    ).all()
     found: list[str] = []
     for title in [*titles, *resources, *_tags(session, keyword)]:
         if title not in found:
@@ -278,6 +341,6 @@ def suggest(session: Session, *, keyword: str) -> list[str]:
 def _tags(session: Session, keyword: str) -> list[str]:
     prefix = like_pattern(keyword.lower())[1:]
     live = (Tag.is_delete.is_(False), func.lower(Tag.name).like(prefix, escape="\\"))
-    return list(session.scalars(select(Tag.name).distinct().where(*live)
-                                .order_by(Tag.name).limit(SUGGESTIONS)))
-
+    return list(
+        session.scalars(select(Tag.name).distinct().where(*live).order_by(Tag.name).limit(SUGGESTIONS))
+    )

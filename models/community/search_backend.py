@@ -37,8 +37,13 @@ class Searched:
     fts_weights: str
 
 
-POSTS = Searched("community_post", CommunityPost.id, CommunityPost.title,
-                 (CommunityPost.title, CommunityPost.content_md), "10.0, 4.0, 1.0")  # title, tags, content_md
+POSTS = Searched(
+    "community_post",
+    CommunityPost.id,
+    CommunityPost.title,
+    (CommunityPost.title, CommunityPost.content_md),
+    "10.0, 4.0, 1.0",
+)  # title, tags, content_md
 ANSWERS = Searched("community_answer", Answer.id, None, (Answer.content_md,), "1.0")
 MOMENTS = Searched("community_moment", Moment.id, None, (Moment.content,), "1.0")
 
@@ -49,9 +54,16 @@ def _title_hit(searched: Searched, pattern: str) -> ColumnElement[float]:
     return case((func.lower(searched.title).like(pattern, escape="\\"), 1.0), else_=0.0)
 
 
-DOC = table("community_search_doc", column("kind", String), column("entity_id", Integer),
-            column("section_code", String), column("at", UTCDateTime()), column("title", String),
-            column("search_tsv"), column("search_text", String))
+DOC = table(
+    "community_search_doc",
+    column("kind", String),
+    column("entity_id", Integer),
+    column("section_code", String),
+    column("at", UTCDateTime()),
+    column("title", String),
+    column("search_tsv"),
+    column("search_text", String),
+)
 
 
 def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
@@ -68,12 +80,17 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     if query is None:  # only partial words or single characters: substring matches alone
         score = title_hit
     else:  # the phrase in weight A: titles, so never for answers and moments
-        rank = case((tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), ONE), else_=ZERO) + \
-            func.ts_rank(tsv, query, type_=Float)
+        rank = case(
+            (tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), ONE), else_=ZERO
+        ) + func.ts_rank(tsv, query, type_=Float)
         # every row found matches the words when there is no substring alternative
         score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)
-    stmt = select(DOC.c.kind.label("kind"), DOC.c.entity_id.label("id"), cast(score, Float).label("score"),
-                  DOC.c.at.label("at")).where(DOC.c.kind.in_(kinds), or_(*hits))
+    stmt = select(
+        DOC.c.kind.label("kind"),
+        DOC.c.entity_id.label("id"),
+        cast(score, Float).label("score"),
+        DOC.c.at.label("at"),
+    ).where(DOC.c.kind.in_(kinds), or_(*hits))
     return stmt.where(DOC.c.section_code == section_code) if section_code else stmt
 
 
@@ -83,13 +100,19 @@ def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select
     if words and all(len(w) >= 3 for w in words):
         fts = f"{searched.table}_fts"
         phrase = " AND ".join('"' + w.replace('"', '""') + '"' for w in words)
-        found = text(f"SELECT rowid AS hit_id, -bm25({fts}, {searched.fts_weights}) AS score "
-                     f"FROM {fts} WHERE {fts} MATCH :q").bindparams(q=phrase)
+        found = text(
+            f"SELECT rowid AS hit_id, -bm25({fts}, {searched.fts_weights}) AS score "
+            f"FROM {fts} WHERE {fts} MATCH :q"
+        ).bindparams(q=phrase)
         hits = found.columns(hit_id=Integer, score=Float).subquery(f"{fts}_hits")
         return stmt.join(hits, hits.c.hit_id == searched.id), hits.c.score
     pattern = like_pattern(keyword)
     clauses = [col.like(pattern, escape="\\") for col in searched.texts]
     if searched is POSTS:
-        clauses.append(text("EXISTS (SELECT 1 FROM json_each(community_post.tags) AS t "
-                            "WHERE t.value LIKE :tag_pattern ESCAPE '\\')").bindparams(tag_pattern=pattern))
+        clauses.append(
+            text(
+                "EXISTS (SELECT 1 FROM json_each(community_post.tags) AS t "
+                "WHERE t.value LIKE :tag_pattern ESCAPE '\\')"
+            ).bindparams(tag_pattern=pattern)
+        )
     return stmt.where(or_(*clauses)), _title_hit(searched, like_pattern(keyword.lower()))

@@ -45,7 +45,7 @@ COUNTERS = {
 def _insert(session: Session, model):
     """INSERT of the session's dialect that can ignore a unique conflict."""
     name = session.get_bind().dialect.name
-    return (postgresql.insert(model) if name == "postgresql" else sqlite.insert(model))
+    return postgresql.insert(model) if name == "postgresql" else sqlite.insert(model)
 
 
 def live_user(session: Session, user_id: int) -> User:
@@ -60,8 +60,10 @@ def entity_owner(session: Session, *, entity_type: str, entity_id: int):
     """The author id of a shown record (live post of that type, live moment, listed resource,
     NORMAL comment), or RECORD_NOT_FOUND."""
     if entity_type in (DISCUSS, QUESTION):
-        model, where = CommunityPost, [CommunityPost.post_type == entity_type,
-                                       CommunityPost.is_delete.is_(False)]
+        model, where = (
+            CommunityPost,
+            [CommunityPost.post_type == entity_type, CommunityPost.is_delete.is_(False)],
+        )
     elif entity_type == MOMENT:
         model, where = Moment, [Moment.is_delete.is_(False)]
     elif entity_type == RESOURCE:
@@ -89,34 +91,49 @@ def _bump(session: Session, model, column: str | None, entity_id: int, step: int
     session.execute(query.values({column: counter + step}).execution_options(synchronize_session=False))
 
 
-def toggle_reaction(session: Session, *, kind: str, user_id: int, entity_type: str,
-                    entity_id: int) -> bool:
+def toggle_reaction(session: Session, *, kind: str, user_id: int, entity_type: str, entity_id: int) -> bool:
     """Like or collect toggle of the user; answers the new state (True = now on)."""
     owner = entity_owner(session, entity_type=entity_type, entity_id=entity_id)
     model, like_col, collect_col = COUNTERS[entity_type]
     column = like_col if kind == "LIKE" else collect_col
-    key = (Reaction.kind == kind, Reaction.entity_type == entity_type,
-           Reaction.entity_id == entity_id, Reaction.user_id == user_id)
+    key = (
+        Reaction.kind == kind,
+        Reaction.entity_type == entity_type,
+        Reaction.entity_id == entity_id,
+        Reaction.user_id == user_id,
+    )
     removed = session.execute(delete(Reaction).where(*key).returning(Reaction.id)).first()
     if removed is not None:
         _bump(session, model, column, entity_id, -1)
         return False
     added = session.execute(
-        _insert(session, Reaction).values(kind=kind, entity_type=entity_type, entity_id=entity_id,
-                                          user_id=user_id, create_time=utcnow())
+        _insert(session, Reaction)
+        .values(
+            kind=kind, entity_type=entity_type, entity_id=entity_id, user_id=user_id, create_time=utcnow()
+        )
         .on_conflict_do_nothing(index_elements=["kind", "entity_type", "entity_id", "user_id"])
-        .returning(Reaction.id)).first()
+        .returning(Reaction.id)
+    ).first()
     if added is not None:
         _bump(session, model, column, entity_id, 1)
-        notify(session, user_id=owner, message_type=kind, sender_id=user_id,
-               entity_type=entity_type, entity_id=entity_id)
+        notify(
+            session,
+            user_id=owner,
+            message_type=kind,
+            sender_id=user_id,
+            entity_type=entity_type,
+            entity_id=entity_id,
+        )
     return True
 
 
 def _ensure_profiles(session: Session, *user_ids: int) -> None:
     for user_id in user_ids:
-        session.execute(_insert(session, CommunityProfile).values(user_id=user_id)
-                        .on_conflict_do_nothing(index_elements=["user_id"]))
+        session.execute(
+            _insert(session, CommunityProfile)
+            .values(user_id=user_id)
+            .on_conflict_do_nothing(index_elements=["user_id"])
+        )
 
 
 def toggle_follow(session: Session, *, user_id: int, target_user_id: int) -> bool:
@@ -130,10 +147,11 @@ def toggle_follow(session: Session, *, user_id: int, target_user_id: int) -> boo
         step, state = -1, False
     else:
         added = session.execute(
-            _insert(session, Follow).values(follower_id=user_id, followee_id=target_user_id,
-                                            create_time=utcnow())
+            _insert(session, Follow)
+            .values(follower_id=user_id, followee_id=target_user_id, create_time=utcnow())
             .on_conflict_do_nothing(index_elements=["follower_id", "followee_id"])
-            .returning(Follow.id)).first()
+            .returning(Follow.id)
+        ).first()
         step, state = (1 if added is not None else 0), True
         if added is not None:
             notify(session, user_id=target_user_id, message_type="FOLLOW", sender_id=user_id)
@@ -152,18 +170,30 @@ def get_profile(session: Session, *, user_id: int, settings) -> dict:
     return records.profile(user, session.get(CommunityProfile, user_id), settings=settings)
 
 
-def list_follows(session: Session, *, user_id: int, followers: bool, page_num: int,
-                 page_size: int, settings) -> dict:
+def list_follows(
+    session: Session, *, user_id: int, followers: bool, page_num: int, page_size: int, settings
+) -> dict:
     """PageResult<CommunityFollowUserVO>: followers (or followed users), newest follow first."""
     live_user(session, user_id)
-    mine, other = ((Follow.followee_id, Follow.follower_id) if followers
-                   else (Follow.follower_id, Follow.followee_id))
+    mine, other = (
+        (Follow.followee_id, Follow.follower_id) if followers else (Follow.follower_id, Follow.followee_id)
+    )
     where = (mine == user_id, User.is_delete.is_(False))
     offset = check_page(page_num=page_num, page_size=page_size)
-    total = session.scalar(select(func.count()).select_from(Follow)
-                           .join(User, User.id == other).where(*where))
-    rows = session.execute(select(User, Follow.create_time).join(Follow, User.id == other)
-                           .where(*where).order_by(Follow.create_time.desc(), Follow.id.desc())
-                           .offset(offset).limit(page_size)).all() if total > offset else []
+    total = session.scalar(
+        select(func.count()).select_from(Follow).join(User, User.id == other).where(*where)
+    )
+    rows = (
+        session.execute(
+            select(User, Follow.create_time)
+            .join(Follow, User.id == other)
+            .where(*where)
+            .order_by(Follow.create_time.desc(), Follow.id.desc())
+            .offset(offset)
+            .limit(page_size)
+        ).all()
+        if total > offset
+        else []
+    )
     items = [records.follow_user(u, t, settings=settings) for u, t in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)

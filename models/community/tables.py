@@ -14,7 +14,12 @@ from models.base import Base
 from models.types import BigId, UTCDateTime, big_id, id_pk, str32, str64, utc_time, utcnow
 
 DISCUSS, QUESTION, MOMENT, RESOURCE, COMMENT = (
-    "DISCUSS_POST", "QUESTION_POST", "USER_MOMENT", "RESOURCE_POST", "POST_COMMENT")
+    "DISCUSS_POST",
+    "QUESTION_POST",
+    "USER_MOMENT",
+    "RESOURCE_POST",
+    "POST_COMMENT",
+)
 POST_TYPES = (DISCUSS, QUESTION)
 QUESTION_STATUSES = ("OPEN", "RESOLVED", "CLOSED")
 MOMENT_TYPES = ("TEXT", "IMAGE", "SHARE")
@@ -83,8 +88,10 @@ class Moment(Base):
     """A user moment: a short TEXT, IMAGE or SHARE status post."""
 
     __tablename__ = "community_moment"
-    __table_args__ = (Index("ix_community_moment_listing", "is_delete", "create_time"),
-                      Index("ix_community_moment_user", "user_id", "create_time"))
+    __table_args__ = (
+        Index("ix_community_moment_listing", "is_delete", "create_time"),
+        Index("ix_community_moment_user", "user_id", "create_time"),
+    )
 
     id: Mapped[id_pk]
     user_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
@@ -117,8 +124,9 @@ class Reaction(Base):
     """A like or collect of one entity by one user (one row per kind, entity and user)."""
 
     __tablename__ = "community_reaction"
-    __table_args__ = (UniqueConstraint("kind", "entity_type", "entity_id", "user_id",
-                                       name="uq_community_reaction_once"),)
+    __table_args__ = (
+        UniqueConstraint("kind", "entity_type", "entity_id", "user_id", name="uq_community_reaction_once"),
+    )
 
     id: Mapped[id_pk]
     kind: Mapped[str] = mapped_column(String(16))
@@ -166,8 +174,7 @@ class PrivateMessage(Base):
     """A private message; status DELIVERED, REVIEW (held for manual review) or BLOCKED."""
 
     __tablename__ = "community_private_message"
-    __table_args__ = (Index("ix_community_private_message_pair", "recipient_id", "sender_id",
-                            "create_time"),)
+    __table_args__ = (Index("ix_community_private_message_pair", "recipient_id", "sender_id", "create_time"),)
 
     id: Mapped[id_pk]
     sender_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))

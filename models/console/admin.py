@@ -25,22 +25,28 @@ def _quota(value: int | None, name: str) -> int | None:
 
 def pending(session: Session) -> list[tuple[Application, ConsoleApp | None]]:
     """Applications waiting for review, oldest first."""
-    rows = session.execute(select(Application, ConsoleApp)
-                           .outerjoin(ConsoleApp, ConsoleApp.app_id == Application.id)
-                           .where(Application.status == AppStatus.PENDING).order_by(Application.id))
+    rows = session.execute(
+        select(Application, ConsoleApp)
+        .outerjoin(ConsoleApp, ConsoleApp.app_id == Application.id)
+        .where(Application.status == AppStatus.PENDING)
+        .order_by(Application.id)
+    )
     return [(a, c) for a, c in rows]
 
 
 def every_app(session: Session) -> list[tuple[Application, ConsoleApp | None]]:
     """Every application with its console facts, oldest first."""
-    rows = session.execute(select(Application, ConsoleApp)
-                           .outerjoin(ConsoleApp, ConsoleApp.app_id == Application.id)
-                           .order_by(Application.id))
+    rows = session.execute(
+        select(Application, ConsoleApp)
+        .outerjoin(ConsoleApp, ConsoleApp.app_id == Application.id)
+        .order_by(Application.id)
+    )
     return [(a, c) for a, c in rows]
 
 
-def approve(session: Session, *, actor: int, app_id: int, proxy: bool, per_minute: int | None,
-            per_day: int | None) -> Application:
+def approve(
+    session: Session, *, actor: int, app_id: int, proxy: bool, per_minute: int | None, per_day: int | None
+) -> Application:
     """Approve a pending application, choosing user:proxy and its quotas."""
     app = applications.get_or_raise(session, app_id=app_id)
     if app.status != AppStatus.PENDING:
@@ -48,9 +54,14 @@ def approve(session: Session, *, actor: int, app_id: int, proxy: bool, per_minut
     app.permissions = [PROXY_PERMISSION] if proxy else []
     app.per_minute, app.per_day = _quota(per_minute, "per minute"), _quota(per_day, "per day")
     app.status = AppStatus.APPROVED
-    _audit(session, actor, "approve", app_id,
-           f"user:proxy={'yes' if proxy else 'no'} per_minute={per_minute or 'default'} "
-           f"per_day={per_day or 'default'}")
+    _audit(
+        session,
+        actor,
+        "approve",
+        app_id,
+        f"user:proxy={'yes' if proxy else 'no'} per_minute={per_minute or 'default'} "
+        f"per_day={per_day or 'default'}",
+    )
     session.flush()
     return app
 
@@ -86,13 +97,19 @@ def set_enabled(session: Session, *, actor: int, app_id: int, enabled: bool) -> 
     return app
 
 
-def set_quotas(session: Session, *, actor: int, app_id: int, per_minute: int | None,
-               per_day: int | None) -> Application:
+def set_quotas(
+    session: Session, *, actor: int, app_id: int, per_minute: int | None, per_day: int | None
+) -> Application:
     """Change an application's quotas (None: the platform default)."""
     app = applications.get_or_raise(session, app_id=app_id)
     app.per_minute, app.per_day = _quota(per_minute, "per minute"), _quota(per_day, "per day")
-    _audit(session, actor, "quotas", app_id, f"per_minute={per_minute or 'default'} "
-                                             f"per_day={per_day or 'default'}")
+    _audit(
+        session,
+        actor,
+        "quotas",
+        app_id,
+        f"per_minute={per_minute or 'default'} per_day={per_day or 'default'}",
+    )
     session.flush()
     return app
 

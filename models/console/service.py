@@ -30,8 +30,10 @@ def _clean_uris(uris) -> list[str]:
         if parts is None:
             continue
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.fragment or len(uri) > 500:
-            raise ApiError("PARAMETER_INVALID", f"redirect URI {uri!r} must be an absolute http(s) URL "
-                                                "without a fragment")
+            raise ApiError(
+                "PARAMETER_INVALID",
+                f"redirect URI {uri!r} must be an absolute http(s) URL without a fragment",
+            )
         out.append(uri)
     if len(out) > MAX_LIST:
         raise ApiError("PARAMETER_INVALID", f"at most {MAX_LIST} redirect URIs")
@@ -53,25 +55,42 @@ def _clean_ips(entries) -> list[str]:
     out = [e.strip() for e in entries if e.strip()]
     for entry in out:
         if not _ip_entry_ok(entry):
-            raise ApiError("PARAMETER_INVALID", f"allow-list entry {entry!r} is not an IP address, "
-                                                "a CIDR network or an IPv4 pattern like 10.0.0.*")
+            raise ApiError(
+                "PARAMETER_INVALID",
+                f"allow-list entry {entry!r} is not an IP address, "
+                "a CIDR network or an IPv4 pattern like 10.0.0.*",
+            )
     if len(out) > MAX_LIST:
         raise ApiError("PARAMETER_INVALID", f"at most {MAX_LIST} allow-list entries")
     return out
 
 
-def register(session: Session, box: SecretBox, *, owner_user_id: int, name: str, description: str,
-             redirect_uris, ip_allow, wanted_permissions) -> ConsoleApp:
+def register(
+    session: Session,
+    box: SecretBox,
+    *,
+    owner_user_id: int,
+    name: str,
+    description: str,
+    redirect_uris,
+    ip_allow,
+    wanted_permissions,
+) -> ConsoleApp:
     """Register an application for its owner; it is PENDING until an admin approves it."""
     name = name.strip()
     if not 1 <= len(name) <= 128:
         raise ApiError("PARAMETER_INVALID", "the name must have 1 to 128 characters")
     wanted = sorted({p for p in wanted_permissions if p in WANTABLE})
-    made = applications.create(session, box, name=name, ip_allow=_clean_ips(ip_allow),
-                               redirect_uris=_clean_uris(redirect_uris))
-    row = ConsoleApp(app_id=made.app_id, owner_user_id=owner_user_id,
-                     description=description.strip()[:2000], wanted_permissions=wanted,
-                     secret_shown=False)
+    made = applications.create(
+        session, box, name=name, ip_allow=_clean_ips(ip_allow), redirect_uris=_clean_uris(redirect_uris)
+    )
+    row = ConsoleApp(
+        app_id=made.app_id,
+        owner_user_id=owner_user_id,
+        description=description.strip()[:2000],
+        wanted_permissions=wanted,
+        secret_shown=False,
+    )
     session.add(row)
     session.flush()
     return row
@@ -79,9 +98,12 @@ def register(session: Session, box: SecretBox, *, owner_user_id: int, name: str,
 
 def owned_apps(session: Session, *, user_id: int) -> list[tuple[Application, ConsoleApp]]:
     """The applications this user registered, oldest first."""
-    rows = session.execute(select(Application, ConsoleApp)
-                           .join(ConsoleApp, ConsoleApp.app_id == Application.id)
-                           .where(ConsoleApp.owner_user_id == user_id).order_by(Application.id))
+    rows = session.execute(
+        select(Application, ConsoleApp)
+        .join(ConsoleApp, ConsoleApp.app_id == Application.id)
+        .where(ConsoleApp.owner_user_id == user_id)
+        .order_by(Application.id)
+    )
     return [(a, c) for a, c in rows]
 
 
@@ -103,8 +125,7 @@ def reveal_secret(session: Session, box: SecretBox, *, user_id: int, app_id: int
     return box.open(app.secret_encrypted)
 
 
-def rotate_secret(session: Session, box: SecretBox, *, user_id: int, app_id: int,
-                  now: dt.datetime) -> str:
+def rotate_secret(session: Session, box: SecretBox, *, user_id: int, app_id: int, now: dt.datetime) -> str:
     """A new secret for an approved application; the old one ends now (the time is kept)."""
     app, console = owned_app(session, user_id=user_id, app_id=app_id)
     if app.status != AppStatus.APPROVED:

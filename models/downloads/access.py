@@ -39,9 +39,12 @@ def denial(session: Session, post: ResourcePost, user_id: int | None) -> str | N
     if not needs_entitlement(post):
         known = session.scalar(select(exists().where(User.id == user_id)))
         return None if known else "DOWNLOAD_USER_REQUIRED"
-    owns = session.scalar(select(
-        exists().where(Entitlement.user_id == user_id, Entitlement.post_id == post.id)
-        | exists().where(ResourceAuthor.user_id == user_id, ResourceAuthor.post_id == post.id)))
+    owns = session.scalar(
+        select(
+            exists().where(Entitlement.user_id == user_id, Entitlement.post_id == post.id)
+            | exists().where(ResourceAuthor.user_id == user_id, ResourceAuthor.post_id == post.id)
+        )
+    )
     return None if owns else "ENTITLEMENT_REQUIRED"
 
 
@@ -59,8 +62,9 @@ def grant(session: Session, *, user_id: int, post_id: int, source: str = "ADMIN"
     post = session.get(ResourcePost, post_id)
     if post is None or post.is_delete:
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
-    held = session.scalar(select(Entitlement).where(Entitlement.user_id == user_id,
-                                                     Entitlement.post_id == post_id))
+    held = session.scalar(
+        select(Entitlement).where(Entitlement.user_id == user_id, Entitlement.post_id == post_id)
+    )
     if held is not None:
         return False
     session.add(Entitlement(user_id=user_id, post_id=post_id, source=source, granted_at=utcnow()))
@@ -70,8 +74,9 @@ def grant(session: Session, *, user_id: int, post_id: int, source: str = "ADMIN"
 
 def revoke(session: Session, *, user_id: int, post_id: int) -> bool:
     """Take an entitlement back; False when there was none."""
-    held = session.scalar(select(Entitlement).where(Entitlement.user_id == user_id,
-                                                     Entitlement.post_id == post_id))
+    held = session.scalar(
+        select(Entitlement).where(Entitlement.user_id == user_id, Entitlement.post_id == post_id)
+    )
     if held is None:
         return False
     session.delete(held)

@@ -116,8 +116,11 @@ def counter_for(quota):
     counter = _COUNTERS.get(quota)
     if counter is None:
         client = getattr(quota, "client", None)
-        counter = (RedisCounter(client, getattr(quota, "prefix", "modhub:quota"))
-                   if client is not None else LocalCounter())
+        counter = (
+            RedisCounter(client, getattr(quota, "prefix", "modhub:quota"))
+            if client is not None
+            else LocalCounter()
+        )
         _COUNTERS[quota] = counter
     return counter
 
@@ -136,15 +139,24 @@ def apply(session: Session, counts: dict[str, int]) -> int:
         by_post[int(post)] += n
         by_day[(int(post), dt.date.fromisoformat(day))] += n
     for file_id, n in by_file.items():
-        session.execute(update(ResourceFile).where(ResourceFile.id == file_id)
-                        .values(download_count=ResourceFile.download_count + n))
+        session.execute(
+            update(ResourceFile)
+            .where(ResourceFile.id == file_id)
+            .values(download_count=ResourceFile.download_count + n)
+        )
     for post_id, n in by_post.items():
-        session.execute(update(ResourcePost).where(ResourcePost.id == post_id)
-                        .values(download_count=ResourcePost.download_count + n))
+        session.execute(
+            update(ResourcePost)
+            .where(ResourcePost.id == post_id)
+            .values(download_count=ResourcePost.download_count + n)
+        )
     posts = {p for p, _ in by_day}
-    existing = {(s.post_id, s.day): s for s in session.scalars(
-        select(DailyStat).where(DailyStat.post_id.in_(posts),
-                                DailyStat.day.in_({d for _, d in by_day})))}
+    existing = {
+        (s.post_id, s.day): s
+        for s in session.scalars(
+            select(DailyStat).where(DailyStat.post_id.in_(posts), DailyStat.day.in_({d for _, d in by_day}))
+        )
+    }
     for (post_id, day), n in by_day.items():
         row = existing.get((post_id, day))
         if row is None:
@@ -161,7 +173,7 @@ def flush(db, counter, *, log=None) -> int:
     counts = counter.take()
     names, written = sorted(counts), 0
     for i in range(0, len(names), BATCH):
-        batch = {n: counts[n] for n in names[i:i + BATCH]}
+        batch = {n: counts[n] for n in names[i : i + BATCH]}
         try:
             with db.session() as session, session.begin():
                 written += apply(session, batch)

@@ -22,16 +22,18 @@ from modhub.core.errors import ApiError
 
 def default_file(session: Session, *, post_id: int) -> ResourceFile:
     """The resource's default file: its newest visible file (the first of its file list)."""
-    f = session.scalars(visible_files().where(ResourceFile.post_id == post_id)
-                        .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
-                        .limit(1)).first()
+    f = session.scalars(
+        visible_files()
+        .where(ResourceFile.post_id == post_id)
+        .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
+        .limit(1)
+    ).first()
     if f is None:
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} has no downloadable file")
     return f
 
 
-def chosen_file(session: Session, *, post_id: int, file_id: int | None
-                ) -> tuple[ResourceFile, ResourcePost]:
+def chosen_file(session: Session, *, post_id: int, file_id: int | None) -> tuple[ResourceFile, ResourcePost]:
     """The requested file of the resource (owner checked), or its default file; and the
     resource."""
     if file_id is None:
@@ -72,35 +74,59 @@ def _expiry(expires: int, zone: str) -> str:
     return format_time(dt.datetime.fromtimestamp(expires, dt.UTC), zone)
 
 
-def signed_infos(session: Session, f: ResourceFile, *, settings, app_id: int,
-                 user_id: int | None, now: float) -> list[dict]:
+def signed_infos(
+    session: Session, f: ResourceFile, *, settings, app_id: int, user_id: int | None, now: float
+) -> list[dict]:
     """DownloadInfo list of a file: a temporary link for the on-site copy, then the external
     sources (direct links and cloud-disk shares, which do not expire)."""
     infos = records.down_info(f)
     for info in infos:
         if info["storageType"] == "DIRECT_UPLOAD" and info["url"] is None:
             bound = user_id if access.needs_user(session.get(ResourcePost, f.post_id)) else None
-            info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound,
-                                              now=now)
+            info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound, now=now)
             info["expiresAt"] = _expiry(expires, settings.time_zone)
     if f.storage_type == "DIRECT_LINK" and f.external_url and not any(i["url"] for i in infos):
-        infos.append({"storageType": "DIRECT_LINK", "name": None, "url": f.external_url,
-                      "fileName": f.file_name, "fileSize": f.file_size, "sha256": f.sha256,
-                      "extractCode": None, "expiresAt": None})
+        infos.append(
+            {
+                "storageType": "DIRECT_LINK",
+                "name": None,
+                "url": f.external_url,
+                "fileName": f.file_name,
+                "fileSize": f.file_size,
+                "sha256": f.sha256,
+                "extractCode": None,
+                "expiresAt": None,
+            }
+        )
     return infos
 
 
-def download_auth(session: Session, *, settings, post_id: int, file_id: int | None,
-                  app_id: int, user_id: int | None, now: float) -> dict:
+def download_auth(
+    session: Session,
+    *,
+    settings,
+    post_id: int,
+    file_id: int | None,
+    app_id: int,
+    user_id: int | None,
+    now: float,
+) -> dict:
     """DownloadAuthVo: temporary links of one file, empty (with deniedReason) when the user may
     not download the resource."""
     f, post = chosen_file(session, post_id=post_id, file_id=file_id)
     reason = access.denial(session, post, user_id)
-    infos = [] if reason else signed_infos(session, f, settings=settings, app_id=app_id,
-                                           user_id=user_id, now=now)
-    return {"fileInfoId": f.id, "fileTitle": f.title, "fileVersion": f.file_version,
-            "resourceVersion": post.resource_version, "runPlatform": f.run_platform,
-            "downloadInfos": infos, "deniedReason": reason}
+    infos = (
+        [] if reason else signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
+    )
+    return {
+        "fileInfoId": f.id,
+        "fileTitle": f.title,
+        "fileVersion": f.file_version,
+        "resourceVersion": post.resource_version,
+        "runPlatform": f.run_platform,
+        "downloadInfos": infos,
+        "deniedReason": reason,
+    }
 
 
 def _day(now: float) -> dt.date:
@@ -108,24 +134,25 @@ def _day(now: float) -> dt.date:
     return dt.datetime.fromtimestamp(now, dt.UTC).date()
 
 
-def count(platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None,
-          now: float) -> bool:
+def count(
+    platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None, now: float
+) -> bool:
     """Count one download of the file by this client (one Redis round trip)."""
     return counting.counter_for(platform.quota).hit(
-        post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address),
-        day=_day(now))
+        post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address), day=_day(now)
+    )
 
 
-def file_download(session: Session, storage, *, post_id: int, file_id: int,
-                  user_id: int | None) -> Download:
+def file_download(session: Session, storage, *, post_id: int, file_id: int, user_id: int | None) -> Download:
     """download-file: the file's download once the user may download the resource."""
     d = resolve_download(session, storage, post_id=post_id, file_id=file_id)
     access.require(session, d.post, user_id)
     return d
 
 
-def link_download(session: Session, storage, *, settings, file_id: int, args, api_key: str | None,
-                  now: float) -> tuple[Download, links.Link]:
+def link_download(
+    session: Session, storage, *, settings, file_id: int, args, api_key: str | None, now: float
+) -> tuple[Download, links.Link]:
     """The download a temporary link grants, every binding checked again now."""
     link = links.verify(settings, file_id=file_id, args=args, now=now)
     app = session.get(Application, link.app_id)
@@ -136,5 +163,3 @@ def link_download(session: Session, storage, *, settings, file_id: int, args, ap
     d = resolve_download(session, storage, post_id=None, file_id=file_id)
     access.require(session, d.post, link.user_id)
     return d, link
-
-

@@ -26,8 +26,17 @@ from models.files.listing import visible_files
 from modhub.core.errors import ApiError
 
 REF = re.compile(r"@(\d{1,4})\b")
-LAYOUT_KEYS = ("version", "status", "rootPath", "stripComponents", "fileCount", "uncompressedSize",
-               "sizesVerified", "hasLibrariesJar", "hasModsJar")
+LAYOUT_KEYS = (
+    "version",
+    "status",
+    "rootPath",
+    "stripComponents",
+    "fileCount",
+    "uncompressedSize",
+    "sizesVerified",
+    "hasLibrariesJar",
+    "hasModsJar",
+)
 
 
 def parse(script: str | None) -> dict:
@@ -52,24 +61,39 @@ def _objects(doc: dict, name: str) -> list[dict]:
 
 def dependencies(doc: dict) -> list[dict]:
     """Dependency list of the script (entries without an integer resourcePostId are skipped)."""
-    return [{"resourcePostId": d["resourcePostId"], "name": _text(d.get("name")),
-             "required": d.get("required") if isinstance(d.get("required"), bool) else None,
-             "versionRequirement": _text(d.get("versionRequirement"))}
-            for d in _objects(doc, "dependencies")
-            if isinstance(d.get("resourcePostId"), int) and not isinstance(d.get("resourcePostId"), bool)]
+    return [
+        {
+            "resourcePostId": d["resourcePostId"],
+            "name": _text(d.get("name")),
+            "required": d.get("required") if isinstance(d.get("required"), bool) else None,
+            "versionRequirement": _text(d.get("versionRequirement")),
+        }
+        for d in _objects(doc, "dependencies")
+        if isinstance(d.get("resourcePostId"), int) and not isinstance(d.get("resourcePostId"), bool)
+    ]
 
 
 def pre_checks(doc: dict) -> list[dict]:
     """PreCheck list of the script."""
-    return [{"type": _text(c.get("type")), "condition": _text(c.get("condition")),
-             "failMessage": _text(c.get("failMessage"))} for c in _objects(doc, "preChecks")]
+    return [
+        {
+            "type": _text(c.get("type")),
+            "condition": _text(c.get("condition")),
+            "failMessage": _text(c.get("failMessage")),
+        }
+        for c in _objects(doc, "preChecks")
+    ]
 
 
 def post_actions(doc: dict) -> list[dict]:
     """PostAction list of the script."""
-    return [{"type": _text(a.get("type")),
-             "params": a.get("params") if isinstance(a.get("params"), dict) else None}
-            for a in _objects(doc, "postActions")]
+    return [
+        {
+            "type": _text(a.get("type")),
+            "params": a.get("params") if isinstance(a.get("params"), dict) else None,
+        }
+        for a in _objects(doc, "postActions")
+    ]
 
 
 def server_pack_layout(doc: dict) -> dict | None:
@@ -83,12 +107,18 @@ def server_pack_layout(doc: dict) -> dict | None:
     return out
 
 
-def referenced_files(session: Session, post_id: int, script: str | None, doc: dict
-                     ) -> list[tuple[int, ResourceFile]]:
+def referenced_files(
+    session: Session, post_id: int, script: str | None, doc: dict
+) -> list[tuple[int, ResourceFile]]:
     """(index, file) of every @N the script references, ascending N; without a script, the
     default file as @0. References to no visible file of the resource are left out."""
-    files = list(session.scalars(visible_files().where(ResourceFile.post_id == post_id)
-                                 .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())))
+    files = list(
+        session.scalars(
+            visible_files()
+            .where(ResourceFile.post_id == post_id)
+            .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
+        )
+    )
     if not script:
         return [(0, files[0])] if files else []
     declared = doc.get("files")
@@ -101,13 +131,21 @@ def referenced_files(session: Session, post_id: int, script: str | None, doc: di
     return [(i, order[i]) for i in indexes if i < len(order) and order[i] is not None]
 
 
-def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None
-                 ) -> dict:
+def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None) -> dict:
     """InstallFileInfo of a file."""
-    return {"index": index, "fileInfoId": f.id, "fileName": f.file_name, "fileSize": f.file_size,
-            "sha256": f.sha256, "storageType": f.storage_type, "downloadUrl": url,
-            "downloadUrlExpiresAt": expires, "resourceVersions": list(f.resource_versions or []),
-            "runPlatform": f.run_platform, "environmentSide": f.environment_side}
+    return {
+        "index": index,
+        "fileInfoId": f.id,
+        "fileName": f.file_name,
+        "fileSize": f.file_size,
+        "sha256": f.sha256,
+        "storageType": f.storage_type,
+        "downloadUrl": url,
+        "downloadUrlExpiresAt": expires,
+        "resourceVersions": list(f.resource_versions or []),
+        "runPlatform": f.run_platform,
+        "environmentSide": f.environment_side,
+    }
 
 
 def install_config(session: Session, *, post_id: int, file_id: int | None = None) -> dict:
@@ -120,33 +158,48 @@ def install_config(session: Session, *, post_id: int, file_id: int | None = None
             raise
         chosen = None  # a resource without files still has a configuration
     doc = parse(post.install_script)
-    return {"postId": post.id, "fileInfoId": chosen, "mainName": post.main_name,
-            "sectionCode": post.section_code, "resourceType": post.resource_type,
-            "runPlatform": post.run_platform, "resourceVersion": post.resource_version,
-            "clientEnvironment": post.client_environment,
-            "serverEnvironment": post.server_environment,
-            "clientInstallPath": post.client_install_path,
-            "serverInstallPath": post.server_install_path, "installScript": post.install_script,
-            "dependencies": dependencies(doc), "preChecks": pre_checks(doc),
-            "postActions": post_actions(doc), "serverPackLayout": server_pack_layout(doc),
-            "files": [install_file(i, f) for i, f in
-                      referenced_files(session, post.id, post.install_script, doc)]}
+    return {
+        "postId": post.id,
+        "fileInfoId": chosen,
+        "mainName": post.main_name,
+        "sectionCode": post.section_code,
+        "resourceType": post.resource_type,
+        "runPlatform": post.run_platform,
+        "resourceVersion": post.resource_version,
+        "clientEnvironment": post.client_environment,
+        "serverEnvironment": post.server_environment,
+        "clientInstallPath": post.client_install_path,
+        "serverInstallPath": post.server_install_path,
+        "installScript": post.install_script,
+        "dependencies": dependencies(doc),
+        "preChecks": pre_checks(doc),
+        "postActions": post_actions(doc),
+        "serverPackLayout": server_pack_layout(doc),
+        "files": [
+            install_file(i, f) for i, f in referenced_files(session, post.id, post.install_script, doc)
+        ],
+    }
 
 
 def verified_game_versions(session: Session, *, post_id: int) -> list[str]:
     """Game versions of successful startup reports, most reported first."""
     n = func.count(StartupCommandReport.id)
-    rows = session.execute(select(StartupCommandReport.game_version, n)
-                           .where(StartupCommandReport.post_id == post_id,
-                                  StartupCommandReport.success.is_(True),
-                                  StartupCommandReport.game_version.is_not(None))
-                           .group_by(StartupCommandReport.game_version)
-                           .order_by(n.desc(), StartupCommandReport.game_version.desc())).all()
+    rows = session.execute(
+        select(StartupCommandReport.game_version, n)
+        .where(
+            StartupCommandReport.post_id == post_id,
+            StartupCommandReport.success.is_(True),
+            StartupCommandReport.game_version.is_not(None),
+        )
+        .group_by(StartupCommandReport.game_version)
+        .order_by(n.desc(), StartupCommandReport.game_version.desc())
+    ).all()
     return [v for v, _ in rows]
 
 
-def install_info(session: Session, *, settings, post_id: int, app_id: int, user_id: int | None,
-                 now: float) -> dict:
+def install_info(
+    session: Session, *, settings, post_id: int, app_id: int, user_id: int | None, now: float
+) -> dict:
     """OpenApiInstallInfoVo: the signed script and its files; download URLs only for a user who
     may download the resource (temporary links bound to the application and that user)."""
     post = get_listed_or_raise(session, post_id=post_id)
@@ -156,21 +209,30 @@ def install_info(session: Session, *, settings, post_id: int, app_id: int, user_
     for index, f in referenced_files(session, post.id, script, doc):
         url = expires = None
         if allowed and f.storage_type != "CLOUD_DISK":
-            info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id,
-                                now=now)
+            info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
             first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
             url, expires = (first["url"], first["expiresAt"]) if first else (None, None)
         files.append(install_file(index, f, url, expires))
     key_ring = keys.ring(session, settings) if script else None
     source = doc.get("source") if doc.get("source") in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
-    return {"postId": post.id, "name": post.main_name, "version": post.resource_version,
-            "game": post.section_code, "script": script,
-            "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
-            "scriptKeyId": key_ring.kid if script else None,
-            "scriptSource": source, "scriptSummary": _text(doc.get("summary")),
-            "postUrl": detail_url(post.id, settings.site_url) or None, "sourceType": None,
-            "externalId": None, "externalGameId": None, "externalUrl": None, "files": files,
-            "verifiedGameVersions": verified_game_versions(session, post_id=post.id)}
+    return {
+        "postId": post.id,
+        "name": post.main_name,
+        "version": post.resource_version,
+        "game": post.section_code,
+        "script": script,
+        "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
+        "scriptKeyId": key_ring.kid if script else None,
+        "scriptSource": source,
+        "scriptSummary": _text(doc.get("summary")),
+        "postUrl": detail_url(post.id, settings.site_url) or None,
+        "sourceType": None,
+        "externalId": None,
+        "externalGameId": None,
+        "externalUrl": None,
+        "files": files,
+        "verifiedGameVersions": verified_game_versions(session, post_id=post.id),
+    }
 
 
 def install_launch(session: Session, *, settings, post_id: int) -> dict:
@@ -178,16 +240,26 @@ def install_launch(session: Session, *, settings, post_id: int) -> dict:
     post = get_listed_or_raise(session, post_id=post_id)
     page = detail_url(post.id, settings.site_url) or None
     client = f"{settings.site_url}/client" if settings.site_url else None
-    guide = (f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
-             f"2. Open `modhub://install?postId={post.id}`: the client shows **{post.main_name}** "
-             "and installs it with its signed install script.\n"
-             f"3. Without the client, download the files{f' from {page}' if page else ''} and "
-             "verify each sha256 before use.")
-    return {"postId": post.id, "deeplink": f"modhub://install?postId={post.id}",
-            "fallbackUrl": page, "clientDownloadUrl": client,
-            "detectProcessNames": ["ModHub.exe", "ModHub", "modhub-client"],
-            "detectPaths": ["%LOCALAPPDATA%\\ModHub", "~/Library/Application Support/ModHub",
-                            "~/.local/share/modhub"], "guide": guide}
+    guide = (
+        f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
+        f"2. Open `modhub://install?postId={post.id}`: the client shows **{post.main_name}** "
+        "and installs it with its signed install script.\n"
+        f"3. Without the client, download the files{f' from {page}' if page else ''} and "
+        "verify each sha256 before use."
+    )
+    return {
+        "postId": post.id,
+        "deeplink": f"modhub://install?postId={post.id}",
+        "fallbackUrl": page,
+        "clientDownloadUrl": client,
+        "detectProcessNames": ["ModHub.exe", "ModHub", "modhub-client"],
+        "detectPaths": [
+            "%LOCALAPPDATA%\\ModHub",
+            "~/Library/Application Support/ModHub",
+            "~/.local/share/modhub",
+        ],
+        "guide": guide,
+    }
 
 
 LOADER_ARGUMENTS = {
@@ -197,7 +269,8 @@ LOADER_ARGUMENTS = {
     "quilt": [],
 }
 MAIN_CLASS = {
-    "forge": "cpw.mods.modlauncher.Launcher", "neoforge": "cpw.mods.modlauncher.Launcher",
+    "forge": "cpw.mods.modlauncher.Launcher",
+    "neoforge": "cpw.mods.modlauncher.Launcher",
     "fabric": "net.fabricmc.loader.impl.launch.knot.KnotClient",
     "quilt": "org.quiltmc.loader.impl.launch.knot.KnotClient",
 }
@@ -227,29 +300,48 @@ def java_version(game_versions: list[str]) -> str | None:
 def startup_command(session: Session, *, post_id: int, memory_mb: int) -> dict:
     """GameStartupCommandVo computed for the machine's memory and the run platform (GENERATED)."""
     post = get_listed_or_raise(session, post_id=post_id)
-    versions = [v for f in session.scalars(visible_files().where(ResourceFile.post_id == post_id))
-                for v in (f.resource_versions or [])]
+    versions = [
+        v
+        for f in session.scalars(visible_files().where(ResourceFile.post_id == post_id))
+        for v in (f.resource_versions or [])
+    ]
     xms, xmx = heap_sizes(memory_mb)
     loader = (post.run_platform or "").lower()
     jvm = [f"-Xms{xms}m", f"-Xmx{xmx}m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200"]
     loader_args = list(LOADER_ARGUMENTS.get(loader, []))
     main = MAIN_CLASS.get(loader)
     command = " ".join(["java", *jvm, *([main] if main else ["-jar", "server.jar"]), *loader_args])
-    return {"postId": post.id, "memoryMb": memory_mb, "heapMinMb": xms, "heapMaxMb": xmx,
-            "javaVersion": java_version(versions), "runPlatform": post.run_platform,
-            "jvmArguments": jvm, "loaderArguments": loader_args, "command": command,
-            "source": "GENERATED"}
+    return {
+        "postId": post.id,
+        "memoryMb": memory_mb,
+        "heapMinMb": xms,
+        "heapMaxMb": xmx,
+        "javaVersion": java_version(versions),
+        "runPlatform": post.run_platform,
+        "jvmArguments": jvm,
+        "loaderArguments": loader_args,
+        "command": command,
+        "source": "GENERATED",
+    }
 
 
-def report_startup_command(session: Session, *, post_id: int, app_id: int, user_id: int | None,
-                           body: dict) -> None:
+def report_startup_command(
+    session: Session, *, post_id: int, app_id: int, user_id: int | None, body: dict
+) -> None:
     """Store the startup command a consumer finally used."""
     get_listed_or_raise(session, post_id=post_id)
-    session.add(StartupCommandReport(
-        app_id=app_id, post_id=post_id, user_id=user_id, command=body["command"],
-        origin=body["origin"], memory_mb=body.get("memoryMb"),
-        java_version=(body.get("javaVersion") or None) and body["javaVersion"][:32],
-        game_version=(body.get("gameVersion") or None) and body["gameVersion"][:64],
-        success=body.get("success"), client_version=body.get("clientVersion")))
+    session.add(
+        StartupCommandReport(
+            app_id=app_id,
+            post_id=post_id,
+            user_id=user_id,
+            command=body["command"],
+            origin=body["origin"],
+            memory_mb=body.get("memoryMb"),
+            java_version=(body.get("javaVersion") or None) and body["javaVersion"][:32],
+            game_version=(body.get("gameVersion") or None) and body["gameVersion"][:64],
+            success=body.get("success"),
+            client_version=body.get("clientVersion"),
+        )
+    )
     session.flush()
-

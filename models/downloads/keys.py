@@ -29,8 +29,7 @@ CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
 def kid_of(public_pem: bytes) -> str:
     """Key id: the first 16 hex digits of the sha256 of the DER public key."""
     key = serialization.load_pem_public_key(public_pem)
-    der = key.public_bytes(serialization.Encoding.DER,
-                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
     return hashlib.sha256(der).hexdigest()[:16]
 
 
@@ -46,25 +45,28 @@ class KeyRing:
 @functools.lru_cache(maxsize=8)
 def _unsealed(sealed: str, encryption_key: str) -> InstallSigner:
     from modhub.core.crypto import SecretBox
+
     return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode())
 
 
 def ring(session: Session, settings) -> KeyRing:
     """The key ring (one query)."""
-    rows = list(session.scalars(select(InstallSigningKey)
-                                .where(InstallSigningKey.status != RETIRED)
-                                .order_by(InstallSigningKey.id.desc())))
+    rows = list(
+        session.scalars(
+            select(InstallSigningKey)
+            .where(InstallSigningKey.status != RETIRED)
+            .order_by(InstallSigningKey.id.desc())
+        )
+    )
     current = next((r for r in rows if r.status == CURRENT), None)
     previous = [(r.kid, r.status, r.public_pem.encode()) for r in rows if r.status == PREVIOUS]
     if current is None:
         signer = install_signer(settings)
         pem = signer.public_pem()
         kid = kid_of(pem)
-        return KeyRing(signer, kid, [(kid, CURRENT, pem)] +
-                       [p for p in previous if p[0] != kid])
+        return KeyRing(signer, kid, [(kid, CURRENT, pem)] + [p for p in previous if p[0] != kid])
     signer = _unsealed(current.private_sealed, settings.encryption_key)
-    return KeyRing(signer, current.kid, [(current.kid, CURRENT, current.public_pem.encode())]
-                   + previous)
+    return KeyRing(signer, current.kid, [(current.kid, CURRENT, current.public_pem.encode())] + previous)
 
 
 def bundle(key_ring: KeyRing) -> bytes:
@@ -79,16 +81,24 @@ def rotate(session: Session, *, settings, secrets, key_size: int = 3072) -> str:
     for row in session.scalars(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT)):
         row.status = PREVIOUS
     if not session.scalar(select(InstallSigningKey.id).where(InstallSigningKey.kid == old.kid)):
-        session.add(InstallSigningKey(kid=old.kid, status=PREVIOUS,
-                                      public_pem=old.published[0][2].decode()))
+        session.add(InstallSigningKey(kid=old.kid, status=PREVIOUS, public_pem=old.published[0][2].decode()))
     key = rsa.generate_private_key(public_exponent=65537, key_size=key_size)
-    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption()).decode()
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     kid = kid_of(public)
-    session.add(InstallSigningKey(kid=kid, status=CURRENT, public_pem=public.decode(),
-                                  private_sealed=secrets.seal(private), created_at=utcnow()))
+    session.add(
+        InstallSigningKey(
+            kid=kid,
+            status=CURRENT,
+            public_pem=public.decode(),
+            private_sealed=secrets.seal(private),
+            created_at=utcnow(),
+        )
+    )
     session.flush()
     return kid
 

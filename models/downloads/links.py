@@ -44,9 +44,14 @@ def make(settings, *, file_id: int, app_id: int, user_id: int | None, now: float
     """(URL, expiry in Unix seconds) of a link valid for TTL_SECONDS."""
     expires = int(now) + TTL_SECONDS
     user = user_id or 0
-    query = urllib.parse.urlencode({"a": app_id, "u": user, "e": expires,
-                                    "s": _mac(_secret(settings.encryption_key), file_id, app_id, user,
-                                              expires)})
+    query = urllib.parse.urlencode(
+        {
+            "a": app_id,
+            "u": user,
+            "e": expires,
+            "s": _mac(_secret(settings.encryption_key), file_id, app_id, user, expires),
+        }
+    )
     return f"{settings.base_url}{PATH}{file_id}?{query}", expires
 
 

@@ -21,17 +21,21 @@ def _normalized(algorithm: str, hashes: list[str]) -> list[str]:
     out = [h.lower() for h in hashes]
     bad = [i for i, h in enumerate(out) if len(h) != want]
     if bad:
-        raise ApiError("PARAMETER_INVALID", f"hashes[{bad[0]}] is not a {algorithm} digest "
-                                            f"({want} hex characters)")
+        raise ApiError(
+            "PARAMETER_INVALID", f"hashes[{bad[0]}] is not a {algorithm} digest ({want} hex characters)"
+        )
     return out
 
 
 def _public_files(session: Session, algorithm: str, hashes: list[str]) -> dict[str, ResourceFile]:
     """The first published visible file of a listed resource per hash."""
     column = getattr(ResourceFile, algorithm)
-    rows = session.scalars(visible_files().join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
-                           .where(listed_clause(), column.in_(set(hashes)))
-                           .order_by(ResourceFile.publish_time, ResourceFile.id))
+    rows = session.scalars(
+        visible_files()
+        .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
+        .where(listed_clause(), column.in_(set(hashes)))
+        .order_by(ResourceFile.publish_time, ResourceFile.id)
+    )
     found: dict[str, ResourceFile] = {}
     for f in rows:
         found.setdefault(getattr(f, algorithm), f)
@@ -43,35 +47,56 @@ def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> l
     hashes = _normalized(algorithm, hashes)
     found = _public_files(session, algorithm, hashes)
     files = list({f.id: f for f in found.values()}.values())
-    posts = list({p.id: p for p in session.scalars(
-        select(ResourcePost).where(ResourcePost.id.in_({f.post_id for f in files})))}.values())
+    posts = list(
+        {
+            p.id: p
+            for p in session.scalars(
+                select(ResourcePost).where(ResourcePost.id.in_({f.post_id for f in files}))
+            )
+        }.values()
+    )
     by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, zone=display.time_zone)}
     by_post = {s["postId"]: s for s in mod_summaries(session, posts, display=display)}
-    return [{"hash": h, "file": by_file[found[h].id], "mod": by_post[found[h].post_id]}
-            if h in found else None for h in hashes]
+    return [
+        {"hash": h, "file": by_file[found[h].id], "mod": by_post[found[h].post_id]} if h in found else None
+        for h in hashes
+    ]
 
 
-def updates(session: Session, *, algorithm: str, hashes: list[str], game_version: str,
-            run_platform: str, display) -> list[dict | None]:
+def updates(
+    session: Session, *, algorithm: str, hashes: list[str], game_version: str, run_platform: str, display
+) -> list[dict | None]:
     """FileUpdateVO per hash (the newest visible file of the same resource for this game version
     and run platform), or null, in request order."""
     hashes = _normalized(algorithm, hashes)
     found = _public_files(session, algorithm, hashes)
     candidates = session.scalars(
-        visible_files().where(ResourceFile.post_id.in_({f.post_id for f in found.values()}),
-                              ResourceFile.run_platform == run_platform)
-        .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc()))
+        visible_files()
+        .where(
+            ResourceFile.post_id.in_({f.post_id for f in found.values()}),
+            ResourceFile.run_platform == run_platform,
+        )
+        .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
+    )
     newest: dict[int, ResourceFile] = {}
     for f in candidates:
         if game_version in (f.resource_versions or []):
             newest.setdefault(f.post_id, f)
-    by_file = {s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()),
-                                                          zone=display.time_zone)}
+    by_file = {
+        s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), zone=display.time_zone)
+    }
     out = []
     for h in hashes:
         installed = found.get(h)
         best = newest.get(installed.post_id) if installed else None
-        out.append(None if best is None else {
-            "hash": h, "installedFileInfoId": installed.id, "upToDate": best.id == installed.id,
-            "file": by_file[best.id]})
+        out.append(
+            None
+            if best is None
+            else {
+                "hash": h,
+                "installedFileInfoId": installed.id,
+                "upToDate": best.id == installed.id,
+                "file": by_file[best.id],
+            }
+        )
     return out

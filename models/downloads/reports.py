@@ -28,19 +28,32 @@ def _check_file(session: Session, post_id: int, file_id: int | None) -> None:
             raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist in resource {post_id}")
 
 
-def _merge(session: Session, *, app_id: int, post_id: int, kind: str, fingerprint: str,
-           now: dt.datetime) -> Feedback:
+def _merge(
+    session: Session, *, app_id: int, post_id: int, kind: str, fingerprint: str, now: dt.datetime
+) -> Feedback:
     """The report row of (application, resource, kind, fingerprint), locked, created when new.
     A report of a fingerprint already resolved opens it again."""
-    key = (Feedback.app_id == app_id, Feedback.post_id == post_id, Feedback.kind == kind,
-           Feedback.fingerprint == fingerprint)
+    key = (
+        Feedback.app_id == app_id,
+        Feedback.post_id == post_id,
+        Feedback.kind == kind,
+        Feedback.fingerprint == fingerprint,
+    )
     row = session.scalar(select(Feedback).where(*key).with_for_update())
     if row is None:
         try:  # a concurrent first report of the same fingerprint may win the insert
             with session.begin_nested():
-                session.add(Feedback(app_id=app_id, post_id=post_id, kind=kind,
-                                     fingerprint=fingerprint, count=0, create_time=now,
-                                     update_time=now))
+                session.add(
+                    Feedback(
+                        app_id=app_id,
+                        post_id=post_id,
+                        kind=kind,
+                        fingerprint=fingerprint,
+                        count=0,
+                        create_time=now,
+                        update_time=now,
+                    )
+                )
         except IntegrityError:
             pass
         row = session.scalar(select(Feedback).where(*key).with_for_update())
@@ -49,22 +62,32 @@ def _merge(session: Session, *, app_id: int, post_id: int, kind: str, fingerprin
     return row
 
 
-def report_download_failure(session: Session, *, settings, post_id: int, app_id: int,
-                            reporter: str, body: dict) -> bool:
+def report_download_failure(
+    session: Session, *, settings, post_id: int, app_id: int, reporter: str, body: dict
+) -> bool:
     """Merge a download-failure report; True when it made the resource hidden."""
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
     now = utcnow()
-    row = _merge(session, app_id=app_id, post_id=post_id, kind="DOWNLOAD_FAILURE",
-                 fingerprint=body["fingerprint"], now=now)
+    row = _merge(
+        session,
+        app_id=app_id,
+        post_id=post_id,
+        kind="DOWNLOAD_FAILURE",
+        fingerprint=body["fingerprint"],
+        now=now,
+    )
     row.count += body.get("count") or 1
     row.file_id = body.get("fileInfoId") or row.file_id
     row.error_type, row.http_status = body["errorType"], body.get("httpStatus")
     row.download_url, row.message = body.get("downloadUrl"), body.get("message")
     row.client_version, row.update_time = body.get("clientVersion"), now
     reporter = reporter[:128]
-    known = session.scalar(select(FailureReporter.id).where(FailureReporter.post_id == post_id,
-                                                            FailureReporter.reporter == reporter))
+    known = session.scalar(
+        select(FailureReporter.id).where(
+            FailureReporter.post_id == post_id, FailureReporter.reporter == reporter
+        )
+    )
     if known is None:
         try:
             with session.begin_nested():
@@ -73,8 +96,9 @@ def report_download_failure(session: Session, *, settings, post_id: int, app_id:
             pass
     session.flush()
     threshold = settings.download_failure_hide_threshold
-    reporters = session.scalar(select(func.count(FailureReporter.id))
-                               .where(FailureReporter.post_id == post_id))
+    reporters = session.scalar(
+        select(func.count(FailureReporter.id)).where(FailureReporter.post_id == post_id)
+    )
     if threshold and reporters >= threshold:
         lifecycle.hide_resource(session, post_id=post_id, settings=settings, now=now)
         return True
@@ -86,13 +110,23 @@ def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: d
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
     now = utcnow()
-    session.add(Feedback(
-        app_id=app_id, post_id=post_id, kind="USER_FEEDBACK",
-        fingerprint=f"uf-{uuid.uuid4().hex}",  # snapshots are never merged
-        file_id=body.get("fileInfoId"), count=1, useful_count=body["usefulCount"],
-        not_useful_count=body["notUsefulCount"], threshold=body.get("threshold"),
-        message=body.get("comment"), client_version=body.get("clientVersion"),
-        create_time=now, update_time=now))
+    session.add(
+        Feedback(
+            app_id=app_id,
+            post_id=post_id,
+            kind="USER_FEEDBACK",
+            fingerprint=f"uf-{uuid.uuid4().hex}",  # snapshots are never merged
+            file_id=body.get("fileInfoId"),
+            count=1,
+            useful_count=body["usefulCount"],
+            not_useful_count=body["notUsefulCount"],
+            threshold=body.get("threshold"),
+            message=body.get("comment"),
+            client_version=body.get("clientVersion"),
+            create_time=now,
+            update_time=now,
+        )
+    )
     session.flush()
 
 
@@ -113,23 +147,33 @@ def parse_since(since: str, zone: str) -> dt.datetime:
 def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:
     """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
     start = parse_since(since, zone)
-    rows = session.scalars(select(Feedback).where(Feedback.app_id == app_id,
-                                                  Feedback.status == "RESOLVED",
-                                                  Feedback.resolved_at >= start)
-                           .order_by(Feedback.resolved_at, Feedback.id).limit(limit))
-    return [{"feedbackId": r.id, "postId": r.post_id, "feedbackType": r.kind,
-             "fingerprint": r.fingerprint if r.kind == "DOWNLOAD_FAILURE" else None,
-             "resolution": r.resolution, "resolvedAt": format_time(r.resolved_at, zone)}
-            for r in rows]
+    rows = session.scalars(
+        select(Feedback)
+        .where(Feedback.app_id == app_id, Feedback.status == "RESOLVED", Feedback.resolved_at >= start)
+        .order_by(Feedback.resolved_at, Feedback.id)
+        .limit(limit)
+    )
+    return [
+        {
+            "feedbackId": r.id,
+            "postId": r.post_id,
+            "feedbackType": r.kind,
+            "fingerprint": r.fingerprint if r.kind == "DOWNLOAD_FAILURE" else None,
+            "resolution": r.resolution,
+            "resolvedAt": format_time(r.resolved_at, zone),
+        }
+        for r in rows
+    ]
 
 
 def resolve(session: Session, *, post_id: int, resolution: str, now: dt.datetime | None = None) -> int:
     """Resolve every active report of a resource and forget its failure reporters."""
     now = now or utcnow()
-    done = session.execute(update(Feedback).where(Feedback.post_id == post_id,
-                                                  Feedback.status == "ACTIVE")
-                           .values(status="RESOLVED", resolved_at=now, resolution=resolution[:1000])
-                           ).rowcount
+    done = session.execute(
+        update(Feedback)
+        .where(Feedback.post_id == post_id, Feedback.status == "ACTIVE")
+        .values(status="RESOLVED", resolved_at=now, resolution=resolution[:1000])
+    ).rowcount
     session.execute(delete(FailureReporter).where(FailureReporter.post_id == post_id))
     session.flush()
     return done

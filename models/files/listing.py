@@ -12,8 +12,7 @@ from models.files.records import file_summary
 
 def visible_files():
     """SELECT of files that may be shown: not deleted and in status NORMAL."""
-    return select(ResourceFile).where(ResourceFile.is_delete.is_(False),
-                                      ResourceFile.file_status == "NORMAL")
+    return select(ResourceFile).where(ResourceFile.is_delete.is_(False), ResourceFile.file_status == "NORMAL")
 
 
 def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str]:
@@ -21,8 +20,9 @@ def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str
     codes = {f.run_platform for f in files if f.run_platform}
     if not codes:
         return {}
-    return dict(session.execute(select(RunPlatform.code, RunPlatform.name)
-                                .where(RunPlatform.code.in_(codes))).all())
+    return dict(
+        session.execute(select(RunPlatform.code, RunPlatform.name).where(RunPlatform.code.in_(codes))).all()
+    )
 
 
 def summaries(session: Session, files: list[ResourceFile], *, zone: str) -> list[dict]:
@@ -34,17 +34,25 @@ def summaries(session: Session, files: list[ResourceFile], *, zone: str) -> list
 def list_files(session: Session, *, post_id: int, zone: str) -> list[dict]:
     """FileSummaryVO of a listed resource's visible files, newest first."""
     get_listed_or_raise(session, post_id=post_id)
-    files = list(session.scalars(visible_files().where(ResourceFile.post_id == post_id)
-                                 .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())))
+    files = list(
+        session.scalars(
+            visible_files()
+            .where(ResourceFile.post_id == post_id)
+            .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
+        )
+    )
     return summaries(session, files, zone=zone)
 
 
 def get_batch(session: Session, *, file_ids: list[int], zone: str) -> list[dict | None]:
     """FileSummaryVO per requested id in request order: null for an unknown file, and files of
     resources that are not publicly visible dropped without an error."""
-    rows = session.execute(visible_files().add_columns(listed_clause().label("public"))
-                           .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
-                           .where(ResourceFile.id.in_(set(file_ids)))).all()
+    rows = session.execute(
+        visible_files()
+        .add_columns(listed_clause().label("public"))
+        .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
+        .where(ResourceFile.id.in_(set(file_ids)))
+    ).all()
     public = {f.id: f for f, is_public in rows if is_public}
     hidden = {f.id for f, is_public in rows if not is_public}
     by_id = {s["fileInfoId"]: s for s in summaries(session, list(public.values()), zone=zone)}

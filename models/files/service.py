@@ -21,15 +21,22 @@ def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -
     return get_with_post_or_raise(session, file_id=file_id, post_id=post_id)[0]
 
 
-def get_with_post_or_raise(session: Session, *, file_id: int, post_id: int | None
-                           ) -> tuple[ResourceFile, ResourcePost]:
+def get_with_post_or_raise(
+    session: Session, *, file_id: int, post_id: int | None
+) -> tuple[ResourceFile, ResourcePost]:
     """The file and its listed resource (kept referenced: the identity map holds objects only
     while someone does), with the checks of get_owned_or_raise."""
     f = session.get(ResourceFile, file_id)
-    if (f is None or f.is_delete or f.file_status != "NORMAL"
-            or (post_id is not None and f.post_id != post_id)):
-        raise ApiError("RECORD_NOT_FOUND", f"file {file_id} does not exist"
-                       + (f" in resource {post_id}" if post_id is not None else ""))
+    if (
+        f is None
+        or f.is_delete
+        or f.file_status != "NORMAL"
+        or (post_id is not None and f.post_id != post_id)
+    ):
+        raise ApiError(
+            "RECORD_NOT_FOUND",
+            f"file {file_id} does not exist" + (f" in resource {post_id}" if post_id is not None else ""),
+        )
     return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
@@ -72,27 +79,38 @@ def resolve_download(session: Session, storage, *, post_id: int | None, file_id:
     if f.storage_type == "DIRECT_LINK":
         if not f.external_url:
             raise ApiError("FILE_CONTENT_MISSING")
-        return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
-                        redirect=f.external_url)
+        return Download(
+            file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post, redirect=f.external_url
+        )
     if not f.object_key:
         raise ApiError("FILE_CONTENT_MISSING")
     try:
         size = storage.size(f.object_key)
     except ObjectMissing as exc:
         raise ApiError("FILE_CONTENT_MISSING") from exc
-    return Download(file_id=f.id, file_name=f.file_name, post_id=f.post_id, post=post,
-                    key=f.object_key, size=size,
-                    sha256=f.sha256 or f.object_key)
+    return Download(
+        file_id=f.id,
+        file_name=f.file_name,
+        post_id=f.post_id,
+        post=post,
+        key=f.object_key,
+        size=size,
+        sha256=f.sha256 or f.object_key,
+    )
 
 
 def check_storage(session: Session, storage) -> tuple[int, list[str]]:
     """Re-read every stored object a live file record references: (objects checked, problems),
     a problem when the bytes are missing or their size or sha256 differs from the record."""
-    rows = session.execute(select(ResourceFile.object_key, ResourceFile.file_size,
-                                  ResourceFile.sha256).distinct()
-                           .where(ResourceFile.storage_type == "DIRECT_UPLOAD",
-                                  ResourceFile.object_key.is_not(None),
-                                  ResourceFile.is_delete.is_(False))).all()
+    rows = session.execute(
+        select(ResourceFile.object_key, ResourceFile.file_size, ResourceFile.sha256)
+        .distinct()
+        .where(
+            ResourceFile.storage_type == "DIRECT_UPLOAD",
+            ResourceFile.object_key.is_not(None),
+            ResourceFile.is_delete.is_(False),
+        )
+    ).all()
     problems = []
     for key, size, sha256 in rows:
         digest, got = hashlib.sha256(), 0

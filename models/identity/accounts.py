@@ -21,8 +21,9 @@ _HASHER = PasswordHasher()
 # What an unknown login is verified against, so both failures cost the same time: the hash of a
 # random password nobody kept, made with PasswordHasher()'s parameters (a unit test checks that they
 # still match). A literal, not hashed at import: that cost every process 0.12 s of CPU at start.
-_DUMMY_HASH = ("$argon2id$v=19$m=65536,t=3,p=4$cbJKYogfh7JRU6BT1kUgVQ"
-               "$O+CiJPri5HUHYgxhm/+KRS/+rVSq3U/udqB6MxAAZDg")
+_DUMMY_HASH = (
+    "$argon2id$v=19$m=65536,t=3,p=4$cbJKYogfh7JRU6BT1kUgVQ$O+CiJPri5HUHYgxhm/+KRS/+rVSq3U/udqB6MxAAZDg"
+)
 _LOGIN_ALPHABET = string.ascii_lowercase + string.digits
 
 
@@ -36,9 +37,15 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
     if "\x00" in login:
         return None  # no account can have it (and PostgreSQL cannot even compare it)
     # One user's username may be another's login name: try each candidate (at most two).
-    candidates = [u for u in session.scalars(select(User).where(
-        or_(User.username == login, User.login_name == login), User.is_delete.is_(False)).limit(2))
-        if u.password_hash]
+    candidates = [
+        u
+        for u in session.scalars(
+            select(User)
+            .where(or_(User.username == login, User.login_name == login), User.is_delete.is_(False))
+            .limit(2)
+        )
+        if u.password_hash
+    ]
     for user in candidates or [None]:
         stored = user.password_hash if user is not None else _DUMMY_HASH
         try:
@@ -52,10 +59,17 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
 
 def _taken(session: Session, **fields) -> list[str]:
     """The names of the unique account fields whose value another account already uses."""
-    column = {"username": User.username, "loginName": User.login_name, "email": User.email,
-              "phone": User.phone}
-    return [name for name, value in fields.items()
-            if value is not None and session.scalar(select(User.id).where(column[name] == value))]
+    column = {
+        "username": User.username,
+        "loginName": User.login_name,
+        "email": User.email,
+        "phone": User.phone,
+    }
+    return [
+        name
+        for name, value in fields.items()
+        if value is not None and session.scalar(select(User.id).where(column[name] == value))
+    ]
 
 
 def _new_login_name(session: Session) -> str:
@@ -69,10 +83,20 @@ def _blank_to_none(value: str | None) -> str | None:
     return value.strip() or None if value is not None else None
 
 
-def register(session: Session, *, app_id: int, username: str, phone: str | None = None,
-             email: str | None = None, login_name: str | None = None, password: str | None = None,
-             external_user_id: str | None = None, external_username: str | None = None,
-             external_display_name: str | None = None, now: dt.datetime) -> dict:
+def register(
+    session: Session,
+    *,
+    app_id: int,
+    username: str,
+    phone: str | None = None,
+    email: str | None = None,
+    login_name: str | None = None,
+    password: str | None = None,
+    external_user_id: str | None = None,
+    external_username: str | None = None,
+    external_display_name: str | None = None,
+    now: dt.datetime,
+) -> dict:
     """Create an account for an application, bind it, and issue its first token.
 
     Returns OpenApiProxyUserRegisterVO; a generated password appears only in this return value.
@@ -84,19 +108,38 @@ def register(session: Session, *, app_id: int, username: str, phone: str | None 
         raise ApiError("CONFLICT", f"already taken: {', '.join(taken)}")
     generated = password is None
     plain = secrets.token_urlsafe(12) if generated else password
-    user = User(username=username, login_name=login_name or _new_login_name(session), email=email,
-                phone=phone, password_hash=hash_password(plain), created_at=now)
+    user = User(
+        username=username,
+        login_name=login_name or _new_login_name(session),
+        email=email,
+        phone=phone,
+        password_hash=hash_password(plain),
+        created_at=now,
+    )
     try:
         with session.begin_nested():
             session.add(user)
     except IntegrityError as exc:
         raise ApiError("CONFLICT", "username, login name, e-mail or phone was taken concurrently") from exc
     if external_user_id:
-        bindings.link(session, app_id=app_id, user_id=user.id, external_user_id=external_user_id,
-                      external_username=external_username, external_display_name=external_display_name,
-                      source="REGISTER", now=now)
-    text, _ = issue_token(session, app_id=app_id, user_id=user.id, scopes=granted_scopes(app, None),
-                          source="REGISTER", now=now)
-    return {"userId": str(user.id), "accessToken": text,
-            "expiresInSeconds": int(TOKEN_TTL.total_seconds()), "loginName": user.login_name,
-            "passwordAutoGenerated": 1 if generated else 0, "plainPassword": plain if generated else None}
+        bindings.link(
+            session,
+            app_id=app_id,
+            user_id=user.id,
+            external_user_id=external_user_id,
+            external_username=external_username,
+            external_display_name=external_display_name,
+            source="REGISTER",
+            now=now,
+        )
+    text, _ = issue_token(
+        session, app_id=app_id, user_id=user.id, scopes=granted_scopes(app, None), source="REGISTER", now=now
+    )
+    return {
+        "userId": str(user.id),
+        "accessToken": text,
+        "expiresInSeconds": int(TOKEN_TTL.total_seconds()),
+        "loginName": user.login_name,
+        "passwordAutoGenerated": 1 if generated else 0,
+        "plainPassword": plain if generated else None,
+    }

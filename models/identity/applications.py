@@ -25,16 +25,33 @@ class Credentials:
         return {"appId": self.app_id, "apiKey": self.api_key, "secretKey": self.secret_key}
 
 
-def create(session: Session, box: SecretBox, *, name: str, permissions=(), ip_allow=(),
-           redirect_uris=(), scopes=(), per_minute: int | None = None,
-           per_day: int | None = None, approve: bool = False) -> Credentials:
+def create(
+    session: Session,
+    box: SecretBox,
+    *,
+    name: str,
+    permissions=(),
+    ip_allow=(),
+    redirect_uris=(),
+    scopes=(),
+    per_minute: int | None = None,
+    per_day: int | None = None,
+    approve: bool = False,
+) -> Credentials:
     """Register an application; the secret is returned once and stored encrypted."""
     secret = new_secret_key()
-    app = Application(name=name, api_key=new_api_key(), secret_encrypted=box.seal(secret),
-                      status=AppStatus.APPROVED if approve else AppStatus.PENDING,
-                      permissions=sorted(set(permissions)), ip_allow=list(ip_allow),
-                      redirect_uris=list(redirect_uris), scopes=sorted(set(scopes)),
-                      per_minute=per_minute, per_day=per_day)
+    app = Application(
+        name=name,
+        api_key=new_api_key(),
+        secret_encrypted=box.seal(secret),
+        status=AppStatus.APPROVED if approve else AppStatus.PENDING,
+        permissions=sorted(set(permissions)),
+        ip_allow=list(ip_allow),
+        redirect_uris=list(redirect_uris),
+        scopes=sorted(set(scopes)),
+        per_minute=per_minute,
+        per_day=per_day,
+    )
     session.add(app)
     session.flush()
     return Credentials(app.id, app.api_key, secret)

@@ -25,8 +25,10 @@ SSO_TICKET_TTL = dt.timedelta(seconds=300)
 def _consume(session: Session, model, row_id: int, now: dt.datetime) -> bool:
     """Mark one code used if it still is unused and unexpired; False when someone was faster."""
     result = session.execute(
-        update(model).where(model.id == row_id, model.used_at.is_(None), model.expires_at > now)
-        .values(used_at=now))
+        update(model)
+        .where(model.id == row_id, model.used_at.is_(None), model.expires_at > now)
+        .values(used_at=now)
+    )
     return result.rowcount == 1
 
 
@@ -41,20 +43,36 @@ def consent_app(session: Session, *, app_id: int, redirect_uri: str) -> Applicat
     return app
 
 
-def create_auth_code(session: Session, *, app_id: int, user_id: int, redirect_uri: str,
-                     now: dt.datetime) -> str:
+def create_auth_code(
+    session: Session, *, app_id: int, user_id: int, redirect_uri: str, now: dt.datetime
+) -> str:
     """A 6-character code for the consent just given; the caller redirects with it."""
     app = consent_app(session, app_id=app_id, redirect_uri=redirect_uri)
     code = random_code(6)
-    session.add(AuthCode(code_hash=token_hash(code), app_id=app_id, user_id=user_id,
-                         redirect_uri=redirect_uri, scopes=list(app.scopes or []), created_at=now,
-                         expires_at=now + AUTH_CODE_TTL))
+    session.add(
+        AuthCode(
+            code_hash=token_hash(code),
+            app_id=app_id,
+            user_id=user_id,
+            redirect_uri=redirect_uri,
+            scopes=list(app.scopes or []),
+            created_at=now,
+            expires_at=now + AUTH_CODE_TTL,
+        )
+    )
     session.flush()
     return code
 
 
-def exchange_auth_code(session: Session, *, app_id: int, user_id: int, auth_code: str,
-                       requested_scopes: list[str] | None, now: dt.datetime):
+def exchange_auth_code(
+    session: Session,
+    *,
+    app_id: int,
+    user_id: int,
+    auth_code: str,
+    requested_scopes: list[str] | None,
+    now: dt.datetime,
+):
     """Trade an auth code for a proxy token: (token text, token row)."""
     app = proxy_app_or_raise(session, app_id=app_id)
     row = session.scalar(select(AuthCode).where(AuthCode.code_hash == token_hash(auth_code)))
@@ -72,8 +90,7 @@ def create_pairing_code(session: Session, *, user_id: int, now: dt.datetime) -> 
     """An 8-character pairing code for a logged-in user: (code, expiry)."""
     code = random_code(8)
     expires = now + PAIRING_CODE_TTL
-    session.add(PairingCode(code_hash=token_hash(code), user_id=user_id, created_at=now,
-                            expires_at=expires))
+    session.add(PairingCode(code_hash=token_hash(code), user_id=user_id, created_at=now, expires_at=expires))
     session.flush()
     return code, expires
 
@@ -82,19 +99,35 @@ def redeem_pairing_code(session: Session, *, app_id: int, pairing_code: str, now
     """Trade a pairing code for a proxy token of its user: (token text, token row)."""
     app = proxy_app_or_raise(session, app_id=app_id)
     row = session.scalar(select(PairingCode).where(PairingCode.code_hash == token_hash(pairing_code)))
-    if (row is None or get_user(session, user_id=row.user_id) is None
-            or not _consume(session, PairingCode, row.id, now)):
+    if (
+        row is None
+        or get_user(session, user_id=row.user_id) is None
+        or not _consume(session, PairingCode, row.id, now)
+    ):
         raise ApiError("PAIRING_CODE_INVALID")
     row.redeemed_by_app_id = app_id
-    return issue_token(session, app_id=app_id, user_id=row.user_id, scopes=granted_scopes(app, None),
-                       source="PAIRING", now=now)
+    return issue_token(
+        session,
+        app_id=app_id,
+        user_id=row.user_id,
+        scopes=granted_scopes(app, None),
+        source="PAIRING",
+        now=now,
+    )
 
 
 def create_sso_ticket(session: Session, *, app_id: int, user_id: int, now: dt.datetime) -> dict:
     """OpenApiSsoTicketVO: a one-time ticket for the token's user, valid 300 seconds."""
     ticket = secrets.token_urlsafe(32)
-    session.add(SsoTicket(ticket_hash=token_hash(ticket), app_id=app_id, user_id=user_id,
-                          created_at=now, expires_at=now + SSO_TICKET_TTL))
+    session.add(
+        SsoTicket(
+            ticket_hash=token_hash(ticket),
+            app_id=app_id,
+            user_id=user_id,
+            created_at=now,
+            expires_at=now + SSO_TICKET_TTL,
+        )
+    )
     session.flush()
     return {"ticket": ticket, "expiresInSeconds": int(SSO_TICKET_TTL.total_seconds())}
 

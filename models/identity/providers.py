@@ -20,14 +20,21 @@ from modhub.core.errors import ApiError
 
 
 def _collect_vo(row: ProviderCollect, *, duplicate: bool) -> dict:
-    return {"recordId": row.user_ledger_id, "requestId": row.request_id, "amount": row.amount,
-            "currencyCode": row.currency, "userBalance": row.user_balance_after,
-            "providerBalance": row.provider_balance_after, "duplicate": duplicate}
+    return {
+        "recordId": row.user_ledger_id,
+        "requestId": row.request_id,
+        "amount": row.amount,
+        "currencyCode": row.currency,
+        "userBalance": row.user_balance_after,
+        "providerBalance": row.provider_balance_after,
+        "duplicate": duplicate,
+    }
 
 
 def _account_id(session: Session, app_id: int, currency: str) -> int:
-    query = select(ProviderAccount.id).where(ProviderAccount.app_id == app_id,
-                                             ProviderAccount.currency == currency)
+    query = select(ProviderAccount.id).where(
+        ProviderAccount.app_id == app_id, ProviderAccount.currency == currency
+    )
     found = session.scalar(query)
     if found is not None:
         return found
@@ -40,11 +47,15 @@ def _account_id(session: Session, app_id: int, currency: str) -> int:
         return session.scalar(query)
 
 
-def _replay(session: Session, app_id: int, request_id: str, activity_code: str, amount: Decimal,
-            currency: str) -> dict | None:
+def _replay(
+    session: Session, app_id: int, request_id: str, activity_code: str, amount: Decimal, currency: str
+) -> dict | None:
     """The stored result of an already processed requestId (CONFLICT if its parameters differ)."""
-    row = session.scalar(select(ProviderCollect).where(ProviderCollect.app_id == app_id,
-                                                       ProviderCollect.request_id == request_id))
+    row = session.scalar(
+        select(ProviderCollect).where(
+            ProviderCollect.app_id == app_id, ProviderCollect.request_id == request_id
+        )
+    )
     if row is None:
         return None
     if (row.activity_code, row.amount, row.currency) != (activity_code, amount, currency):
@@ -52,8 +63,18 @@ def _replay(session: Session, app_id: int, request_id: str, activity_code: str, 
     return _collect_vo(row, duplicate=True)
 
 
-def collect(session: Session, *, app_id: int, user_id: int, request_id: str, activity_code: str,
-            amount, currency: str | None, reason: str | None, now: dt.datetime) -> dict:
+def collect(
+    session: Session,
+    *,
+    app_id: int,
+    user_id: int,
+    request_id: str,
+    activity_code: str,
+    amount,
+    currency: str | None,
+    reason: str | None,
+    now: dt.datetime,
+) -> dict:
     """ServerProviderActivityCollectResultVo: move points from the user to the provider, once."""
     currency = currency or "POINTS"
     value = wallets.parse_amount(amount)
@@ -61,17 +82,30 @@ def collect(session: Session, *, app_id: int, user_id: int, request_id: str, act
     if done is not None:
         return done
     text = reason or f"activity {activity_code}"
-    entry, available = wallets.change(session, user_id=user_id, currency=currency, delta=-value,
-                                      reason=text, app_id=app_id, now=now)
+    entry, available = wallets.change(
+        session, user_id=user_id, currency=currency, delta=-value, reason=text, app_id=app_id, now=now
+    )
     account = _account_id(session, app_id, currency)
     provider_balance = session.scalar(
-        update(ProviderAccount).where(ProviderAccount.id == account)
+        update(ProviderAccount)
+        .where(ProviderAccount.id == account)
         .values(balance=ProviderAccount.balance + value, updated_at=now)
-        .returning(ProviderAccount.balance))
-    row = ProviderCollect(app_id=app_id, request_id=request_id, account_id=account, user_id=user_id,
-                          activity_code=activity_code, currency=currency, amount=value, reason=reason,
-                          user_ledger_id=entry.id, user_balance_after=available,
-                          provider_balance_after=provider_balance, created_at=now)
+        .returning(ProviderAccount.balance)
+    )
+    row = ProviderCollect(
+        app_id=app_id,
+        request_id=request_id,
+        account_id=account,
+        user_id=user_id,
+        activity_code=activity_code,
+        currency=currency,
+        amount=value,
+        reason=reason,
+        user_ledger_id=entry.id,
+        user_balance_after=available,
+        provider_balance_after=provider_balance,
+        created_at=now,
+    )
     try:
         with session.begin_nested():
             session.add(row)
@@ -106,10 +140,22 @@ def _own_server_post(session: Session, *, post_id: int, user_id: int) -> None:
         raise ApiError("SCOPE_DENIED", "the server post belongs to another user")
 
 
-def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: str, title: str,
-                   end_time: str, image_url: str | None = None, image_file_id: int | None = None,
-                   description: str | None = None, server_post_id: int | None = None,
-                   start_time: str | None = None, now: dt.datetime, display: Display) -> dict:
+def place_carousel(
+    session: Session,
+    *,
+    app_id: int,
+    user_id: int,
+    target_url: str,
+    title: str,
+    end_time: str,
+    image_url: str | None = None,
+    image_file_id: int | None = None,
+    description: str | None = None,
+    server_post_id: int | None = None,
+    start_time: str | None = None,
+    now: dt.datetime,
+    display: Display,
+) -> dict:
     """Place a carousel slide at once (no review); ServerProviderCarouselResultVo."""
     if (image_url is None) == (image_file_id is None):
         raise ApiError("PARAMETER_INVALID", "give exactly one of imageFileId and imageUrl")
@@ -122,10 +168,18 @@ def place_carousel(session: Session, *, app_id: int, user_id: int, target_url: s
     end = _parse_time(end_time, "endTime", display.time_zone)
     if end <= start or end <= now:
         raise ApiError("PARAMETER_INVALID", "endTime must be after startTime and in the future")
-    row = CarouselPlacement(app_id=app_id, user_id=user_id, image_url=_web_url(image_url, "imageUrl"),
-                            target_url=_web_url(target_url, "targetUrl"), title=title,
-                            description=description, server_post_id=server_post_id,
-                            start_time=start, end_time=end, created_at=now)
+    row = CarouselPlacement(
+        app_id=app_id,
+        user_id=user_id,
+        image_url=_web_url(image_url, "imageUrl"),
+        target_url=_web_url(target_url, "targetUrl"),
+        title=title,
+        description=description,
+        server_post_id=server_post_id,
+        start_time=start,
+        end_time=end,
+        created_at=now,
+    )
     session.add(row)
     session.flush()
     return carousel_vo(row, now=now, display=display)

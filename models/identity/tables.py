@@ -46,7 +46,8 @@ class Application(Base):
     api_key: Mapped[str] = mapped_column(String(32), unique=True)
     secret_encrypted: Mapped[str] = mapped_column(Text)
     status: Mapped[AppStatus] = mapped_column(
-        Enum(AppStatus, name="app_status", native_enum=False, length=16), default=AppStatus.PENDING)
+        Enum(AppStatus, name="app_status", native_enum=False, length=16), default=AppStatus.PENDING
+    )
     permissions: Mapped[list] = mapped_column(JSON, default=list)
     scopes: Mapped[list] = mapped_column(JSON, default=list)
     ip_allow: Mapped[list] = mapped_column(JSON, default=list)
@@ -96,6 +97,7 @@ class ProxyToken(Base):
     issued_at: Mapped[utc_time] = mapped_column(default=utcnow)
     expires_at: Mapped[utc_time]
     revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
 
 ACTIVE, UNBOUND = "ACTIVE", "UNBOUND"
 
@@ -218,9 +220,11 @@ class Wallet(Base):
     """One user's balance in one currency; frozen is the part set aside and not spendable."""
 
     __tablename__ = "wallet"
-    __table_args__ = (UniqueConstraint("user_id", "currency", name="uq_wallet_user_currency"),
-                      CheckConstraint("balance >= 0", name="balance_not_negative"),
-                      CheckConstraint("frozen >= 0 AND frozen <= balance", name="frozen_within_balance"))
+    __table_args__ = (
+        UniqueConstraint("user_id", "currency", name="uq_wallet_user_currency"),
+        CheckConstraint("balance >= 0", name="balance_not_negative"),
+        CheckConstraint("frozen >= 0 AND frozen <= balance", name="frozen_within_balance"),
+    )
 
     id: Mapped[id_pk]
     user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"))

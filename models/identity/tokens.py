@@ -32,8 +32,9 @@ def proxy_app_or_raise(session: Session, *, app_id: int) -> Application:
     return app
 
 
-def granted_scopes(app: Application, requested: list[str] | None,
-                   consented: list[str] | None = None) -> list[str]:
+def granted_scopes(
+    app: Application, requested: list[str] | None, consented: list[str] | None = None
+) -> list[str]:
     """The scopes of a new token: the requested subset, or every scope approved for the app.
 
     With `consented` (the scopes the user saw on the consent page), scopes the application gained
@@ -50,12 +51,20 @@ def granted_scopes(app: Application, requested: list[str] | None,
     return sorted(set(requested))
 
 
-def issue_token(session: Session, *, app_id: int, user_id: int, scopes: list[str], source: str,
-                now: dt.datetime) -> tuple[str, ProxyToken]:
+def issue_token(
+    session: Session, *, app_id: int, user_id: int, scopes: list[str], source: str, now: dt.datetime
+) -> tuple[str, ProxyToken]:
     """A new 24-hour proxy token; only its hash is stored, the text is returned once."""
     text = secrets.token_urlsafe(32)
-    row = ProxyToken(token_hash=token_hash(text), app_id=app_id, user_id=user_id, scopes=scopes,
-                     source=source, issued_at=now, expires_at=now + TOKEN_TTL)
+    row = ProxyToken(
+        token_hash=token_hash(text),
+        app_id=app_id,
+        user_id=user_id,
+        scopes=scopes,
+        source=source,
+        issued_at=now,
+        expires_at=now + TOKEN_TTL,
+    )
     session.add(row)
     session.flush()
     return text, row
@@ -65,7 +74,11 @@ def revoke(session: Session, *, app_id: int, token: str, now: dt.datetime) -> bo
     """Revoke the presented token of this application; True when it was active."""
     result = session.execute(
         update(ProxyToken)
-        .where(ProxyToken.token_hash == token_hash(token), ProxyToken.app_id == app_id,
-               ProxyToken.revoked_at.is_(None))
-        .values(revoked_at=now))
+        .where(
+            ProxyToken.token_hash == token_hash(token),
+            ProxyToken.app_id == app_id,
+            ProxyToken.revoked_at.is_(None),
+        )
+        .values(revoked_at=now)
+    )
     return result.rowcount == 1

@@ -19,8 +19,8 @@ from models.identity.tables import ZERO, IdempotencyKey, Wallet, WalletLedger
 from modhub.core.errors import ApiError
 
 CURRENCIES = ("GOLD_COIN", "POINTS", "CASH")
-MAX_AMOUNT = Decimal("1000000000000")        # one adjustment
-MAX_BALANCE = Decimal("1000000000000000")    # fits NUMERIC(20, 4) with room to spare
+MAX_AMOUNT = Decimal("1000000000000")  # one adjustment
+MAX_BALANCE = Decimal("1000000000000000")  # fits NUMERIC(20, 4) with room to spare
 QUANTUM = Decimal("0.0001")
 
 
@@ -66,8 +66,16 @@ def wallet_id(session: Session, *, user_id: int, currency: str) -> int:
         return session.scalar(query)
 
 
-def change(session: Session, *, user_id: int, currency: str, delta: Decimal, reason: str,
-           app_id: int | None, now: dt.datetime) -> tuple[WalletLedger, Decimal]:
+def change(
+    session: Session,
+    *,
+    user_id: int,
+    currency: str,
+    delta: Decimal,
+    reason: str,
+    app_id: int | None,
+    now: dt.datetime,
+) -> tuple[WalletLedger, Decimal]:
     """Apply a signed change atomically, write its ledger row: (row, available balance after).
 
     CONFLICT when the change would make the available balance negative or exceed MAX_BALANCE.
@@ -75,23 +83,47 @@ def change(session: Session, *, user_id: int, currency: str, delta: Decimal, rea
     wid = wallet_id(session, user_id=user_id, currency=currency)
     after = session.execute(
         update(Wallet)
-        .where(Wallet.id == wid, Wallet.balance - Wallet.frozen + delta >= 0,
-               Wallet.balance + delta <= MAX_BALANCE)
+        .where(
+            Wallet.id == wid,
+            Wallet.balance - Wallet.frozen + delta >= 0,
+            Wallet.balance + delta <= MAX_BALANCE,
+        )
         .values(balance=Wallet.balance + delta, updated_at=now)
-        .returning(Wallet.balance, Wallet.frozen)).first()
+        .returning(Wallet.balance, Wallet.frozen)
+    ).first()
     if after is None:
-        raise ApiError("CONFLICT", "insufficient available balance" if delta < 0
-                       else f"balance would exceed {MAX_BALANCE}")
-    entry = WalletLedger(wallet_id=wid, user_id=user_id, currency=currency, amount=delta,
-                         balance_after=after.balance, reason=reason, app_id=app_id, created_at=now)
+        raise ApiError(
+            "CONFLICT",
+            "insufficient available balance" if delta < 0 else f"balance would exceed {MAX_BALANCE}",
+        )
+    entry = WalletLedger(
+        wallet_id=wid,
+        user_id=user_id,
+        currency=currency,
+        amount=delta,
+        balance_after=after.balance,
+        reason=reason,
+        app_id=app_id,
+        created_at=now,
+    )
     session.add(entry)
     session.flush()
     return entry, after.balance - after.frozen
 
 
-def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, currency: str,
-           amount, direction: str, reason: str, now: dt.datetime,
-           idempotency_key: str | None = None) -> dict:
+def adjust(
+    session: Session,
+    *,
+    app_id: int,
+    acting_user_id: int,
+    user_id: int,
+    currency: str,
+    amount,
+    direction: str,
+    reason: str,
+    now: dt.datetime,
+    idempotency_key: str | None = None,
+) -> dict:
     """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for.
 
     With an idempotency key, a repeat of the same request answers like the first without a
@@ -102,18 +134,28 @@ def adjust(session: Session, *, app_id: int, acting_user_id: int, user_id: int, 
     value = parse_amount(amount)
     claimed = None
     if idempotency_key:
-        digest = fingerprint(user_id=user_id, currency=currency, amount=str(value),
-                                         direction=direction, reason=reason)
-        claimed = claim(session, app_id=app_id, key=idempotency_key, digest=digest,
-                                    currency=currency, now=now)
+        digest = fingerprint(
+            user_id=user_id, currency=currency, amount=str(value), direction=direction, reason=reason
+        )
+        claimed = claim(
+            session, app_id=app_id, key=idempotency_key, digest=digest, currency=currency, now=now
+        )
         if isinstance(claimed, dict):
             return claimed
-    entry, _ = change(session, user_id=user_id, currency=currency,
-                      delta=value if direction == "ADD" else -value, reason=reason, app_id=app_id, now=now)
+    entry, _ = change(
+        session,
+        user_id=user_id,
+        currency=currency,
+        delta=value if direction == "ADD" else -value,
+        reason=reason,
+        app_id=app_id,
+        now=now,
+    )
     result = {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
     if claimed is not None:
         remember(session, claimed, result=result)
     return result
+
 
 KEEP = dt.timedelta(hours=24)
 
@@ -123,19 +165,27 @@ def fingerprint(**request) -> str:
     return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def claim(session: Session, *, app_id: int, key: str, digest: str, currency: str,
-          now: dt.datetime) -> IdempotencyKey | dict:
+def claim(
+    session: Session, *, app_id: int, key: str, digest: str, currency: str, now: dt.datetime
+) -> IdempotencyKey | dict:
     """Claim the key (a new row to fill in) or return the remembered answer of an earlier use."""
     for _ in range(2):
         try:
             with session.begin_nested():
-                row = IdempotencyKey(app_id=app_id, key=key, fingerprint=digest, currency=currency,
-                                     created_at=now, expires_at=now + KEEP)
+                row = IdempotencyKey(
+                    app_id=app_id,
+                    key=key,
+                    fingerprint=digest,
+                    currency=currency,
+                    created_at=now,
+                    expires_at=now + KEEP,
+                )
                 session.add(row)
             return row
         except IntegrityError:
-            earlier = session.scalar(select(IdempotencyKey).where(
-                IdempotencyKey.app_id == app_id, IdempotencyKey.key == key))
+            earlier = session.scalar(
+                select(IdempotencyKey).where(IdempotencyKey.app_id == app_id, IdempotencyKey.key == key)
+            )
             if earlier is None:
                 continue
             if earlier.expires_at <= now:  # an old key may be used again
@@ -143,8 +193,11 @@ def claim(session: Session, *, app_id: int, key: str, digest: str, currency: str
                 continue
             if earlier.fingerprint != digest:
                 raise ApiError("CONFLICT", "this Idempotency-Key was used with other parameters") from None
-            return {"newBalance": earlier.new_balance, "recordId": earlier.record_id,
-                    "currencyCode": earlier.currency}
+            return {
+                "newBalance": earlier.new_balance,
+                "recordId": earlier.record_id,
+                "currencyCode": earlier.currency,
+            }
     raise ApiError("CONFLICT", "this Idempotency-Key is being used by another request")
 
 

@@ -72,14 +72,24 @@ def reject_reason(item: dict, limit: int) -> str | None:
 
 def _ensure_blobs(session: Session, shas: list[str], now: dt.datetime) -> None:
     """A PENDING lobby_blob row for every sha256 that has none (insert-or-ignore)."""
-    insert = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)
-    session.execute(insert(LobbyBlob).values(
-        [{"sha256": s, "state": PENDING, "create_time": now, "touched_time": now} for s in shas])
-        .on_conflict_do_nothing(index_elements=["sha256"]))
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(
+        insert(LobbyBlob)
+        .values([{"sha256": s, "state": PENDING, "create_time": now, "touched_time": now} for s in shas])
+        .on_conflict_do_nothing(index_elements=["sha256"])
+    )
 
 
-def reserve(session: Session, storage, *, user_id: int, post_id: int, items: list[dict],
-            settings, now: dt.datetime | None = None) -> dict:
+def reserve(
+    session: Session,
+    storage,
+    *,
+    user_id: int,
+    post_id: int,
+    items: list[dict],
+    settings,
+    now: dt.datetime | None = None,
+) -> dict:
     """OpenApiServerPostLobbyReserveBatchVo: REUSE, NEED_UPLOAD or REJECTED per item, in order.
     postId 0 reserves into the user's staging area (before the post is published)."""
     now = now or utcnow()
@@ -91,8 +101,10 @@ def reserve(session: Session, storage, *, user_id: int, post_id: int, items: lis
     for i, item in enumerate(items):
         reason = reject_reason(item, limit)
         if reason is None and item["sha256"] in wanted:
-            reason = (f"DUPLICATE_IN_BATCH: same sha256 as item {wanted[item['sha256']]}; "
-                      "one reservation covers the content (list it twice when publishing)")
+            reason = (
+                f"DUPLICATE_IN_BATCH: same sha256 as item {wanted[item['sha256']]}; "
+                "one reservation covers the content (list it twice when publishing)"
+            )
         if reason:
             results[i] = records.reserve_rejected(item.get("sha256"), reason)
         else:
@@ -100,16 +112,35 @@ def reserve(session: Session, storage, *, user_id: int, post_id: int, items: lis
     if wanted:
         shas = sorted(wanted)  # one lock order for every caller: no deadlock between batches
         _ensure_blobs(session, shas, now)
-        blobs = {b.sha256: b for b in session.scalars(
-            select(LobbyBlob).where(LobbyBlob.sha256.in_(shas)).order_by(LobbyBlob.sha256)
-            .with_for_update())}
+        blobs = {
+            b.sha256: b
+            for b in session.scalars(
+                select(LobbyBlob)
+                .where(LobbyBlob.sha256.in_(shas))
+                .order_by(LobbyBlob.sha256)
+                .with_for_update()
+            )
+        }
         files = _stored_files(session, shas)
-        claims = _live_claims(session, [b.claim_resource_id for b in blobs.values()
-                                        if b.state == PENDING and b.claim_resource_id], now)
-        decided = {i: _decide(session, storage, blob=blobs[sha], file=files.get(sha),
-                              live_claim=blobs[sha].claim_resource_id in claims, item=items[i],
-                              user_id=user_id, post_id=post_id or None, now=now)
-                   for sha, i in wanted.items()}
+        claims = _live_claims(
+            session,
+            [b.claim_resource_id for b in blobs.values() if b.state == PENDING and b.claim_resource_id],
+            now,
+        )
+        decided = {
+            i: _decide(
+                session,
+                storage,
+                blob=blobs[sha],
+                file=files.get(sha),
+                live_claim=blobs[sha].claim_resource_id in claims,
+                item=items[i],
+                user_id=user_id,
+                post_id=post_id or None,
+                now=now,
+            )
+            for sha, i in wanted.items()
+        }
         session.flush()  # every new row in one multi-row INSERT ... RETURNING
         for i, outcome in decided.items():
             results[i] = _result(outcome)
@@ -136,83 +167,122 @@ def _mark_blobs(session: Session, outcomes, now: dt.datetime) -> None:
         return
     values = {"touched_time": now}
     if claimed:
-        values["claim_resource_id"] = case(claimed, value=LobbyBlob.sha256,
-                                           else_=LobbyBlob.claim_resource_id)
-        values["claim_expires_at"] = case({s: now + TOKEN_TTL for s in claimed},
-                                          value=LobbyBlob.sha256, else_=LobbyBlob.claim_expires_at)
-    session.execute(update(LobbyBlob).where(LobbyBlob.sha256.in_({r.sha256 for r in rows}))
-                    .values(**values).execution_options(synchronize_session=False))
+        values["claim_resource_id"] = case(claimed, value=LobbyBlob.sha256, else_=LobbyBlob.claim_resource_id)
+        values["claim_expires_at"] = case(
+            {s: now + TOKEN_TTL for s in claimed}, value=LobbyBlob.sha256, else_=LobbyBlob.claim_expires_at
+        )
+    session.execute(
+        update(LobbyBlob)
+        .where(LobbyBlob.sha256.in_({r.sha256 for r in rows}))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _stored_files(session: Session, shas: list[str]) -> dict[str, ResourceFile]:
     """Community files whose bytes are stored under these sha256 keys (the same store)."""
-    rows = session.scalars(select(ResourceFile).where(
-        ResourceFile.sha256.in_(shas), ResourceFile.object_key == ResourceFile.sha256,
-        ResourceFile.storage_type == "DIRECT_UPLOAD", ResourceFile.is_delete.is_(False)))
+    rows = session.scalars(
+        select(ResourceFile).where(
+            ResourceFile.sha256.in_(shas),
+            ResourceFile.object_key == ResourceFile.sha256,
+            ResourceFile.storage_type == "DIRECT_UPLOAD",
+            ResourceFile.is_delete.is_(False),
+        )
+    )
     return {f.sha256: f for f in rows}
 
 
 def _live_claims(session: Session, ids: list[int], now: dt.datetime) -> set[int]:
     if not ids:
         return set()
-    return set(session.scalars(select(LobbyResource.id).where(
-        LobbyResource.id.in_(ids), LobbyResource.state == PENDING,
-        LobbyResource.claim_expires_at > now)))
+    return set(
+        session.scalars(
+            select(LobbyResource.id).where(
+                LobbyResource.id.in_(ids),
+                LobbyResource.state == PENDING,
+                LobbyResource.claim_expires_at > now,
+            )
+        )
+    )
 
 
-def _decide(session: Session, storage, *, blob: LobbyBlob, file: ResourceFile | None,
-            live_claim: bool, item: dict, user_id: int, post_id: int | None, now: dt.datetime):
+def _decide(
+    session: Session,
+    storage,
+    *,
+    blob: LobbyBlob,
+    file: ResourceFile | None,
+    live_claim: bool,
+    item: dict,
+    user_id: int,
+    post_id: int | None,
+    now: dt.datetime,
+):
     """A REJECTED result, or (new row, upload token or None for REUSE)."""
     sha = item["sha256"]
     if blob.state == PENDING and file is not None and not live_claim:
         blob.state, blob.size_bytes = STORED, file.file_size
         blob.sha1, blob.sha512, blob.claim_resource_id = file.sha1, file.sha512, None
-    fields = {"user_id": user_id, "post_id": post_id, "source": "USER_UPLOAD", "sha256": sha,
-              "size_bytes": item["sizeBytes"], "name": item["name"],
-              "version": item.get("version"), "resource_type": item["resourceType"],
-              "environment_side": item.get("environmentSide") or "BOTH",
-              "client_install_path": item["clientInstallPath"], "extra_json": item.get("extraJson"),
-              "create_time": now, "update_time": now}
+    fields = {
+        "user_id": user_id,
+        "post_id": post_id,
+        "source": "USER_UPLOAD",
+        "sha256": sha,
+        "size_bytes": item["sizeBytes"],
+        "name": item["name"],
+        "version": item.get("version"),
+        "resource_type": item["resourceType"],
+        "environment_side": item.get("environmentSide") or "BOTH",
+        "client_install_path": item["clientInstallPath"],
+        "extra_json": item.get("extraJson"),
+        "create_time": now,
+        "update_time": now,
+    }
     if blob.state == STORED:
         if blob.size_bytes is not None and blob.size_bytes != item["sizeBytes"]:
-            return records.reserve_rejected(sha, f"SIZE_MISMATCH: the stored content with this "
-                                                 f"sha256 has {blob.size_bytes} bytes")
+            return records.reserve_rejected(
+                sha, f"SIZE_MISMATCH: the stored content with this sha256 has {blob.size_bytes} bytes"
+            )
         row = LobbyResource(**fields, state=UPLOADED, object_key=sha)
         presign(row, storage, now=now)
         session.add(row)
         return row, None
     if live_claim:
         return records.reserve_rejected(
-            sha, "UPLOAD_IN_PROGRESS: another reservation is uploading this content; reserve it "
-                 "again after that upload (REUSE) or after its claim ends at "
-                 f"{blob.claim_expires_at:%Y-%m-%dT%H:%M:%SZ}")
+            sha,
+            "UPLOAD_IN_PROGRESS: another reservation is uploading this content; reserve it "
+            "again after that upload (REUSE) or after its claim ends at "
+            f"{blob.claim_expires_at:%Y-%m-%dT%H:%M:%SZ}",
+        )
     token = secrets.token_urlsafe(32)
-    row = LobbyResource(**fields, state=PENDING, token_hash=token_hash(token),
-                        claim_expires_at=now + TOKEN_TTL)
+    row = LobbyResource(
+        **fields, state=PENDING, token_hash=token_hash(token), claim_expires_at=now + TOKEN_TTL
+    )
     session.add(row)
     return row, token
 
 
-def get_owned_resource(session: Session, *, user_id: int, post_id: int, resource_id: int,
-                       lock: bool = False) -> LobbyResource:
+def get_owned_resource(
+    session: Session, *, user_id: int, post_id: int, resource_id: int, lock: bool = False
+) -> LobbyResource:
     """A live resource row of this user under postId (0 = staging), else 200404."""
     if post_id:
         get_owned_post(session, post_id=post_id, user_id=user_id)
     row = session.get(LobbyResource, resource_id, with_for_update=lock)
-    if (row is None or row.is_delete or row.user_id != user_id
-            or (row.post_id or 0) != post_id):
-        raise ApiError("RECORD_NOT_FOUND", f"lobby resource {resource_id} does not exist"
-                       f" in lobby post {post_id}")
+    if row is None or row.is_delete or row.user_id != user_id or (row.post_id or 0) != post_id:
+        raise ApiError(
+            "RECORD_NOT_FOUND", f"lobby resource {resource_id} does not exist in lobby post {post_id}"
+        )
     return row
 
 
-def cancel(session: Session, *, user_id: int, post_id: int, resource_id: int,
-           now: dt.datetime | None = None) -> bool:
+def cancel(
+    session: Session, *, user_id: int, post_id: int, resource_id: int, now: dt.datetime | None = None
+) -> bool:
     """PENDING: the row is deleted (and its claim dropped); UPLOADED: it becomes a tombstone
     (unlisted, references no bytes). False when it already is a tombstone."""
     now = now or utcnow()
-    row = get_owned_resource(session, user_id=user_id, post_id=post_id, resource_id=resource_id,
-                             lock=True)
+    row = get_owned_resource(session, user_id=user_id, post_id=post_id, resource_id=resource_id, lock=True)
     if row.state == PENDING:
         release_claims(session, [row.id])
         session.execute(delete(LobbyResource).where(LobbyResource.id == row.id))
@@ -224,5 +294,7 @@ def cancel(session: Session, *, user_id: int, post_id: int, resource_id: int,
         return True
     if row.state == TOMBSTONE:
         return False
-    raise ApiError("LOBBY_RESOURCE_STATE", f"lobby resource {resource_id} is a listed "
-                   f"{row.source} item: change the list with update")
+    raise ApiError(
+        "LOBBY_RESOURCE_STATE",
+        f"lobby resource {resource_id} is a listed {row.source} item: change the list with update",
+    )

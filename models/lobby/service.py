@@ -64,16 +64,21 @@ def unsafe_path_reason(path) -> str | None:
 
 def presign(row: LobbyResource, storage, *, now: dt.datetime) -> None:
     """Give a row with stored bytes a fresh download URL valid for URL_TTL."""
-    row.download_url = storage.url(row.object_key, expires_in=int(URL_TTL.total_seconds()),
-                                   filename=row.name or None)
+    row.download_url = storage.url(
+        row.object_key, expires_in=int(URL_TTL.total_seconds()), filename=row.name or None
+    )
     row.download_url_expires_at = now + URL_TTL
 
 
-def get_owned_post(session: Session, *, post_id: int, user_id: int,
-                   lock: bool = False) -> tuple[LobbyPost, ServerPost]:
+def get_owned_post(
+    session: Session, *, post_id: int, user_id: int, lock: bool = False
+) -> tuple[LobbyPost, ServerPost]:
     """An open lobby post of this user, or 200404 (unknown, closed and someone else's alike)."""
-    query = select(LobbyPost, ServerPost).join(ServerPost, ServerPost.id == LobbyPost.id).where(
-        LobbyPost.id == post_id, LobbyPost.is_delete.is_(False), ServerPost.is_delete.is_(False))
+    query = (
+        select(LobbyPost, ServerPost)
+        .join(ServerPost, ServerPost.id == LobbyPost.id)
+        .where(LobbyPost.id == post_id, LobbyPost.is_delete.is_(False), ServerPost.is_delete.is_(False))
+    )
     found = session.execute(query.with_for_update(of=LobbyPost) if lock else query).first()
     if found is None or found[0].user_id != user_id:
         raise ApiError("RECORD_NOT_FOUND", f"lobby post {post_id} does not exist")
@@ -88,59 +93,97 @@ def _apply_fields(lobby: LobbyPost, server: ServerPost, params: dict, now: dt.da
     server.update_time = now
     lobby.post_title, lobby.server_password = params["postTitle"], params.get("serverPassword")
     lobby.server_versions = list(params.get("serverVersion") or [])
-    for attr, key in (("main_play_type", "mainPlayType"), ("server_type", "serverType"),
-                      ("run_platform", "runPlatform"), ("online_type", "onlineType"),
-                      ("cover_image_url", "coverImageUrl"), ("md_content", "mdContent")):
+    for attr, key in (
+        ("main_play_type", "mainPlayType"),
+        ("server_type", "serverType"),
+        ("run_platform", "runPlatform"),
+        ("online_type", "onlineType"),
+        ("cover_image_url", "coverImageUrl"),
+        ("md_content", "mdContent"),
+    ):
         setattr(lobby, attr, params.get(key))
     lobby.is_req_down_client = bool(params.get("isReqDownClient"))
     lobby.update_time = now
 
 
-def publish(session: Session, storage, *, user_id: int, params: dict, zone: str,
-            now: dt.datetime | None = None) -> int:
+def publish(
+    session: Session, storage, *, user_id: int, params: dict, zone: str, now: dt.datetime | None = None
+) -> int:
     """Publish an open lobby post with its full resource list; returns the new post id."""
     now = now or utcnow()
     check_fields(session, params)
-    server = ServerPost(section_code=params["sectionCode"], user_id=user_id,
-                        main_name=params["mainName"], publish_time=now, update_time=now)
+    server = ServerPost(
+        section_code=params["sectionCode"],
+        user_id=user_id,
+        main_name=params["mainName"],
+        publish_time=now,
+        update_time=now,
+    )
     session.add(server)
     session.flush()
     lobby = LobbyPost(id=server.id, user_id=user_id, post_title=params["postTitle"], create_time=now)
     session.add(lobby)
     _apply_fields(lobby, server, params, now)
-    _replace_resources(session, storage, lobby=lobby, user_id=user_id,
-                       items=params.get("resources") or [], zone=zone, now=now)
+    _replace_resources(
+        session,
+        storage,
+        lobby=lobby,
+        user_id=user_id,
+        items=params.get("resources") or [],
+        zone=zone,
+        now=now,
+    )
     session.flush()
     return server.id
 
 
-def update(session: Session, storage, *, user_id: int, post_id: int, params: dict, zone: str,
-           now: dt.datetime | None = None) -> bool:
+def update(
+    session: Session,
+    storage,
+    *,
+    user_id: int,
+    post_id: int,
+    params: dict,
+    zone: str,
+    now: dt.datetime | None = None,
+) -> bool:
     """Overwrite the fields of an open post and replace its resource list in full."""
     now = now or utcnow()
     lobby, server = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
     check_fields(session, params)
     _apply_fields(lobby, server, params, now)
-    _replace_resources(session, storage, lobby=lobby, user_id=user_id,
-                       items=params.get("resources") or [], zone=zone, now=now)
+    _replace_resources(
+        session,
+        storage,
+        lobby=lobby,
+        user_id=user_id,
+        items=params.get("resources") or [],
+        zone=zone,
+        now=now,
+    )
     session.flush()
     return True
 
 
-def close(session: Session, *, user_id: int, post_id: int, settings,
-          now: dt.datetime | None = None) -> bool:
+def close(session: Session, *, user_id: int, post_id: int, settings, now: dt.datetime | None = None) -> bool:
     """Soft-delete a post with its resource rows (pending reservations are dropped); a server
     that was online goes offline first, which raises server.status.offline."""
     now = now or utcnow()
     lobby, server = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
     if server.server_status == "ONLINE":
         set_server_status(session, post_id=post_id, online=False, settings=settings, now=now)
-    pending = session.scalars(select(LobbyResource.id).where(  # rows locked before blobs
-        LobbyResource.post_id == post_id, LobbyResource.state == PENDING).with_for_update()).all()
+    pending = session.scalars(
+        select(LobbyResource.id)
+        .where(  # rows locked before blobs
+            LobbyResource.post_id == post_id, LobbyResource.state == PENDING
+        )
+        .with_for_update()
+    ).all()
     release_claims(session, pending)
     session.execute(delete(LobbyResource).where(LobbyResource.id.in_(pending)))
-    for row in session.scalars(select(LobbyResource).where(LobbyResource.post_id == post_id,
-                                                           LobbyResource.is_delete.is_(False))):
+    for row in session.scalars(
+        select(LobbyResource).where(LobbyResource.post_id == post_id, LobbyResource.is_delete.is_(False))
+    ):
         row.is_delete, row.listed, row.update_time = True, False, now
     lobby.is_delete = server.is_delete = True
     lobby.update_time = server.update_time = now
@@ -151,27 +194,38 @@ def close(session: Session, *, user_id: int, post_id: int, settings,
 def release_claims(session: Session, resource_ids: list[int]) -> None:
     """Drop the upload claims (PENDING blob rows) held by these reservations."""
     if resource_ids:
-        session.execute(delete(LobbyBlob).where(LobbyBlob.state == PENDING,
-                                                LobbyBlob.claim_resource_id.in_(resource_ids)))
+        session.execute(
+            delete(LobbyBlob).where(LobbyBlob.state == PENDING, LobbyBlob.claim_resource_id.in_(resource_ids))
+        )
 
 
-def manifest(session: Session, storage, *, post_id: int, zone: str,
-             now: dt.datetime | None = None) -> dict:
+def manifest(session: Session, storage, *, post_id: int, zone: str, now: dt.datetime | None = None) -> dict:
     """OpenApiServerPostLobbyManifestVo of an open post (anonymous); URLs close to expiry are
     renewed and stored, so the manifest (and its ETag) stays the same between renewals."""
     now = now or utcnow()
-    found = session.execute(select(LobbyPost, ServerPost).join(
-        ServerPost, ServerPost.id == LobbyPost.id).where(
-        LobbyPost.id == post_id, LobbyPost.is_delete.is_(False),
-        ServerPost.is_delete.is_(False))).first()
+    found = session.execute(
+        select(LobbyPost, ServerPost)
+        .join(ServerPost, ServerPost.id == LobbyPost.id)
+        .where(LobbyPost.id == post_id, LobbyPost.is_delete.is_(False), ServerPost.is_delete.is_(False))
+    ).first()
     if found is None:
         raise ApiError("RECORD_NOT_FOUND", f"lobby post {post_id} does not exist")
-    rows = session.scalars(select(LobbyResource).where(
-        LobbyResource.post_id == post_id, LobbyResource.listed.is_(True),
-        LobbyResource.is_delete.is_(False),
-        LobbyResource.environment_side.in_(("CLIENT", "BOTH"))).order_by(LobbyResource.id)).all()
-    stale = [r for r in rows if r.object_key and (r.download_url_expires_at is None
-                                                  or r.download_url_expires_at - now < URL_RENEW_BEFORE)]
+    rows = session.scalars(
+        select(LobbyResource)
+        .where(
+            LobbyResource.post_id == post_id,
+            LobbyResource.listed.is_(True),
+            LobbyResource.is_delete.is_(False),
+            LobbyResource.environment_side.in_(("CLIENT", "BOTH")),
+        )
+        .order_by(LobbyResource.id)
+    ).all()
+    stale = [
+        r
+        for r in rows
+        if r.object_key
+        and (r.download_url_expires_at is None or r.download_url_expires_at - now < URL_RENEW_BEFORE)
+    ]
     for row in stale:
         presign(row, storage, now=now)
     if stale:
@@ -179,14 +233,20 @@ def manifest(session: Session, storage, *, post_id: int, zone: str,
     return records.manifest(found[0], found[1], rows, zone=zone)
 
 
-def refresh_urls(session: Session, storage, *, user_id: int, post_id: int,
-                 now: dt.datetime | None = None) -> int:
+def refresh_urls(
+    session: Session, storage, *, user_id: int, post_id: int, now: dt.datetime | None = None
+) -> int:
     """Renew the download URLs of every listed resource with stored bytes; returns how many."""
     now = now or utcnow()
     lobby, _ = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
-    rows = session.scalars(select(LobbyResource).where(
-        LobbyResource.post_id == post_id, LobbyResource.listed.is_(True),
-        LobbyResource.is_delete.is_(False), LobbyResource.object_key.is_not(None))).all()
+    rows = session.scalars(
+        select(LobbyResource).where(
+            LobbyResource.post_id == post_id,
+            LobbyResource.listed.is_(True),
+            LobbyResource.is_delete.is_(False),
+            LobbyResource.object_key.is_not(None),
+        )
+    ).all()
     for row in rows:
         presign(row, storage, now=now)
         row.update_time = now
@@ -195,14 +255,24 @@ def refresh_urls(session: Session, storage, *, user_id: int, post_id: int,
     return len(rows)
 
 
-def _replace_resources(session: Session, storage, *, lobby: LobbyPost, user_id: int,
-                       items: list[dict], zone: str, now: dt.datetime) -> None:
+def _replace_resources(
+    session: Session,
+    storage,
+    *,
+    lobby: LobbyPost,
+    user_id: int,
+    items: list[dict],
+    zone: str,
+    now: dt.datetime,
+) -> None:
     """The post's resource list becomes `items`: listed COMMUNITY/BUILTIN rows are replaced,
     uploaded rows are unlisted (kept: a later update may list them again without re-upload)."""
-    session.execute(delete(LobbyResource).where(LobbyResource.post_id == lobby.id,
-                                                LobbyResource.state == LISTED))
-    for row in session.scalars(select(LobbyResource).where(LobbyResource.post_id == lobby.id,
-                                                           LobbyResource.listed.is_(True))):
+    session.execute(
+        delete(LobbyResource).where(LobbyResource.post_id == lobby.id, LobbyResource.state == LISTED)
+    )
+    for row in session.scalars(
+        select(LobbyResource).where(LobbyResource.post_id == lobby.id, LobbyResource.listed.is_(True))
+    ):
         row.listed = False
     session.flush()
     for index, item in enumerate(items):
@@ -212,8 +282,9 @@ def _replace_resources(session: Session, storage, *, lobby: LobbyPost, user_id: 
         row = _item_row(session, lobby=lobby, user_id=user_id, item=item, index=index, zone=zone)
         _describe(row, item)
         row.listed, row.post_id, row.update_time = True, lobby.id, now
-        if row.object_key and (row.download_url_expires_at is None
-                               or row.download_url_expires_at - now < URL_RENEW_BEFORE):
+        if row.object_key and (
+            row.download_url_expires_at is None or row.download_url_expires_at - now < URL_RENEW_BEFORE
+        ):
             presign(row, storage, now=now)
         session.flush()
 
@@ -227,8 +298,9 @@ def _describe(row: LobbyResource, item: dict) -> None:
     row.extra_json = item.get("extraJson")
 
 
-def _item_row(session: Session, *, lobby: LobbyPost, user_id: int, item: dict, index: int,
-              zone: str) -> LobbyResource:
+def _item_row(
+    session: Session, *, lobby: LobbyPost, user_id: int, item: dict, index: int, zone: str
+) -> LobbyResource:
     source = item["source"]
     if source == "COMMUNITY":
         return _community_row(session, user_id=user_id, item=item, index=index)
@@ -237,10 +309,15 @@ def _item_row(session: Session, *, lobby: LobbyPost, user_id: int, item: dict, i
     if source == "BUILTIN":
         if item.get("sizeBytes") is None:
             raise ApiError("PARAMETER_INVALID", f"resources[{index}].sizeBytes is required for BUILTIN")
-        row = LobbyResource(user_id=user_id, source="BUILTIN", state=LISTED, sha256=item["sha256"],
-                            size_bytes=item["sizeBytes"], download_url=item.get("downloadUrl"),
-                            download_url_expires_at=_parse_time(item.get("downloadUrlExpiresAt"),
-                                                                zone, index))
+        row = LobbyResource(
+            user_id=user_id,
+            source="BUILTIN",
+            state=LISTED,
+            sha256=item["sha256"],
+            size_bytes=item["sizeBytes"],
+            download_url=item.get("downloadUrl"),
+            download_url_expires_at=_parse_time(item.get("downloadUrlExpiresAt"), zone, index),
+        )
         session.add(row)
         return row
     return _uploaded_row(session, lobby=lobby, user_id=user_id, sha256=item["sha256"], index=index)
@@ -249,41 +326,67 @@ def _item_row(session: Session, *, lobby: LobbyPost, user_id: int, item: dict, i
 def _community_row(session: Session, *, user_id: int, item: dict, index: int) -> LobbyResource:
     post_id, file_id = item.get("communityPostId"), item.get("communityFileId")
     if not post_id or not file_id:
-        raise ApiError("LOBBY_COMMUNITY_FILE_INVALID",
-                       f"resources[{index}]: communityPostId and communityFileId are both required")
+        raise ApiError(
+            "LOBBY_COMMUNITY_FILE_INVALID",
+            f"resources[{index}]: communityPostId and communityFileId are both required",
+        )
     try:
         f = get_community_file(session, file_id=file_id, post_id=post_id)
     except ApiError as exc:
         raise ApiError("LOBBY_COMMUNITY_FILE_INVALID", f"resources[{index}]: {exc.message}") from exc
     stored = f.storage_type == "DIRECT_UPLOAD" and f.object_key
-    row = LobbyResource(user_id=user_id, source="COMMUNITY", state=LISTED, sha256=f.sha256,
-                        size_bytes=f.file_size, object_key=f.object_key if stored else None,
-                        name=f.file_name, community_post_id=post_id, community_file_id=file_id)
+    row = LobbyResource(
+        user_id=user_id,
+        source="COMMUNITY",
+        state=LISTED,
+        sha256=f.sha256,
+        size_bytes=f.file_size,
+        object_key=f.object_key if stored else None,
+        name=f.file_name,
+        community_post_id=post_id,
+        community_file_id=file_id,
+    )
     session.add(row)
     return row
 
 
-def _uploaded_row(session: Session, *, lobby: LobbyPost, user_id: int, sha256: str,
-                  index: int) -> LobbyResource:
+def _uploaded_row(
+    session: Session, *, lobby: LobbyPost, user_id: int, sha256: str, index: int
+) -> LobbyResource:
     """The user's uploaded, not yet listed row of this content (staged or of this post); a
     second item with the same content gets a copy of an already listed one."""
     mine = select(LobbyResource).where(
-        LobbyResource.user_id == user_id, LobbyResource.sha256 == sha256,
-        LobbyResource.state == UPLOADED, LobbyResource.is_delete.is_(False),
-        (LobbyResource.post_id == lobby.id) | LobbyResource.post_id.is_(None))
-    row = session.scalars(mine.where(LobbyResource.listed.is_(False))
-                          .order_by(LobbyResource.post_id.is_(None), LobbyResource.id).limit(1)).first()
+        LobbyResource.user_id == user_id,
+        LobbyResource.sha256 == sha256,
+        LobbyResource.state == UPLOADED,
+        LobbyResource.is_delete.is_(False),
+        (LobbyResource.post_id == lobby.id) | LobbyResource.post_id.is_(None),
+    )
+    row = session.scalars(
+        mine.where(LobbyResource.listed.is_(False))
+        .order_by(LobbyResource.post_id.is_(None), LobbyResource.id)
+        .limit(1)
+    ).first()
     if row is not None:
         return row
     listed = session.scalars(mine.where(LobbyResource.listed.is_(True)).limit(1)).first()
     if listed is None:
-        raise ApiError("LOBBY_UPLOAD_NOT_FOUND",
-                       f"resources[{index}]: no uploaded content with sha256 {sha256} "
-                       "(reserve-batch and upload it first)")
-    row = LobbyResource(user_id=user_id, source="USER_UPLOAD", state=UPLOADED, sha256=sha256,
-                        size_bytes=listed.size_bytes, object_key=listed.object_key,
-                        name=listed.name, download_url=listed.download_url,
-                        download_url_expires_at=listed.download_url_expires_at)
+        raise ApiError(
+            "LOBBY_UPLOAD_NOT_FOUND",
+            f"resources[{index}]: no uploaded content with sha256 {sha256} "
+            "(reserve-batch and upload it first)",
+        )
+    row = LobbyResource(
+        user_id=user_id,
+        source="USER_UPLOAD",
+        state=UPLOADED,
+        sha256=sha256,
+        size_bytes=listed.size_bytes,
+        object_key=listed.object_key,
+        name=listed.name,
+        download_url=listed.download_url,
+        download_url_expires_at=listed.download_url_expires_at,
+    )
     session.add(row)
     return row
 
@@ -294,6 +397,7 @@ def _parse_time(text: str | None, zone: str, index: int) -> dt.datetime | None:
     try:
         local = dt.datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
     except ValueError as exc:
-        raise ApiError("PARAMETER_INVALID", f"resources[{index}].downloadUrlExpiresAt must be "
-                       "yyyy-MM-dd HH:mm:ss") from exc
+        raise ApiError(
+            "PARAMETER_INVALID", f"resources[{index}].downloadUrlExpiresAt must be yyyy-MM-dd HH:mm:ss"
+        ) from exc
     return local.replace(tzinfo=zoneinfo.ZoneInfo(zone)).astimezone(dt.UTC)

@@ -34,37 +34,60 @@ class SweepResult:
 
 
 def _referenced(sha256_col):
-    lobby = exists().where(LobbyResource.sha256 == sha256_col, LobbyResource.state == UPLOADED,
-                           LobbyResource.is_delete.is_(False))
-    files = exists().where(ResourceFile.object_key == sha256_col,
-                           ResourceFile.storage_type == "DIRECT_UPLOAD",
-                           ResourceFile.is_delete.is_(False))
+    lobby = exists().where(
+        LobbyResource.sha256 == sha256_col,
+        LobbyResource.state == UPLOADED,
+        LobbyResource.is_delete.is_(False),
+    )
+    files = exists().where(
+        ResourceFile.object_key == sha256_col,
+        ResourceFile.storage_type == "DIRECT_UPLOAD",
+        ResourceFile.is_delete.is_(False),
+    )
     return lobby | files
 
 
-def sweep(db, storage, *, now: dt.datetime | None = None, grace: dt.timedelta = GRACE,
-          progress=None) -> SweepResult:
+def sweep(
+    db, storage, *, now: dt.datetime | None = None, grace: dt.timedelta = GRACE, progress=None
+) -> SweepResult:
     """Remove expired reservations, unreferenced content (rows and bytes) and stale spool files."""
     now = now or utcnow()
     result = SweepResult()
     with db.session() as session:
-        expired = session.scalars(select(LobbyResource.id).where(
-            LobbyResource.state == PENDING, LobbyResource.claim_expires_at < now)).all()
-        session.execute(delete(LobbyBlob).where(LobbyBlob.state == PENDING, (
-            LobbyBlob.claim_expires_at.is_(None) | (LobbyBlob.claim_expires_at < now))))
+        expired = session.scalars(
+            select(LobbyResource.id).where(
+                LobbyResource.state == PENDING, LobbyResource.claim_expires_at < now
+            )
+        ).all()
+        session.execute(
+            delete(LobbyBlob).where(
+                LobbyBlob.state == PENDING,
+                (LobbyBlob.claim_expires_at.is_(None) | (LobbyBlob.claim_expires_at < now)),
+            )
+        )
         if expired:
             session.execute(delete(LobbyResource).where(LobbyResource.id.in_(expired)))
         session.commit()
         result.reservations = len(expired)
-        candidates = session.scalars(select(LobbyBlob.sha256).where(
-            LobbyBlob.state == STORED, LobbyBlob.touched_time < now - grace,
-            ~_referenced(LobbyBlob.sha256))).all()
+        candidates = session.scalars(
+            select(LobbyBlob.sha256).where(
+                LobbyBlob.state == STORED,
+                LobbyBlob.touched_time < now - grace,
+                ~_referenced(LobbyBlob.sha256),
+            )
+        ).all()
     for sha in candidates:
         with db.session() as session:
-            blob = session.scalars(select(LobbyBlob).where(
-                LobbyBlob.sha256 == sha, LobbyBlob.state == STORED,
-                LobbyBlob.touched_time < now - grace, ~_referenced(LobbyBlob.sha256))
-                .with_for_update(skip_locked=True)).first()
+            blob = session.scalars(
+                select(LobbyBlob)
+                .where(
+                    LobbyBlob.sha256 == sha,
+                    LobbyBlob.state == STORED,
+                    LobbyBlob.touched_time < now - grace,
+                    ~_referenced(LobbyBlob.sha256),
+                )
+                .with_for_update(skip_locked=True)
+            ).first()
             if blob is None:
                 continue  # used again meanwhile, or being handled by another sweep
             session.delete(blob)

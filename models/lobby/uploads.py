@@ -31,17 +31,22 @@ from modhub.core.multipart_stream import BodyIncomplete, MultipartError
 from modhub.core.storage import ContentMismatch, Expected
 
 
-def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str,
-          now: dt.datetime) -> Expected:
+def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str, now: dt.datetime) -> Expected:
     """Check and burn the upload token; returns what the upload must deliver."""
     with db.session() as session:
-        row = get_owned_resource(session, user_id=user_id, post_id=post_id,
-                                 resource_id=resource_id, lock=True)
+        row = get_owned_resource(
+            session, user_id=user_id, post_id=post_id, resource_id=resource_id, lock=True
+        )
         blob = session.get(LobbyBlob, row.sha256, with_for_update=True) if row.sha256 else None
-        if (row.state != PENDING or not row.token_hash or blob is None
-                or blob.claim_resource_id != row.id or row.claim_expires_at is None
-                or row.claim_expires_at <= now
-                or not hmac.compare_digest(row.token_hash, token_hash(token or ""))):
+        if (
+            row.state != PENDING
+            or not row.token_hash
+            or blob is None
+            or blob.claim_resource_id != row.id
+            or row.claim_expires_at is None
+            or row.claim_expires_at <= now
+            or not hmac.compare_digest(row.token_hash, token_hash(token or ""))
+        ):
             raise ApiError("LOBBY_UPLOAD_TOKEN_INVALID")
         row.token_hash = None
         row.claim_expires_at = blob.claim_expires_at = now + UPLOAD_WINDOW
@@ -54,10 +59,12 @@ def void(db, *, resource_id: int) -> None:
     """Drop a reservation whose upload failed: its row and its claim."""
     with db.session() as session:  # locks the row, then the blob (the order of claim())
         session.get(LobbyResource, resource_id, with_for_update=True)
-        session.execute(delete(LobbyBlob).where(LobbyBlob.state == PENDING,
-                                                LobbyBlob.claim_resource_id == resource_id))
-        session.execute(delete(LobbyResource).where(LobbyResource.id == resource_id,
-                                                    LobbyResource.state == PENDING))
+        session.execute(
+            delete(LobbyBlob).where(LobbyBlob.state == PENDING, LobbyBlob.claim_resource_id == resource_id)
+        )
+        session.execute(
+            delete(LobbyResource).where(LobbyResource.id == resource_id, LobbyResource.state == PENDING)
+        )
         session.commit()
 
 
@@ -89,8 +96,11 @@ def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
             session.rollback()  # released while uploading (cancelled, or its claim ran out)
             if blob is None and not _file_uses(session, obj.key):
                 storage.delete(obj.key)  # nobody else holds or uses this content: no orphan bytes
-            raise ApiError("LOBBY_RESOURCE_STATE", f"lobby resource {resource_id} was released "
-                           "while uploading (its claim expired); reserve again")
+            raise ApiError(
+                "LOBBY_RESOURCE_STATE",
+                f"lobby resource {resource_id} was released "
+                "while uploading (its claim expired); reserve again",
+            )
         blob.state, blob.size_bytes, blob.sha1, blob.sha512 = STORED, obj.size, obj.sha1, obj.sha512
         blob.claim_resource_id = blob.claim_expires_at = None
         blob.touched_time = now
@@ -103,5 +113,11 @@ def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
 
 def _file_uses(session, key: str) -> bool:
     """Whether a community file's record references stored bytes under this key."""
-    return session.scalar(select(ResourceFile.id).where(
-        ResourceFile.object_key == key, ResourceFile.is_delete.is_(False)).limit(1)) is not None
+    return (
+        session.scalar(
+            select(ResourceFile.id)
+            .where(ResourceFile.object_key == key, ResourceFile.is_delete.is_(False))
+            .limit(1)
+        )
+        is not None
+    )

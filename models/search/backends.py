@@ -39,12 +39,22 @@ from models.types import UTCDateTime
 P = ResourcePost
 # Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
 # copies of the search filters, kept by a trigger on resource_post in the writing transaction.
-RESOURCE_DOC = table("resource_search_doc", column("id", Integer), column("section_code", String),
-                     column("publish_time", UTCDateTime()), column("main_name", String),
-                     column("search_doc", String), column("search_tsv"), column("resource_type", String),
-                     column("main_categories", JSONB), column("run_platform", String),
-                     column("client_environment", String), column("server_environment", String),
-                     column("is_paid", Boolean), column("resource_state", String))
+RESOURCE_DOC = table(
+    "resource_search_doc",
+    column("id", Integer),
+    column("section_code", String),
+    column("publish_time", UTCDateTime()),
+    column("main_name", String),
+    column("search_doc", String),
+    column("search_tsv"),
+    column("resource_type", String),
+    column("main_categories", JSONB),
+    column("run_platform", String),
+    column("client_environment", String),
+    column("server_environment", String),
+    column("is_paid", Boolean),
+    column("resource_state", String),
+)
 # kana, CJK ideographs and hangul: the scripts written without spaces (same ranges as 0005)
 CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
@@ -62,8 +72,11 @@ def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement | None:
     rest = CJK_RUN.sub(" ", keyword)
     if re.search(r"[^\W_]", rest):
         parts.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", rest))
-    phrases = [" <-> ".join(f"'{run[i:i + 2]}'" for i in range(len(run) - 1))
-               for run in CJK_RUN.findall(keyword) if len(run) >= 2]
+    phrases = [
+        " <-> ".join(f"'{run[i : i + 2]}'" for i in range(len(run) - 1))
+        for run in CJK_RUN.findall(keyword)
+        if len(run) >= 2
+    ]
     if phrases:
         parts.append(func.to_tsquery("simple", " & ".join(f"({p})" for p in phrases)))
     return reduce(lambda a, b: a.op("&&")(b), parts) if parts else None
@@ -86,8 +99,9 @@ def only_cjk(keyword: str) -> bool:
     then find every document holding it as a substring (both sides are cut into the same bigrams),
     so no substring alternative is needed."""
     runs = CJK_RUN.findall(keyword)
-    return (bool(runs) and all(len(r) >= 2 and r.isalpha() for r in runs)
-            and not CJK_RUN.sub("", keyword).strip())
+    return (
+        bool(runs) and all(len(r) >= 2 and r.isalpha() for r in runs) and not CJK_RUN.sub("", keyword).strip()
+    )
 
 
 def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
@@ -99,9 +113,15 @@ def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
     return len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))
 
 
-def postgres_match(stmt: Select, keyword: str, *, tsv: ColumnElement, doc: ColumnElement,
-                   main_name: ColumnElement,
-                   words_cover_cjk: bool = False) -> tuple[Select, ColumnElement[float]]:
+def postgres_match(
+    stmt: Select,
+    keyword: str,
+    *,
+    tsv: ColumnElement,
+    doc: ColumnElement,
+    main_name: ColumnElement,
+    words_cover_cjk: bool = False,
+) -> tuple[Select, ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
     resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
     out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
@@ -167,8 +187,13 @@ class PostgresSearch:
     rating = literal_column("resource_post.search_rating", Float)  # generated, indexed for sorting
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
-        return postgres_match(stmt, keyword, tsv=literal_column("resource_post.search_tsv"),
-                              doc=literal_column("resource_post.search_doc", String), main_name=P.main_name)
+        return postgres_match(
+            stmt,
+            keyword,
+            tsv=literal_column("resource_post.search_tsv"),
+            doc=literal_column("resource_post.search_doc", String),
+            main_name=P.main_name,
+        )
 
     def has_category(self, code: str) -> ColumnElement[bool]:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
@@ -176,8 +201,10 @@ class PostgresSearch:
     def settled(self) -> ColumnElement[bool]:
         # Below the horizon every transaction has ended, so no commit can still land at a lower
         # xid; our own writes are final for ourselves.
-        return or_(self.position < literal_column(HORIZON),
-                   self.position == literal_column("pg_current_xact_id_if_assigned()::text::bigint"))
+        return or_(
+            self.position < literal_column(HORIZON),
+            self.position == literal_column("pg_current_xact_id_if_assigned()::text::bigint"),
+        )
 
 
 class SqliteSearch:
@@ -195,21 +222,26 @@ class SqliteSearch:
         words = keyword.split()
         if words and all(len(w) >= 3 for w in words):
             phrase = " AND ".join('"' + w.replace('"', '""') + '"' for w in words)
-            fts = text(f"SELECT rowid AS post_id, -bm25(resource_post_fts, {self.FTS_WEIGHTS}) AS score "
-                       "FROM resource_post_fts WHERE resource_post_fts MATCH :q").bindparams(q=phrase)
+            fts = text(
+                f"SELECT rowid AS post_id, -bm25(resource_post_fts, {self.FTS_WEIGHTS}) AS score "
+                "FROM resource_post_fts WHERE resource_post_fts MATCH :q"
+            ).bindparams(q=phrase)
             hits = fts.columns(post_id=Integer, score=Float).subquery("fts")
             return stmt.join(hits, hits.c.post_id == P.id), hits.c.score
         pattern = like_pattern(keyword)
         columns = (P.main_name, P.sub_name, P.abbr_name, P.introduction)
-        in_tags = text("EXISTS (SELECT 1 FROM json_each(resource_post.tags) AS t "
-                       "WHERE t.value LIKE :pattern ESCAPE '\\')").bindparams(pattern=pattern)
+        in_tags = text(
+            "EXISTS (SELECT 1 FROM json_each(resource_post.tags) AS t "
+            "WHERE t.value LIKE :pattern ESCAPE '\\')"
+        ).bindparams(pattern=pattern)
         hit = or_(*(c.like(pattern, escape="\\") for c in columns), in_tags)
         score = case((P.main_name.like(pattern, escape="\\"), 1.0), else_=0.0)
         return stmt.where(hit), score
 
     def has_category(self, code: str) -> ColumnElement[bool]:
-        return text("EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c "
-                    "WHERE c.value = :category)").bindparams(category=code)
+        return text(
+            "EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c WHERE c.value = :category)"
+        ).bindparams(category=code)
 
     def settled(self) -> ColumnElement[bool]:
         # SQLite serializes writers and the trigger numbers changes inside the writing

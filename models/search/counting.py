@@ -36,8 +36,9 @@ _state: dict = {}  # "pid": this process's id, "executor", "engines": engine -> 
 
 def capped_count(stmt: Select, cap: int) -> Select:
     """The statement counting stmt's rows, at most cap + 1 of them (cap + 1 means: more than cap)."""
-    return select(func.count()).select_from(stmt.with_only_columns(literal_column("1")).order_by(None)
-                                            .limit(cap + 1).subquery())
+    return select(func.count()).select_from(
+        stmt.with_only_columns(literal_column("1")).order_by(None).limit(cap + 1).subquery()
+    )
 
 
 def count_beside(session: Session, stmt: Select) -> Callable[[int | None], int]:
@@ -64,8 +65,11 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
     a forked worker: threads and connections do not cross a fork)."""
     with _lock:
         if _state.get("pid") != os.getpid():
-            _state.update(pid=os.getpid(), engines=WeakKeyDictionary(),
-                          executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"))
+            _state.update(
+                pid=os.getpid(),
+                engines=WeakKeyDictionary(),
+                executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"),
+            )
         counting = _state["engines"].get(engine)
         if counting is None:
             counting = create_engine(engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800)

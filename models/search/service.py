@@ -18,8 +18,12 @@ from modhub.core.display import Display
 
 P = ResourcePost
 
-SORT_KEYS = {"downloads": P.download_count, "likes": P.like_count, "publishTime": P.publish_time,
-             "updateTime": P.update_time}
+SORT_KEYS = {
+    "downloads": P.download_count,
+    "likes": P.like_count,
+    "publishTime": P.publish_time,
+    "updateTime": P.update_time,
+}
 
 
 def _filters(session: Session, filters: dict) -> list:
@@ -66,17 +70,21 @@ def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int
     query is an optimization fence (OFFSET 0): the sort key is computed while scanning, so the
     count window and the top-N sort hold two narrow columns (postId, key) instead of whole rows."""
     ranked = stmt.with_only_columns(P.id.label("post_id"), key.label("sort_key")).offset(0).subquery()
-    rows = session.execute(select(ranked.c.post_id, func.count().over())
-                           .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
-                           .offset(offset).limit(page_size)).all()
+    rows = session.execute(
+        select(ranked.c.post_id, func.count().over())
+        .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
+        .offset(offset)
+        .limit(page_size)
+    ).all()
     if not rows:  # past the last page, or nothing matches
         return *_capped(session.scalar(capped_count(stmt, TOTAL_CAP))), []
     found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
     return *_capped(rows[0][1]), [found[r[0]] for r in rows]
 
 
-def _tiered_page(session: Session, keyword: str, filters: dict, order: str, *, offset: int,
-                 page_size: int) -> tuple:
+def _tiered_page(
+    session: Session, keyword: str, filters: dict, order: str, *, offset: int, page_size: int
+) -> tuple:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap, then the page's posts by id."""
     where = doc_filters(**filters)
@@ -86,36 +94,82 @@ def _tiered_page(session: Session, keyword: str, filters: dict, order: str, *, o
     return *_capped(count(total)), [found[i] for i in ids if i in found]
 
 
-def search(session: Session, *, display: Display, keyword: str | None = None, section_code: str | None = None,
-           resource_type: str | None = None, main_category: str | None = None,
-           run_platform: str | None = None, client_environment: str | None = None,
-           server_environment: str | None = None, is_paid: bool | None = None,
-           resource_state: str | None = None, sort: str | None = None, order: str = "desc",
-           page_num: int = 1, page_size: int = 20) -> dict:
+def search(
+    session: Session,
+    *,
+    display: Display,
+    keyword: str | None = None,
+    section_code: str | None = None,
+    resource_type: str | None = None,
+    main_category: str | None = None,
+    run_platform: str | None = None,
+    client_environment: str | None = None,
+    server_environment: str | None = None,
+    is_paid: bool | None = None,
+    resource_state: str | None = None,
+    sort: str | None = None,
+    order: str = "desc",
+    page_num: int = 1,
+    page_size: int = 20,
+) -> dict:
     """PageResult of ModSummaryVO: listed posts matching keyword and every given filter."""
     offset = check_page(page_num=page_num, page_size=page_size)
     keyword = (keyword or "").strip()
     backend = backend_for(session)
-    filters = dict(section_code=section_code, resource_type=resource_type, main_category=main_category,
-                   run_platform=run_platform, client_environment=client_environment,
-                   server_environment=server_environment, is_paid=is_paid, resource_state=resource_state)
+    filters = dict(
+        section_code=section_code,
+        resource_type=resource_type,
+        main_category=main_category,
+        run_platform=run_platform,
+        client_environment=client_environment,
+        server_environment=server_environment,
+        is_paid=is_paid,
+        resource_state=resource_state,
+    )
     if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch):
-        total, exact, posts = _tiered_page(session, keyword, filters, order or "desc", offset=offset,
-                                           page_size=page_size)
+        total, exact, posts = _tiered_page(
+            session, keyword, filters, order or "desc", offset=offset, page_size=page_size
+        )
     else:
         stmt = select(P).where(listed_clause(), *_filters(session, filters))
         score = None
         if keyword:
             stmt, score = backend.match(stmt, keyword)
         read = _ranked_page if keyword else _page
-        total, exact, posts = read(session, stmt, _sort_key(sort, score, backend), order or "desc",
-                                   offset=offset, page_size=page_size)
-    return page_result(summaries(session, posts, display=display), total=total, page_num=page_num,
-                       page_size=page_size, total_exact=exact)
+        total, exact, posts = read(
+            session,
+            stmt,
+            _sort_key(sort, score, backend),
+            order or "desc",
+            offset=offset,
+            page_size=page_size,
+        )
+    return page_result(
+        summaries(session, posts, display=display),
+        total=total,
+        page_num=page_num,
+        page_size=page_size,
+        total_exact=exact,
+    )
 
 
-def legacy_query(session: Session, *, display: Display, page_num: int, page_size: int,
-                 section_code: str | None = None, keyword: str | None = None) -> dict:
+def legacy_query(
+    session: Session,
+    *,
+    display: Display,
+    page_num: int,
+    page_size: int,
+    section_code: str | None = None,
+    keyword: str | None = None,
+) -> dict:
     """PageResult of v1 resource objects (ModSummaryVO fields), newest updateTime first."""
-    return search(session, display=display, keyword=keyword, section_code=section_code,
-                  sort="updateTime", order="desc", page_num=page_num, page_size=page_size)
+    return search(
+        session,
+        display=display,
+        keyword=keyword,
+        section_code=section_code,
+        sort="updateTime",
+        order="desc",
+        page_num=page_num,
+        page_size=page_size,
+    )

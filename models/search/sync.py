@@ -52,8 +52,10 @@ def decode_cursor(cursor: str | None) -> tuple[int, int]:
         raw = ""
     found = _CURSOR.fullmatch(raw)
     if found is None:
-        raise ApiError("CURSOR_INVALID", "cursor is malformed: pass a nextCursor unchanged, "
-                                         "or none to start from the beginning")
+        raise ApiError(
+            "CURSOR_INVALID",
+            "cursor is malformed: pass a nextCursor unchanged, or none to start from the beginning",
+        )
     return int(found.group(1)), int(found.group(2))
 
 
@@ -63,15 +65,23 @@ def sync(session: Session, *, display: Display, cursor: str | None = None, size:
     backend = backend_for(session)
     rows = session.execute(
         select(P, backend.position)
-        .where(tuple_(backend.position, P.id) > tuple_(position, last_id), backend.settled(),
-               # never-published drafts are nobody's business; everything else that was
-               # public once must be reported when it leaves
-               or_(P.publish_time.is_not(None), listed_clause()))
-        .order_by(backend.position, P.id).limit(size + 1)).all()
+        .where(
+            tuple_(backend.position, P.id) > tuple_(position, last_id),
+            backend.settled(),
+            # never-published drafts are nobody's business; everything else that was
+            # public once must be reported when it leaves
+            or_(P.publish_time.is_not(None), listed_clause()),
+        )
+        .order_by(backend.position, P.id)
+        .limit(size + 1)
+    ).all()
     has_more = len(rows) > size
     rows = rows[:size]
     live = [post for post, _ in rows if post.listed]
     next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id) if rows else encode_cursor(position, last_id)
-    return {"nextCursor": next_cursor, "hasMore": has_more,
-            "items": summaries(session, live, display=display),
-            "deletedPostIds": [post.id for post, _ in rows if not post.listed]}
+    return {
+        "nextCursor": next_cursor,
+        "hasMore": has_more,
+        "items": summaries(session, live, display=display),
+        "deletedPostIds": [post.id for post, _ in rows if not post.listed],
+    }

@@ -52,32 +52,52 @@ class Tiers:
     @classmethod
     def of(cls, keyword: str) -> Tiers:
         query, pattern = tsquery(keyword), like_pattern(keyword)
-        substring = D.c.search_doc.ilike(pattern, escape="\\") if needs_substring(
-            keyword, query, words_cover_cjk=False) else None
+        substring = (
+            D.c.search_doc.ilike(pattern, escape="\\")
+            if needs_substring(keyword, query, words_cover_cjk=False)
+            else None
+        )
         in_main = D.c.main_name.ilike(pattern, escape="\\")
         if query is None:  # partial words or single characters only: substring matches alone
-            return cls(match=substring, tier=case((in_main, 1), else_=5),
-                       conditions={1: and_(substring, in_main), 5: and_(substring, not_(in_main))})
+            return cls(
+                match=substring,
+                tier=case((in_main, 1), else_=5),
+                conditions={1: and_(substring, in_main), 5: and_(substring, not_(in_main))},
+            )
         words = D.c.search_tsv.op("@@")(query)
         head = HEAD.op("@@")(query)
         phrase = D.c.search_tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
         titles = D.c.search_tsv.op("@@")(in_weight(query, "A"))
         word_tier = case((head, case((phrase, 1), (titles, 2), else_=3)), else_=4)
-        conditions = {1: and_(head, phrase), 2: and_(head, titles, not_(phrase)), 3: and_(head, not_(titles)),
-                      4: and_(words, not_(head))}
+        conditions = {
+            1: and_(head, phrase),
+            2: and_(head, titles, not_(phrase)),
+            3: and_(head, not_(titles)),
+            4: and_(words, not_(head)),
+        }
         if substring is None:
             return cls(match=words, tier=word_tier, conditions=conditions)
         only_substring = and_(substring, not_(words))
         conditions[1] = or_(conditions[1], and_(only_substring, in_main))
         conditions[5] = and_(only_substring, not_(in_main))
-        return cls(match=or_(words, substring), tier=case((words, word_tier), (in_main, 1), else_=5),
-                   conditions=conditions)
+        return cls(
+            match=or_(words, substring),
+            tier=case((words, word_tier), (in_main, 1), else_=5),
+            conditions=conditions,
+        )
 
 
 # The search filters that are equalities over a column of the same name in resource_post and in
 # its copy resource_search_doc (mainCategory, a containment, is written per table).
-EQUAL_FILTERS = ("section_code", "resource_type", "run_platform", "client_environment", "server_environment",
-                 "is_paid", "resource_state")
+EQUAL_FILTERS = (
+    "section_code",
+    "resource_type",
+    "run_platform",
+    "client_environment",
+    "server_environment",
+    "is_paid",
+    "resource_state",
+)
 
 
 def equal_filters(columns, filters: dict) -> list[ColumnElement[bool]]:
@@ -93,25 +113,42 @@ def doc_filters(**filters) -> list[ColumnElement[bool]]:
     return clauses
 
 
-def ranked_ids(session: Session, keyword: str, filters: list, order: str, *, offset: int, page_size: int,
-               window: int | None = None) -> tuple[list[int], int | None]:
+def ranked_ids(
+    session: Session,
+    keyword: str,
+    filters: list,
+    order: str,
+    *,
+    offset: int,
+    page_size: int,
+    window: int | None = None,
+) -> tuple[list[int], int | None]:
     """The postIds of one page of a keyword search by relevance (tiers, then postId), and the number
     of matches when the window held every document (else None: count_matches tells)."""
     tiers, window = Tiers.of(keyword), window or WINDOW
     desc = order != "asc"
-    w = (select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
-         .order_by(D.c.id.desc() if desc else D.c.id.asc()).limit(window).cte("w"))
+    w = (
+        select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
+        .order_by(D.c.id.desc() if desc else D.c.id.asc())
+        .limit(window)
+        .cte("w")
+    )
     rows = session.execute(
-        select(w.c.id, w.c.tier, literal_column("NULL", Integer)).where(w.c.tier.is_not(None))
-        .union_all(select(func.min(w.c.id) if desc else func.max(w.c.id), literal_column("NULL", Integer),
-                          func.count()).select_from(w))).all()
+        select(w.c.id, w.c.tier, literal_column("NULL", Integer))
+        .where(w.c.tier.is_not(None))
+        .union_all(
+            select(
+                func.min(w.c.id) if desc else func.max(w.c.id), literal_column("NULL", Integer), func.count()
+            ).select_from(w)
+        )
+    ).all()
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
     in_window: dict[int, list[int]] = {t: [] for t in TIERS}
     for post_id, tier, _ in rows:
         if tier is not None:
             in_window[tier].append(post_id)
     need, picked = offset + page_size, []
-    for tier in (TIERS if desc else reversed(TIERS)):
+    for tier in TIERS if desc else reversed(TIERS):
         condition = tiers.conditions.get(tier)
         if condition is None:
             continue
@@ -119,7 +156,7 @@ def ranked_ids(session: Session, keyword: str, filters: list, order: str, *, off
         missing = need - len(picked) - len(ids)
         if missing > 0 and seen >= window:  # the window holds too few: the rest from the index, beyond it
             ids += _beyond(session, condition, filters, edge, desc, missing)
-        picked += ids[:need - len(picked)]
+        picked += ids[: need - len(picked)]
         if len(picked) >= need:
             break
     return picked[offset:], (sum(map(len, in_window.values())) if seen < window else None)
@@ -131,8 +168,11 @@ def _beyond(session: Session, condition, filters: list, edge: int, desc: bool, l
     instead of walking the primary key in the hope of meeting the tier's rows early."""
     beyond = D.c.id < edge if desc else D.c.id > edge
     inner = select(D.c.id).where(condition, *filters, beyond).offset(0).subquery()
-    return list(session.scalars(select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc())
-                                .limit(limit)))
+    return list(
+        session.scalars(
+            select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc()).limit(limit)
+        )
+    )
 
 
 def every_match(session: Session, keyword: str, filters: list, order: str) -> list[int]:

@@ -55,8 +55,11 @@ def _after_commit(session: Session) -> None:
         try:
             session.info[CATALOG_LISTENER]()
         except Exception:  # noqa: BLE001 - the commit stands; cached records expire on their own
-            log.warning("catalogue generation could not be moved; cached records of other "
-                        "processes may be served until their time limit", exc_info=True)
+            log.warning(
+                "catalogue generation could not be moved; cached records of other "
+                "processes may be served until their time limit",
+                exc_info=True,
+            )
     events, deliveries = session.info.pop(_EVENTS, []), session.info.pop(_DELIVERIES, [])
     notifier = session.info.get(NOTIFIER)
     if not (events or deliveries) or notifier is None:
@@ -64,9 +67,13 @@ def _after_commit(session: Session) -> None:
     try:
         notifier(events, deliveries)
     except Exception:  # noqa: BLE001 - the commit stands; the sweep relays what was not handed over
-        log.warning("outbox: could not hand %d event(s) and %d delivery(ies) to the relay now; "
-                    "they stay in the database and the relay's sweep will send them",
-                    len(events), len(deliveries), exc_info=True)
+        log.warning(
+            "outbox: could not hand %d event(s) and %d delivery(ies) to the relay now; "
+            "they stay in the database and the relay's sweep will send them",
+            len(events),
+            len(deliveries),
+            exc_info=True,
+        )
 
 
 @event.listens_for(Session, "after_rollback")

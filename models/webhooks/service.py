@@ -37,13 +37,16 @@ def _check_events(events) -> list[str]:
     chosen = sorted(set(events or EVENT_KINDS))
     unknown = [e for e in chosen if e not in EVENT_KINDS]
     if unknown:
-        raise ApiError("PARAMETER_INVALID", f"unknown event kind(s): {', '.join(unknown)}; "
-                                            f"choose among {', '.join(EVENT_KINDS)}")
+        raise ApiError(
+            "PARAMETER_INVALID",
+            f"unknown event kind(s): {', '.join(unknown)}; choose among {', '.join(EVENT_KINDS)}",
+        )
     return chosen
 
 
-def create(session: Session, box: SecretBox, *, app_id: int, url: str, events=(),
-           allow_private: bool = False) -> tuple[WebhookSubscription, str]:
+def create(
+    session: Session, box: SecretBox, *, app_id: int, url: str, events=(), allow_private: bool = False
+) -> tuple[WebhookSubscription, str]:
     """Subscribe an application; returns the subscription and its secret (shown once)."""
     if session.get(Application, app_id) is None:
         raise ApiError("RECORD_NOT_FOUND", f"application {app_id} does not exist")
@@ -52,8 +55,13 @@ def create(session: Session, box: SecretBox, *, app_id: int, url: str, events=()
     except CallbackRefused as exc:
         raise ApiError("PARAMETER_INVALID", str(exc)) from exc
     secret = new_secret()
-    sub = WebhookSubscription(app_id=app_id, url=url, events=_check_events(events),
-                              status=SubscriptionStatus.ACTIVE, secret_encrypted=box.seal(secret))
+    sub = WebhookSubscription(
+        app_id=app_id,
+        url=url,
+        events=_check_events(events),
+        status=SubscriptionStatus.ACTIVE,
+        secret_encrypted=box.seal(secret),
+    )
     session.add(sub)
     session.flush()
     return sub, secret
@@ -75,8 +83,9 @@ def list_(session: Session, *, app_id: int | None = None) -> list[WebhookSubscri
     return list(session.scalars(query))
 
 
-def set_status(session: Session, *, subscription_id: int, status: SubscriptionStatus,
-               reason: str | None = None) -> WebhookSubscription:
+def set_status(
+    session: Session, *, subscription_id: int, status: SubscriptionStatus, reason: str | None = None
+) -> WebhookSubscription:
     """Pause, resume (ACTIVE, which also forgets past failures) or disable a subscription."""
     sub = get_or_raise(session, subscription_id=subscription_id)
     sub.status = status
@@ -87,8 +96,9 @@ def set_status(session: Session, *, subscription_id: int, status: SubscriptionSt
     return sub
 
 
-def rotate_secret(session: Session, box: SecretBox, *, subscription_id: int,
-                  now: dt.datetime | None = None) -> tuple[WebhookSubscription, str]:
+def rotate_secret(
+    session: Session, box: SecretBox, *, subscription_id: int, now: dt.datetime | None = None
+) -> tuple[WebhookSubscription, str]:
     """Replace the secret; the old one still signs (second value) for 24 h. Returns the new one."""
     sub = get_or_raise(session, subscription_id=subscription_id)
     now = now or utcnow()
@@ -106,13 +116,21 @@ def remove(session: Session, *, subscription_id: int) -> None:
     session.flush()
 
 
-def list_deliveries(session: Session, *, subscription_id: int | None = None,
-                    event_id: str | None = None, status: str | None = None,
-                    limit: int = 50) -> list[dict]:
+def list_deliveries(
+    session: Session,
+    *,
+    subscription_id: int | None = None,
+    event_id: str | None = None,
+    status: str | None = None,
+    limit: int = 50,
+) -> list[dict]:
     """Deliveries, newest first, each with its attempts, as plain dicts."""
-    query = (select(WebhookDelivery, OutboxEvent)
-             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
-             .order_by(WebhookDelivery.id.desc()).limit(limit))
+    query = (
+        select(WebhookDelivery, OutboxEvent)
+        .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
+        .order_by(WebhookDelivery.id.desc())
+        .limit(limit)
+    )
     if subscription_id is not None:
         query = query.where(WebhookDelivery.subscription_id == subscription_id)
     if event_id is not None:
@@ -128,21 +146,38 @@ def _attempts(session: Session, delivery_ids: list[int]) -> dict[int, list[dict]
     found: dict[int, list[dict]] = {}
     if not delivery_ids:
         return found
-    for a in session.scalars(select(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(delivery_ids))
-                             .order_by(WebhookAttempt.delivery_id, WebhookAttempt.number)):
-        found.setdefault(a.delivery_id, []).append({
-            "number": a.number, "at": a.attempted_at.isoformat(), "statusCode": a.status_code,
-            "latencyMs": a.latency_ms, "responseExcerpt": a.response_excerpt, "error": a.error})
+    for a in session.scalars(
+        select(WebhookAttempt)
+        .where(WebhookAttempt.delivery_id.in_(delivery_ids))
+        .order_by(WebhookAttempt.delivery_id, WebhookAttempt.number)
+    ):
+        found.setdefault(a.delivery_id, []).append(
+            {
+                "number": a.number,
+                "at": a.attempted_at.isoformat(),
+                "statusCode": a.status_code,
+                "latencyMs": a.latency_ms,
+                "responseExcerpt": a.response_excerpt,
+                "error": a.error,
+            }
+        )
     return found
 
 
 def _describe(d: WebhookDelivery, e: OutboxEvent, attempts: list[dict]) -> dict:
-    return {"deliveryId": d.id, "eventId": e.event_id, "event": e.kind,
-            "subscriptionId": d.subscription_id, "status": d.status.value, "attempts": attempts,
-            "nextAttemptAt": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
-            "lastStatusCode": d.last_status_code, "lastError": d.last_error,
-            "createdAt": d.created_at.isoformat(),
-            "completedAt": d.completed_at.isoformat() if d.completed_at else None}
+    return {
+        "deliveryId": d.id,
+        "eventId": e.event_id,
+        "event": e.kind,
+        "subscriptionId": d.subscription_id,
+        "status": d.status.value,
+        "attempts": attempts,
+        "nextAttemptAt": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+        "lastStatusCode": d.last_status_code,
+        "lastError": d.last_error,
+        "createdAt": d.created_at.isoformat(),
+        "completedAt": d.completed_at.isoformat() if d.completed_at else None,
+    }
 
 
 def _requeue(session: Session, deliveries: list[WebhookDelivery], now: dt.datetime) -> list[int]:
@@ -154,8 +189,9 @@ def _requeue(session: Session, deliveries: list[WebhookDelivery], now: dt.dateti
     return ids
 
 
-def redeliver(session: Session, *, event_id: str, subscription_id: int | None = None,
-              now: dt.datetime | None = None) -> list[int]:
+def redeliver(
+    session: Session, *, event_id: str, subscription_id: int | None = None, now: dt.datetime | None = None
+) -> list[int]:
     """Queue an event again (whatever its deliveries' state) once the transaction commits."""
     event = session.scalar(select(OutboxEvent).where(OutboxEvent.event_id == event_id))
     if event is None:
@@ -165,16 +201,27 @@ def redeliver(session: Session, *, event_id: str, subscription_id: int | None = 
         query = query.where(WebhookDelivery.subscription_id == subscription_id)
     deliveries = list(session.scalars(query.with_for_update()))
     if not deliveries:
-        raise ApiError("RECORD_NOT_FOUND", f"webhook event {event_id} has no delivery to send again "
-                                           "(no subscription wanted it when it was relayed)")
+        raise ApiError(
+            "RECORD_NOT_FOUND",
+            f"webhook event {event_id} has no delivery to send again "
+            "(no subscription wanted it when it was relayed)",
+        )
     return _requeue(session, deliveries, now or utcnow())
 
 
-def replay(session: Session, *, since: dt.datetime, subscription_id: int | None = None,
-           now: dt.datetime | None = None) -> list[int]:
+def replay(
+    session: Session,
+    *,
+    since: dt.datetime,
+    subscription_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> list[int]:
     """Queue again every FAILED delivery of the events raised since a time."""
-    query = (select(WebhookDelivery).join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
-             .where(WebhookDelivery.status == DeliveryStatus.FAILED, OutboxEvent.created_at >= since))
+    query = (
+        select(WebhookDelivery)
+        .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
+        .where(WebhookDelivery.status == DeliveryStatus.FAILED, OutboxEvent.created_at >= since)
+    )
     if subscription_id is not None:
         query = query.where(WebhookDelivery.subscription_id == subscription_id)
     deliveries = list(session.scalars(query.with_for_update(of=WebhookDelivery)))
@@ -190,12 +237,23 @@ def send_test(session: Session, *, subscription_id: int, now: dt.datetime | None
 
     sub = get_or_raise(session, subscription_id=subscription_id)
     now = now or utcnow()
-    event = OutboxEvent(event_id=str(uuid.uuid4()), kind=TEST_KIND, created_at=now, relayed_at=now,
-                        data={"subscriptionId": sub.id, "message": "test event from the developer console"})
+    event = OutboxEvent(
+        event_id=str(uuid.uuid4()),
+        kind=TEST_KIND,
+        created_at=now,
+        relayed_at=now,
+        data={"subscriptionId": sub.id, "message": "test event from the developer console"},
+    )
     session.add(event)
     session.flush()
-    delivery = WebhookDelivery(event_id=event.id, subscription_id=sub.id, status=DeliveryStatus.PENDING,
-                               attempts=0, next_attempt_at=now, created_at=now)
+    delivery = WebhookDelivery(
+        event_id=event.id,
+        subscription_id=sub.id,
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        next_attempt_at=now,
+        created_at=now,
+    )
     session.add(delivery)
     session.flush()
     after_commit_deliver(session, [delivery.id])

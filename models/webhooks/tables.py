@@ -46,7 +46,8 @@ class WebhookSubscription(Base):
     url: Mapped[str] = mapped_column(String(2048))
     events: Mapped[list] = mapped_column(JSON, default=list)
     status: Mapped[SubscriptionStatus] = mapped_column(
-        _enum(SubscriptionStatus, "webhook_subscription_status"), default=SubscriptionStatus.ACTIVE)
+        _enum(SubscriptionStatus, "webhook_subscription_status"), default=SubscriptionStatus.ACTIVE
+    )
     secret_encrypted: Mapped[str] = mapped_column(Text)
     previous_secret_encrypted: Mapped[str | None] = mapped_column(Text)
     previous_secret_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
@@ -58,8 +59,11 @@ class WebhookSubscription(Base):
     def live_secrets(self, box: SecretBox, now: dt.datetime) -> list[str]:
         """The secrets to sign with: the current one, then the previous one within 24 h."""
         live = [box.open(self.secret_encrypted)]
-        if self.previous_secret_encrypted and self.previous_secret_expires_at and \
-                now < self.previous_secret_expires_at:
+        if (
+            self.previous_secret_encrypted
+            and self.previous_secret_expires_at
+            and now < self.previous_secret_expires_at
+        ):
             live.append(box.open(self.previous_secret_encrypted))
         return live
 
@@ -90,9 +94,11 @@ class WebhookDelivery(Base):
     id: Mapped[id_pk]
     event_id: Mapped[big_id] = mapped_column(ForeignKey("webhook_event.id", ondelete="CASCADE"))
     subscription_id: Mapped[big_id] = mapped_column(
-        ForeignKey("webhook_subscription.id", ondelete="CASCADE"), index=True)
+        ForeignKey("webhook_subscription.id", ondelete="CASCADE"), index=True
+    )
     status: Mapped[DeliveryStatus] = mapped_column(
-        _enum(DeliveryStatus, "webhook_delivery_status"), default=DeliveryStatus.PENDING)
+        _enum(DeliveryStatus, "webhook_delivery_status"), default=DeliveryStatus.PENDING
+    )
     attempts: Mapped[int] = mapped_column(default=0)
     # Due time while PENDING; also the lease of a worker sending it (claimed = pushed ahead).
     next_attempt_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
@@ -109,7 +115,8 @@ class WebhookAttempt(Base):
 
     id: Mapped[id_pk]
     delivery_id: Mapped[big_id] = mapped_column(
-        ForeignKey("webhook_delivery.id", ondelete="CASCADE"), index=True)
+        ForeignKey("webhook_delivery.id", ondelete="CASCADE"), index=True
+    )
     number: Mapped[int]
     attempted_at: Mapped[utc_time]
     status_code: Mapped[int | None]

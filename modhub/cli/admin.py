@@ -23,6 +23,7 @@ def resource() -> None:
 
 def _apply(action, **kwargs) -> None:
     from models.catalog.lifecycle import resource_snapshot
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         post = run_or_fail(lambda: action(session, settings=platform.settings, **kwargs))
@@ -35,17 +36,25 @@ def _apply(action, **kwargs) -> None:
 def resource_publish(post_id: int) -> None:
     """Publish a resource post; emits resource.published."""
     from models.catalog.lifecycle import publish_resource
+
     _apply(publish_resource, post_id=post_id)
 
 
 @resource.command("update")
 @click.argument("post_id", type=int)
-@click.option("--set", "pairs", multiple=True, required=True, metavar="FIELD=VALUE",
-              help="Field to change, e.g. --set main_name='New name' --set resource_version=1.2 "
-                   "(lists and booleans as JSON: --set main_categories='[\"MAP\"]').")
+@click.option(
+    "--set",
+    "pairs",
+    multiple=True,
+    required=True,
+    metavar="FIELD=VALUE",
+    help="Field to change, e.g. --set main_name='New name' --set resource_version=1.2 "
+    "(lists and booleans as JSON: --set main_categories='[\"MAP\"]').",
+)
 def resource_update(post_id: int, pairs) -> None:
     """Change fields of a resource post; a published one emits resource.updated."""
     from models.catalog.lifecycle import update_resource
+
     _apply(update_resource, post_id=post_id, **_parse_pairs(pairs))
 
 
@@ -79,6 +88,7 @@ def _value(name: str, raw: str):
 def resource_delete(post_id: int) -> None:
     """Soft-delete a resource post; emits resource.deleted with its last snapshot."""
     from models.catalog.lifecycle import delete_resource
+
     _apply(delete_resource, post_id=post_id)
 
 
@@ -93,13 +103,20 @@ def server() -> None:
 def server_status(post_id: int, state: str) -> None:
     """Mark a server online or offline; emits server.status.online/offline when it changed."""
     from models.catalog.lifecycle import server_snapshot, set_server_status
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        changed = run_or_fail(lambda: set_server_status(session, post_id=post_id, online=state == "online",
-                                                 settings=platform.settings))
+        changed = run_or_fail(
+            lambda: set_server_status(
+                session, post_id=post_id, online=state == "online", settings=platform.settings
+            )
+        )
         from models.catalog.tables import ServerPost
-        out = {**server_snapshot(session.get(ServerPost, post_id), display=platform.display),
-               "changed": changed}
+
+        out = {
+            **server_snapshot(session.get(ServerPost, post_id), display=platform.display),
+            "changed": changed,
+        }
     click.echo(json.dumps(out, ensure_ascii=False))
 
 
@@ -116,6 +133,7 @@ def user_role(user_id: int, role: str) -> None:
     drafts, as admins may too), or remove it with `none`."""
     from models.console.service import set_role
     from models.identity.service import get_user
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         if get_user(session, user_id=user_id) is None:

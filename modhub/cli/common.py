@@ -21,19 +21,23 @@ def load_settings():
 def load_platform():
     """The platform (database, storage, secrets) the commands act through, built from the settings."""
     from modhub.app import build_platform
+
     settings = load_settings()
     from sqlalchemy.engine import make_url
+
     path = make_url(settings.database_url).database if settings.embedded else None
     if path and path != ":memory:" and not Path(path).exists():
         raise click.ClickException(
             f"{Path(path).parent} is not a modhub data folder (no {Path(path).name} there). Start "
-            "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR.")
+            "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR."
+        )
     return build_platform(settings)
 
 
 def run_or_fail(fn):
     """Run a domain call; an ApiError becomes a one-line command error."""
     from modhub.core.errors import ApiError
+
     try:
         return fn()
     except ApiError as exc:

@@ -14,15 +14,21 @@ from modhub.cli.common import run_or_fail as _run
 
 @resource.command("restore")
 @click.argument("post_id", type=int)
-@click.option("--note", default="restored by an operator", show_default=True,
-              help="Resolution written to the resource's reports (seen through resolved-since).")
+@click.option(
+    "--note",
+    default="restored by an operator",
+    show_default=True,
+    help="Resolution written to the resource's reports (seen through resolved-since).",
+)
 def resource_restore(post_id: int, note: str) -> None:
     """Publish again a resource hidden by download-failure reports; resolves its reports."""
     from models.downloads.reports import restore
+
     platform = _platform()
     with platform.db.session() as session, session.begin():
-        resolved = _run(lambda: restore(session, post_id=post_id, settings=platform.settings,
-                                        resolution=note))
+        resolved = _run(
+            lambda: restore(session, post_id=post_id, settings=platform.settings, resolution=note)
+        )
     click.echo(json.dumps({"postId": post_id, "status": "PUBLISHED", "resolvedReports": resolved}))
 
 
@@ -37,6 +43,7 @@ def entitlement() -> None:
 def entitlement_grant(user_id: int, post_id: int) -> None:
     """Let a user download a paid (or MEMBERS) resource."""
     from models.downloads.access import grant
+
     platform = _platform()
     with platform.db.session() as session, session.begin():
         new = _run(lambda: grant(session, user_id=user_id, post_id=post_id))
@@ -49,6 +56,7 @@ def entitlement_grant(user_id: int, post_id: int) -> None:
 def entitlement_revoke(user_id: int, post_id: int) -> None:
     """Take an entitlement back (its temporary links stop working at once)."""
     from models.downloads.access import revoke
+
     platform = _platform()
     with platform.db.session() as session, session.begin():
         gone = _run(lambda: revoke(session, user_id=user_id, post_id=post_id))
@@ -64,9 +72,11 @@ def downloads() -> None:
 def downloads_flush() -> None:
     """Write the pending download counts (Redis) into the counters and daily statistics."""
     from models.downloads.counting import counter_for, flush
+
     platform = _platform()
-    written = _run(lambda: flush(platform.db, counter_for(platform.quota),
-                                 log=lambda line: click.echo(line, err=True)))
+    written = _run(
+        lambda: flush(platform.db, counter_for(platform.quota), log=lambda line: click.echo(line, err=True))
+    )
     click.echo(f"{written} downloads flushed")
 
 
@@ -79,6 +89,7 @@ def keys() -> None:
 def keys_rotate() -> None:
     """Make a new install-script signing key; the old one stays published until retired."""
     from models.downloads.keys import rotate
+
     platform = _platform()
     click.echo("generating a 3072-bit RSA key ...", err=True)
     with platform.db.session() as session, session.begin():
@@ -91,6 +102,7 @@ def keys_rotate() -> None:
 def keys_retire(kid: str) -> None:
     """Stop publishing a previous install-script signing key."""
     from models.downloads.keys import retire
+
     platform = _platform()
     with platform.db.session() as session, session.begin():
         _run(lambda: retire(session, kid=kid))

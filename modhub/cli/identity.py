@@ -16,13 +16,18 @@ def identity() -> None:
 
 
 @identity.command("purge")
-@click.option("--grace-hours", default=24, show_default=True, type=click.IntRange(min=0),
-              help="Keep expired rows this long (for support look-ups) before deleting them.")
+@click.option(
+    "--grace-hours",
+    default=24,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Keep expired rows this long (for support look-ups) before deleting them.",
+)
 def purge(grace_hours: int) -> None:
     """Delete expired codes and tickets; prints how many of each were removed, as JSON."""
     from models.identity import oauth
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        removed = oauth.purge_expired(session, now=platform.clock(),
-                                      grace=dt.timedelta(hours=grace_hours))
+        removed = oauth.purge_expired(session, now=platform.clock(), grace=dt.timedelta(hours=grace_hours))
     click.echo(json.dumps(removed))

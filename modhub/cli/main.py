@@ -43,6 +43,7 @@ def db() -> None:
 def db_upgrade() -> None:
     """Migrate the database to the newest schema."""
     from modhub.migrate import upgrade
+
     settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
@@ -71,18 +72,28 @@ def app() -> None:
 def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
     """Register an application and print its credentials once, as JSON."""
     from models.identity import applications
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         creds = applications.create(
-            session, platform.secrets, name=name, permissions=permissions, scopes=scopes,
-            ip_allow=ip_allow, redirect_uris=redirect_uris, per_minute=per_minute,
-            per_day=per_day, approve=approve)
+            session,
+            platform.secrets,
+            name=name,
+            permissions=permissions,
+            scopes=scopes,
+            ip_allow=ip_allow,
+            redirect_uris=redirect_uris,
+            per_minute=per_minute,
+            per_day=per_day,
+            approve=approve,
+        )
     click.echo(json.dumps(creds.as_json()))
 
 
 def _set_status(app_id: int, status_name: str) -> None:
     from models.identity import applications
     from models.identity.tables import AppStatus
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         run_or_fail(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
@@ -107,13 +118,24 @@ def app_disable(app_id: int) -> None:
 def app_list() -> None:
     """List applications as JSON lines (never their secrets)."""
     from models.identity import applications
+
     platform = load_platform()
     with platform.db.session() as session:
         for a in applications.list_(session):
-            click.echo(json.dumps({
-                "appId": a.id, "name": a.name, "apiKey": a.api_key, "status": a.status.value,
-                "permissions": a.permissions, "ipAllow": a.ip_allow,
-                "perMinute": a.per_minute, "perDay": a.per_day}))
+            click.echo(
+                json.dumps(
+                    {
+                        "appId": a.id,
+                        "name": a.name,
+                        "apiKey": a.api_key,
+                        "status": a.status.value,
+                        "permissions": a.permissions,
+                        "ipAllow": a.ip_allow,
+                        "perMinute": a.per_minute,
+                        "perDay": a.per_day,
+                    }
+                )
+            )
 
 
 @app.command("rotate-secret")
@@ -121,6 +143,7 @@ def app_list() -> None:
 def app_rotate_secret(app_id: int) -> None:
     """Replace an application's secret key and print the new credentials once."""
     from models.identity import applications
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         creds = run_or_fail(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
@@ -134,12 +157,24 @@ def app_rotate_secret(app_id: int) -> None:
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the API with uvicorn (production server; several worker processes)."""
     import uvicorn
+
     settings = load_settings()  # fail fast on a missing production secret, before forking workers
     if not settings.redis_url and workers > 1:
-        click.echo(f"warning: MODHUB_REDIS_URL is not set: each of the {workers} workers counts "
-                   "quotas on its own; run with Redis to share them", err=True)
-    uvicorn.run("modhub.asgi:create", factory=True, host=host, port=port, workers=workers,
-                proxy_headers=False, access_log=False, log_level="info")
+        click.echo(
+            f"warning: MODHUB_REDIS_URL is not set: each of the {workers} workers counts "
+            "quotas on its own; run with Redis to share them",
+            err=True,
+        )
+    uvicorn.run(
+        "modhub.asgi:create",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=False,
+        access_log=False,
+        log_level="info",
+    )
 
 
 @main.command()
@@ -149,6 +184,7 @@ def run(host: str, port: int) -> None:
     """Create the database, print a demo API key and secret, and serve (embedded quick start)."""
     from modhub import demo
     from modhub.migrate import upgrade
+
     settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
@@ -157,20 +193,23 @@ def run(host: str, port: int) -> None:
     creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
     password = demo.new_demo_password(platform, creds["demoUserId"])
     from modhub.seed import seed_cli
+
     seed_cli(platform, resources=200, only_if_empty=True)  # a small demo catalogue on first start
     platform.db.engine.dispose()
     import threading
 
     import uvicorn
-    server = uvicorn.Server(uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port,
-                                           log_level="info"))
+
+    server = uvicorn.Server(
+        uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
+    )
 
     def _banner() -> None:  # after uvicorn's start-up lines, not in the middle of them
         while not server.started and not server.should_exit:
             threading.Event().wait(0.1)
         if server.started:
-            click.echo(demo.banner(creds, base, password, shared_quota=bool(settings.redis_url)),
-                       err=True)
+            click.echo(demo.banner(creds, base, password, shared_quota=bool(settings.redis_url)), err=True)
+
     threading.Thread(target=_banner, daemon=True).start()
     server.run()
 
@@ -181,8 +220,13 @@ def demo_group() -> None:
 
 
 @demo_group.command("seed")
-@click.option("--resources", default=1000, show_default=True, type=click.IntRange(min=1),
-              help="Number of resource posts to create.")
+@click.option(
+    "--resources",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Number of resource posts to create.",
+)
 def demo_seed(resources: int) -> None:
     """Fill an EMPTY database with a deterministic demo catalogue (same N, same data).
 
@@ -190,6 +234,7 @@ def demo_seed(resources: int) -> None:
     rows into real data and is all-or-nothing (one transaction).
     """
     from modhub.seed import SeedRefused, seed_cli
+
     try:
         counts = seed_cli(load_platform(), resources=resources)
     except SeedRefused as exc:
@@ -198,16 +243,24 @@ def demo_seed(resources: int) -> None:
 
 
 @main.command()
-@click.option("--queue", "queues", multiple=True,
-              help="Queue to work on (default: MODHUB_WEBHOOK_QUEUE, then default).")
-@click.option("--worker-class", type=click.Choice(["simple", "fork"]), default="simple", show_default=True,
-              help="simple runs jobs in-process (measured faster); fork forks a child per job.")
+@click.option(
+    "--queue", "queues", multiple=True, help="Queue to work on (default: MODHUB_WEBHOOK_QUEUE, then default)."
+)
+@click.option(
+    "--worker-class",
+    type=click.Choice(["simple", "fork"]),
+    default="simple",
+    show_default=True,
+    help="simple runs jobs in-process (measured faster); fork forks a child per job.",
+)
 @click.option("--burst", is_flag=True, help="Stop when the queues are empty.")
-@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING"]), default="INFO",
-              show_default=True)
+@click.option(
+    "--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING"]), default="INFO", show_default=True
+)
 def worker(queues, worker_class, burst, log_level) -> None:
     """Run an RQ worker (with the scheduler and the webhook sweep) over the configured Redis."""
     from workers.runner import run_worker
+
     settings = load_settings()
     if not settings.redis_url:
         raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
@@ -221,4 +274,3 @@ main.add_command(storage)
 main.add_command(moderate)
 main.add_command(downloads)
 main.add_command(keys)
-

@@ -12,9 +12,11 @@ from modhub.cli.common import load_platform, run_or_fail
 
 def _reviewer(session, reviewer_id: int | None) -> int | None:
     from models.authoring.review import can_moderate
+
     if reviewer_id is not None and not can_moderate(session, user_id=reviewer_id):
-        raise click.ClickException(f"user {reviewer_id} has no moderator role "
-                                   "(modhub admin user role ID moderator)")
+        raise click.ClickException(
+            f"user {reviewer_id} has no moderator role (modhub admin user role ID moderator)"
+        )
     return reviewer_id
 
 
@@ -28,16 +30,25 @@ def moderate() -> None:
 
 
 @moderate.command("list")
-@click.option("--state", type=click.Choice(["PENDING_REVIEW", "REJECTED", "DRAFT", "PUBLISHED"]),
-              default="PENDING_REVIEW", show_default=True)
+@click.option(
+    "--state",
+    type=click.Choice(["PENDING_REVIEW", "REJECTED", "DRAFT", "PUBLISHED"]),
+    default="PENDING_REVIEW",
+    show_default=True,
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=100, show_default=True)
 def moderate_list(state: str, limit: int) -> None:
     """Drafts in a state, the longest waiting first (JSON)."""
     from models.authoring import records, review
+
     platform = load_platform()
     with platform.db.session() as session:
-        _echo([records.review_item(session, d, display=platform.display)
-               for d in review.queue(session, state=state, limit=limit)])
+        _echo(
+            [
+                records.review_item(session, d, display=platform.display)
+                for d in review.queue(session, state=state, limit=limit)
+            ]
+        )
 
 
 @moderate.command("show")
@@ -45,6 +56,7 @@ def moderate_list(state: str, limit: int) -> None:
 def moderate_show(draft_id: int) -> None:
     """One draft with its changes against the published version (JSON)."""
     from models.authoring import records, review
+
     platform = load_platform()
     with platform.db.session() as session:
         draft = run_or_fail(lambda: review.get_or_raise(session, draft_id=draft_id))
@@ -57,13 +69,16 @@ def moderate_show(draft_id: int) -> None:
 def moderate_approve(draft_id: int, reviewer_id: int | None) -> None:
     """Approve: publish the draft (resource.published) or apply the edit (resource.updated)."""
     from models.authoring import review
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         reviewer = _reviewer(session, reviewer_id)
-        post = run_or_fail(lambda: review.approve(session, draft_id=draft_id, settings=platform.settings,
-                                           reviewer_id=reviewer))
-        out = {"draftId": draft_id, "state": "PUBLISHED", "postId": post.id,
-               "postVersion": post.post_version}
+        post = run_or_fail(
+            lambda: review.approve(
+                session, draft_id=draft_id, settings=platform.settings, reviewer_id=reviewer
+            )
+        )
+        out = {"draftId": draft_id, "state": "PUBLISHED", "postId": post.id, "postVersion": post.post_version}
     _echo(out)
 
 
@@ -74,6 +89,7 @@ def moderate_approve(draft_id: int, reviewer_id: int | None) -> None:
 def moderate_reject(draft_id: int, reason: str, reviewer_id: int | None) -> None:
     """Reject with a reason: the draft goes back to its author (REJECTED)."""
     from models.authoring import review
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         reviewer = _reviewer(session, reviewer_id)

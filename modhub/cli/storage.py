@@ -28,8 +28,12 @@ def storage_check() -> None:
 
 
 @storage.command("sweep")
-@click.option("--grace-minutes", default=60, show_default=True,
-              help="Keep unreferenced lobby content this long after its last use.")
+@click.option(
+    "--grace-minutes",
+    default=60,
+    show_default=True,
+    help="Keep unreferenced lobby content this long after its last use.",
+)
 def storage_sweep(grace_minutes: int) -> None:
     """Remove expired lobby reservations, unreferenced lobby content and stale upload spool files."""
     import datetime as dt
@@ -37,7 +41,10 @@ def storage_sweep(grace_minutes: int) -> None:
     from models.lobby.sweep import sweep
 
     platform = load_platform()
-    result = sweep(platform.db, platform.storage, grace=dt.timedelta(minutes=grace_minutes),
-                   progress=click.echo)
-    click.echo(f"{result.reservations} expired reservation(s), {result.contents} content(s), "
-               f"{result.spool_files} spool file(s) removed")
+    result = sweep(
+        platform.db, platform.storage, grace=dt.timedelta(minutes=grace_minutes), progress=click.echo
+    )
+    click.echo(
+        f"{result.reservations} expired reservation(s), {result.contents} content(s), "
+        f"{result.spool_files} spool file(s) removed"
+    )

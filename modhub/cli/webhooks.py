@@ -19,19 +19,35 @@ def webhook() -> None:
 
 @webhook.command("add")
 @click.option("--app", "app_id", type=int, required=True, help="Application id.")
-@click.option("--url", required=True, help="Callback URL (https; http to loopback only when "
-                                           "MODHUB_WEBHOOK_ALLOW_PRIVATE=1).")
-@click.option("--event", "events", multiple=True, type=click.Choice(EVENT_KINDS),
-              help="Event kind to receive (repeat; default: all seven).")
+@click.option(
+    "--url",
+    required=True,
+    help="Callback URL (https; http to loopback only when MODHUB_WEBHOOK_ALLOW_PRIVATE=1).",
+)
+@click.option(
+    "--event",
+    "events",
+    multiple=True,
+    type=click.Choice(EVENT_KINDS),
+    help="Event kind to receive (repeat; default: all seven).",
+)
 def add(app_id: int, url: str, events) -> None:
     """Subscribe an application; prints the subscription and its secret once, as JSON."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub, secret = run_or_fail(lambda: webhooks.create(
-            session, platform.secrets, app_id=app_id, url=url, events=events,
-            allow_private=platform.settings.webhook_allow_private))
+        sub, secret = run_or_fail(
+            lambda: webhooks.create(
+                session,
+                platform.secrets,
+                app_id=app_id,
+                url=url,
+                events=events,
+                allow_private=platform.settings.webhook_allow_private,
+            )
+        )
         out = {**describe(sub), "secret": secret}
     click.echo(json.dumps(out))
 
@@ -42,6 +58,7 @@ def list_(app_id: int | None) -> None:
     """List subscriptions as JSON lines (never their secrets)."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
+
     platform = load_platform()
     with platform.db.session() as session:
         for sub in webhooks.list_(session, app_id=app_id):
@@ -52,10 +69,14 @@ def _set_status(subscription_id: int, status_name: str) -> None:
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
     from models.webhooks.tables import SubscriptionStatus
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub = run_or_fail(lambda: webhooks.set_status(session, subscription_id=subscription_id,
-                                               status=SubscriptionStatus[status_name]))
+        sub = run_or_fail(
+            lambda: webhooks.set_status(
+                session, subscription_id=subscription_id, status=SubscriptionStatus[status_name]
+            )
+        )
         out = describe(sub)
     click.echo(json.dumps(out))
 
@@ -80,10 +101,12 @@ def rotate_secret(subscription_id: int) -> None:
     """Replace the secret; prints the new one once. The old one still signs for 24 h."""
     from models.webhooks import service as webhooks
     from models.webhooks.records import describe
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        sub, secret = run_or_fail(lambda: webhooks.rotate_secret(session, platform.secrets,
-                                                          subscription_id=subscription_id))
+        sub, secret = run_or_fail(
+            lambda: webhooks.rotate_secret(session, platform.secrets, subscription_id=subscription_id)
+        )
         out = {**describe(sub), "secret": secret}
     click.echo(json.dumps(out))
 
@@ -93,6 +116,7 @@ def rotate_secret(subscription_id: int) -> None:
 def remove(subscription_id: int) -> None:
     """Delete a subscription and its delivery log."""
     from models.webhooks import service as webhooks
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
         run_or_fail(lambda: webhooks.remove(session, subscription_id=subscription_id))
@@ -107,10 +131,12 @@ def remove(subscription_id: int) -> None:
 def deliveries(subscription_id, event_id, status, limit) -> None:
     """Print deliveries, newest first, each with every attempt, as JSON lines."""
     from models.webhooks import service as webhooks
+
     platform = load_platform()
     with platform.db.session() as session:
-        for row in webhooks.list_deliveries(session, subscription_id=subscription_id,
-                                               event_id=event_id, status=status, limit=limit):
+        for row in webhooks.list_deliveries(
+            session, subscription_id=subscription_id, event_id=event_id, status=status, limit=limit
+        ):
             click.echo(json.dumps(row, ensure_ascii=False))
 
 
@@ -120,20 +146,26 @@ def deliveries(subscription_id, event_id, status, limit) -> None:
 def redeliver(event_id: str, subscription_id: int | None) -> None:
     """Send an event again (same X-Webhook-Id) to the subscriptions it was delivered to."""
     from models.webhooks import service as webhooks
+
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        ids = run_or_fail(lambda: webhooks.redeliver(session, event_id=event_id,
-                                                 subscription_id=subscription_id))
+        ids = run_or_fail(
+            lambda: webhooks.redeliver(session, event_id=event_id, subscription_id=subscription_id)
+        )
     click.echo(json.dumps({"eventId": event_id, "requeued": len(ids)}))
 
 
 @webhook.command("replay")
-@click.option("--since", required=True, help="ISO 8601 time; without an offset it is read in "
-                                             "MODHUB_TIME_ZONE (e.g. '2026-11-21 09:00:00').")
+@click.option(
+    "--since",
+    required=True,
+    help="ISO 8601 time; without an offset it is read in MODHUB_TIME_ZONE (e.g. '2026-11-21 09:00:00').",
+)
 @click.option("--subscription", "subscription_id", type=int, help="Only this subscription.")
 def replay(since: str, subscription_id: int | None) -> None:
     """Re-queue every FAILED delivery of an event raised since TIME."""
     from models.webhooks import service as webhooks
+
     platform = load_platform()
     start = _parse_time(since, platform.settings.time_zone)
     with platform.db.session() as session, session.begin():

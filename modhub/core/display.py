@@ -48,8 +48,9 @@ class Display:
     @classmethod
     def from_settings(cls, settings) -> Display:
         """The display fields of the settings."""
-        return cls(time_zone=settings.time_zone, cdn_base_url=settings.cdn_base_url,
-                   site_url=settings.site_url)
+        return cls(
+            time_zone=settings.time_zone, cdn_base_url=settings.cdn_base_url, site_url=settings.site_url
+        )
 
     def time(self, value: dt.datetime | None) -> str | None:
         """A stored UTC time in the platform time zone (format_time)."""

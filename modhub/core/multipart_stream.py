@@ -73,8 +73,7 @@ class FilePartReader:
                 else:
                     self._other += len(event.data)
                     if self._other > MAX_OTHER_BYTES:
-                        raise MultipartError(f"parts other than {self._field} exceed "
-                                             f"{MAX_OTHER_BYTES} bytes")
+                        raise MultipartError(f"parts other than {self._field} exceed {MAX_OTHER_BYTES} bytes")
             elif isinstance(event, Epilogue):
                 if not self.found:
                     raise MultipartError(f"the multipart body has no file part named {self._field}")

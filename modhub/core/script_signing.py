@@ -40,8 +40,9 @@ class InstallSigner:
 
     def public_pem(self) -> bytes:
         """The public key as PEM (SubjectPublicKeyInfo)."""
-        return self._key.public_key().public_bytes(serialization.Encoding.PEM,
-                                                   serialization.PublicFormat.SubjectPublicKeyInfo)
+        return self._key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
 
 
 def _generated_pem(data_dir: Path) -> bytes:
@@ -50,13 +51,17 @@ def _generated_pem(data_dir: Path) -> bytes:
         return path.read_bytes()
     data_dir.mkdir(parents=True, exist_ok=True)
     key = rsa.generate_private_key(public_exponent=65537, key_size=3072)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
-    log.warning("generated a new install signing key in %s (embedded mode); set "
-                "MODHUB_INSTALL_SIGNING_KEY in production", path)
+    log.warning(
+        "generated a new install signing key in %s (embedded mode); set "
+        "MODHUB_INSTALL_SIGNING_KEY in production",
+        path,
+    )
     return pem
 
 

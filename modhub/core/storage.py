@@ -95,8 +95,9 @@ class _Hasher:
         return StoredObject(key=sha256, size=self.size, sha1=sha1, sha256=sha256, sha512=sha512)
 
 
-def _spool(stream: BinaryIO, directory: Path | None,
-           expect: Expected | None = None) -> tuple[StoredObject, str]:
+def _spool(
+    stream: BinaryIO, directory: Path | None, expect: Expected | None = None
+) -> tuple[StoredObject, str]:
     """Copy a stream into a temporary file, hashing on the way; returns the digests and path.
 
     With `expect`, more bytes than expected stop the copy at once, and a size or sha256 that
@@ -140,8 +141,9 @@ class UrlSigner:
     @classmethod
     def from_encryption_key(cls, encryption_key: str, clock=time.time) -> UrlSigner:
         """A signer keyed from the encryption key, so no new setting is needed."""
-        return cls(hmac.new(encryption_key.encode(), b"modhub storage url v1",
-                            hashlib.sha256).digest(), clock)
+        return cls(
+            hmac.new(encryption_key.encode(), b"modhub storage url v1", hashlib.sha256).digest(), clock
+        )
 
     def _mac(self, key: str, expires: int, filename: str) -> str:
         msg = f"{key}\n{expires}\n{filename}".encode()
@@ -297,8 +299,7 @@ class S3Storage:
         params = {"Bucket": self.bucket, "Key": self._name(key)}
         if filename:
             params["ResponseContentDisposition"] = content_disposition(filename)
-        return self.client.generate_presigned_url("get_object", Params=params,
-                                                  ExpiresIn=int(expires_in))
+        return self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=int(expires_in))
 
     def delete(self, key: str) -> None:
         """Remove the object (S3 answers success when it is already gone)."""
@@ -315,8 +316,7 @@ def _iter_body(body) -> Iterator[bytes]:
 def content_disposition(filename: str) -> str:
     """An attachment Content-Disposition with an ASCII fallback and the RFC 5987 UTF-8 name."""
     ascii_name = filename.encode("ascii", "replace").decode().replace('"', "_").replace("?", "_")
-    return (f'attachment; filename="{ascii_name}"; '
-            f"filename*=UTF-8''{urllib.parse.quote(filename, safe='')}")
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{urllib.parse.quote(filename, safe='')}"
 
 
 def from_settings(settings) -> Storage:
@@ -324,8 +324,7 @@ def from_settings(settings) -> Storage:
     signer = UrlSigner.from_encryption_key(settings.encryption_key)
     url = settings.storage_url
     if not url:
-        return DiskStorage(Path(settings.data_dir) / "files", signer=signer,
-                           base_url=settings.base_url)
+        return DiskStorage(Path(settings.data_dir) / "files", signer=signer, base_url=settings.base_url)
     parsed = urllib.parse.urlparse(url)
     if parsed.scheme != "s3" or not parsed.netloc:
         raise StorageError(f"MODHUB_STORAGE_URL must be empty or s3://bucket[/prefix], got {url!r}")
@@ -333,9 +332,11 @@ def from_settings(settings) -> Storage:
     from botocore.config import Config
 
     client = boto3.client(
-        "s3", endpoint_url=settings.s3_endpoint_url or None,
+        "s3",
+        endpoint_url=settings.s3_endpoint_url or None,
         region_name=settings.s3_region or None,
         aws_access_key_id=settings.s3_access_key_id or None,
         aws_secret_access_key=settings.s3_secret_access_key or None,
-        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
+        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}),
+    )
     return S3Storage(parsed.netloc, client=client, prefix=parsed.path)

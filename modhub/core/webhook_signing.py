@@ -17,17 +17,22 @@ import time
 from urllib.parse import urlsplit
 
 EVENT_KINDS = (
-    "resource.published", "resource.updated", "resource.deleted",
-    "server.status.online", "server.status.offline",
-    "post.published", "post.deleted",
+    "resource.published",
+    "resource.updated",
+    "resource.deleted",
+    "server.status.online",
+    "server.status.offline",
+    "post.published",
+    "post.deleted",
 )
 TOLERANCE_SECONDS = 300
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
     """Lower-case hex HMAC-SHA256 of `timestamp + "\\n" + body` keyed with the secret."""
-    return hmac.new(secret.encode("utf-8"), timestamp.encode("ascii") + b"\n" + body,
-                    hashlib.sha256).hexdigest()
+    return hmac.new(
+        secret.encode("utf-8"), timestamp.encode("ascii") + b"\n" + body, hashlib.sha256
+    ).hexdigest()
 
 
 def signature_header(secrets: list[str], timestamp: str, body: bytes) -> str:
@@ -37,12 +42,19 @@ def signature_header(secrets: list[str], timestamp: str, body: bytes) -> str:
 
 def encode_body(kind: str, data: dict) -> bytes:
     """The raw request body `{"event", "data"}` (compact UTF-8 JSON)."""
-    return json.dumps({"event": kind, "data": data}, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
+    return json.dumps({"event": kind, "data": data}, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8"
+    )
 
 
-def verify_signature(secret: str, timestamp: str, body: bytes, signature: str,
-                     tolerance: int = TOLERANCE_SECONDS, now: float | None = None) -> bool:
+def verify_signature(
+    secret: str,
+    timestamp: str,
+    body: bytes,
+    signature: str,
+    tolerance: int = TOLERANCE_SECONDS,
+    now: float | None = None,
+) -> bool:
     """True when `signature` (the X-Webhook-Signature header) matches and the timestamp is fresh.
 
     `timestamp` is the X-Webhook-Timestamp header (Unix milliseconds), `body` the raw bytes
@@ -70,21 +82,34 @@ class CallbackRefused(ValueError):
 # IANA special-purpose registries beyond what `ipaddress` flags as not global: translation and
 # tunnelling prefixes that embed an IPv4 address (any of them can reach a private host through a
 # relay), and the ranges `is_global` still counts as global on Python 3.11.
-_SPECIAL = tuple(ipaddress.ip_network(n) for n in (
-    "100.64.0.0/10",    # shared address space (RFC 6598), cloud metadata lives there
-    "192.0.0.0/24",     # IETF protocol assignments
-    "198.18.0.0/15",    # benchmarking
-    "192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24",  # documentation
-    "240.0.0.0/4", "255.255.255.255/32",
-    "2002::/16",        # 6to4
-    "2001::/32",        # Teredo
-    "2001:db8::/32", "3fff::/20",  # documentation
-    "64:ff9b::/96", "64:ff9b:1::/48",  # NAT64
-    "100::/64",         # discard-only
-    "2001:2::/48",      # benchmarking
-    "fc00::/7", "fe80::/10", "fec0::/10",
-    "::/128", "::1/128", "::ffff:0:0/96", "::/96",  # unspecified, loopback, mapped, compatible
-))
+_SPECIAL = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "100.64.0.0/10",  # shared address space (RFC 6598), cloud metadata lives there
+        "192.0.0.0/24",  # IETF protocol assignments
+        "198.18.0.0/15",  # benchmarking
+        "192.0.2.0/24",
+        "198.51.100.0/24",
+        "203.0.113.0/24",  # documentation
+        "240.0.0.0/4",
+        "255.255.255.255/32",
+        "2002::/16",  # 6to4
+        "2001::/32",  # Teredo
+        "2001:db8::/32",
+        "3fff::/20",  # documentation
+        "64:ff9b::/96",
+        "64:ff9b:1::/48",  # NAT64
+        "100::/64",  # discard-only
+        "2001:2::/48",  # benchmarking
+        "fc00::/7",
+        "fe80::/10",
+        "fec0::/10",
+        "::/128",
+        "::1/128",
+        "::ffff:0:0/96",
+        "::/96",  # unspecified, loopback, mapped, compatible
+    )
+)
 
 
 def _blocked(address: str) -> bool:
@@ -126,9 +151,12 @@ def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]
     addresses = (resolver or resolve)(parts.hostname, port)
     blocked = [a for a in addresses if _blocked(a)]
     if parts.scheme == "http" and not (allow_private and len(blocked) == len(addresses)):
-        raise CallbackRefused("http callbacks are allowed only to loopback or private addresses "
-                              "when MODHUB_WEBHOOK_ALLOW_PRIVATE is on; use https")
+        raise CallbackRefused(
+            "http callbacks are allowed only to loopback or private addresses "
+            "when MODHUB_WEBHOOK_ALLOW_PRIVATE is on; use https"
+        )
     if blocked and not allow_private:
-        raise CallbackRefused(f"callback host resolves to a private or special-purpose "
-                              f"address ({blocked[0]}); refused")
+        raise CallbackRefused(
+            f"callback host resolves to a private or special-purpose address ({blocked[0]}); refused"
+        )
     return addresses

@@ -18,15 +18,20 @@ TEMPLATES = Path(__file__).parent
 DOCS_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
 """No inline script or style, no other origin; the docs page may not be framed."""
 
-_HEADERS = {"Content-Security-Policy": DOCS_CSP, "X-Frame-Options": "DENY",
-            "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+_HEADERS = {
+    "Content-Security-Policy": DOCS_CSP,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 
 class _SigningDocsAPI(SwaggerUIAPI):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._templates = Jinja2Templates(directory=[str(TEMPLATES),
-                                                     str(self.options.swagger_ui_template_dir)])
+        self._templates = Jinja2Templates(
+            directory=[str(TEMPLATES), str(self.options.swagger_ui_template_dir)]
+        )
 
     async def _get_swagger_ui_home(self, req):
         response = await super()._get_swagger_ui_home(req)
@@ -39,6 +44,7 @@ class SigningDocsMiddleware(SwaggerUIMiddleware):
 
     def add_api(self, specification, base_path=None, arguments=None, **kwargs) -> None:
         """Like the parent, with the page template of this package first."""
-        api = _SigningDocsAPI(specification, base_path=base_path, arguments=arguments,
-                              default=self.default_fn, **kwargs)
+        api = _SigningDocsAPI(
+            specification, base_path=base_path, arguments=arguments, default=self.default_fn, **kwargs
+        )
         self.router.mount(api.base_path, app=api.router)

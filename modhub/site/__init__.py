@@ -24,9 +24,12 @@ def session_secret(encryption_key: str) -> bytes:
 def install(app: flask.Flask, settings) -> None:
     """Register the site pages and their session cookie settings on the Flask app."""
     app.secret_key = session_secret(settings.encryption_key)
-    app.config.update(SESSION_COOKIE_NAME="modhub_site", SESSION_COOKIE_HTTPONLY=True,
-                      SESSION_COOKIE_SAMESITE="Lax",
-                      SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"))
+    app.config.update(
+        SESSION_COOKIE_NAME="modhub_site",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"),
+    )
     platform = app.extensions["modhub"]
     platform.login_throttle = LoginThrottle.for_quota(platform.quota)
     app.register_blueprint(bp)

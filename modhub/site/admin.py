@@ -41,8 +41,13 @@ def admin_home():
         return refusal
     zone = platform().settings.time_zone
     audit = [(row, format_time(row.created_at, zone)) for row in admin.audit_log(session())]
-    return flask.render_template("admin.html", user=user, pending=admin.pending(session()),
-                                 apps=admin.every_app(session()), audit=audit)
+    return flask.render_template(
+        "admin.html",
+        user=user,
+        pending=admin.pending(session()),
+        apps=admin.every_app(session()),
+        audit=audit,
+    )
 
 
 def _change(action) -> flask.Response:
@@ -57,16 +62,26 @@ def _change(action) -> flask.Response:
 @bp.post("/admin/apps/<int:app_id>/approve")
 def admin_approve(app_id: int):
     """Approve, choosing user:proxy and the quotas."""
-    return _change(lambda actor: admin.approve(
-        session(), actor=actor, app_id=app_id, proxy=flask.request.form.get("proxy") == "yes",
-        per_minute=_quota_field("per_minute"), per_day=_quota_field("per_day")))
+    return _change(
+        lambda actor: admin.approve(
+            session(),
+            actor=actor,
+            app_id=app_id,
+            proxy=flask.request.form.get("proxy") == "yes",
+            per_minute=_quota_field("per_minute"),
+            per_day=_quota_field("per_day"),
+        )
+    )
 
 
 @bp.post("/admin/apps/<int:app_id>/refuse")
 def admin_refuse(app_id: int):
     """Refuse with a reason."""
-    return _change(lambda actor: admin.refuse(session(), actor=actor, app_id=app_id,
-                                              reason=flask.request.form.get("reason", "")))
+    return _change(
+        lambda actor: admin.refuse(
+            session(), actor=actor, app_id=app_id, reason=flask.request.form.get("reason", "")
+        )
+    )
 
 
 @bp.post("/admin/apps/<int:app_id>/disable")
@@ -84,6 +99,12 @@ def admin_enable(app_id: int):
 @bp.post("/admin/apps/<int:app_id>/quotas")
 def admin_quotas(app_id: int):
     """Change the quotas (empty: the platform default)."""
-    return _change(lambda actor: admin.set_quotas(session(), actor=actor, app_id=app_id,
-                                                  per_minute=_quota_field("per_minute"),
-                                                  per_day=_quota_field("per_day")))
+    return _change(
+        lambda actor: admin.set_quotas(
+            session(),
+            actor=actor,
+            app_id=app_id,
+            per_minute=_quota_field("per_minute"),
+            per_day=_quota_field("per_day"),
+        )
+    )

@@ -25,9 +25,17 @@ def _app_page(user, app_id: int, secret: str | None = None, status: int = 200):
     minute, day = platform().quota.usage(app.id) if hasattr(platform().quota, "usage") else (0, 0)
     ended = format_time(console.old_secret_ended_at, settings.time_zone)
     return flask.render_template(
-        "console_app.html", user=user, app=app, console=console, secret=secret, old_secret_ended=ended,
+        "console_app.html",
+        user=user,
+        app=app,
+        console=console,
+        secret=secret,
+        old_secret_ended=ended,
         per_minute=app.per_minute or settings.default_per_minute,
-        per_day=app.per_day or settings.default_per_day, used_minute=minute, used_day=day), status
+        per_day=app.per_day or settings.default_per_day,
+        used_minute=minute,
+        used_day=day,
+    ), status
 
 
 @bp.get("/console")
@@ -36,8 +44,12 @@ def console_home():
     user, login = _user_or_login()
     if login:
         return login
-    return flask.render_template("console.html", user=user, wantable=service.WANTABLE,
-                                 apps=service.owned_apps(session(), user_id=user.id))
+    return flask.render_template(
+        "console.html",
+        user=user,
+        wantable=service.WANTABLE,
+        apps=service.owned_apps(session(), user_id=user.id),
+    )
 
 
 @bp.post("/console/apps")
@@ -48,10 +60,16 @@ def console_register():
         return login
     _check_csrf()
     form = flask.request.form
-    row = service.register(session(), platform().secrets, owner_user_id=user.id,
-                           name=form.get("name", ""), description=form.get("description", ""),
-                           redirect_uris=_lines("redirect_uris"), ip_allow=_lines("ip_allow"),
-                           wanted_permissions=form.getlist("wanted"))
+    row = service.register(
+        session(),
+        platform().secrets,
+        owner_user_id=user.id,
+        name=form.get("name", ""),
+        description=form.get("description", ""),
+        redirect_uris=_lines("redirect_uris"),
+        ip_allow=_lines("ip_allow"),
+        wanted_permissions=form.getlist("wanted"),
+    )
     return flask.redirect(flask.url_for("site.console_app", app_id=row.app_id))
 
 
@@ -80,8 +98,9 @@ def console_rotate(app_id: int):
     if login:
         return login
     _check_csrf()
-    secret = service.rotate_secret(session(), platform().secrets, user_id=user.id, app_id=app_id,
-                                   now=platform().clock())
+    secret = service.rotate_secret(
+        session(), platform().secrets, user_id=user.id, app_id=app_id, now=platform().clock()
+    )
     return _app_page(user, app_id, secret)
 
 
@@ -92,8 +111,13 @@ def console_edit(app_id: int):
     if login:
         return login
     _check_csrf()
-    service.edit(session(), user_id=user.id, app_id=app_id, redirect_uris=_lines("redirect_uris"),
-                 ip_allow=_lines("ip_allow"))
+    service.edit(
+        session(),
+        user_id=user.id,
+        app_id=app_id,
+        redirect_uris=_lines("redirect_uris"),
+        ip_allow=_lines("ip_allow"),
+    )
     return flask.redirect(flask.url_for("site.console_app", app_id=app_id))
 
 
@@ -102,6 +126,10 @@ def demo_callback():
     """The demo app's redirect URI: shows the auth_code the consent page sent back, and the id of
     the site user logged in here (the userId the token exchange needs)."""
     args = flask.request.args
-    return flask.render_template("demo_callback.html", auth_code=args.get("auth_code"),
-                                 state=args.get("state"), error=args.get("error"),
-                                 user=_current_user())
+    return flask.render_template(
+        "demo_callback.html",
+        auth_code=args.get("auth_code"),
+        state=args.get("state"),
+        error=args.get("error"),
+        user=_current_user(),
+    )

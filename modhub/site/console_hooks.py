@@ -15,8 +15,16 @@ def _page(user, app_id: int, secret: str | None = None, secret_for: int | None =
     app, _ = service.owned_app(session(), user_id=user.id, app_id=app_id)
     subs = webhooks.list_(session(), app_id=app_id)
     logs = {s.id: webhooks.list_deliveries(session(), subscription_id=s.id, limit=20) for s in subs}
-    return flask.render_template("console_hooks.html", user=user, app=app, subs=subs, logs=logs,
-                                 kinds=webhooks.EVENT_KINDS, secret=secret, secret_for=secret_for)
+    return flask.render_template(
+        "console_hooks.html",
+        user=user,
+        app=app,
+        subs=subs,
+        logs=logs,
+        kinds=webhooks.EVENT_KINDS,
+        secret=secret,
+        secret_for=secret_for,
+    )
 
 
 @bp.get("/console/apps/<int:app_id>/webhooks")
@@ -34,10 +42,14 @@ def console_hook_add(app_id: int):
         return _to_login()
     _check_csrf()
     service.owned_app(session(), user_id=user.id, app_id=app_id)
-    sub, secret = webhooks.create(session(), platform().secrets, app_id=app_id,
-                                  url=flask.request.form.get("url", "").strip(),
-                                  events=flask.request.form.getlist("events"),
-                                  allow_private=platform().settings.webhook_allow_private)
+    sub, secret = webhooks.create(
+        session(),
+        platform().secrets,
+        app_id=app_id,
+        url=flask.request.form.get("url", "").strip(),
+        events=flask.request.form.getlist("events"),
+        allow_private=platform().settings.webhook_allow_private,
+    )
     return _page(user, app_id, secret, sub.id)
 
 
@@ -56,15 +68,20 @@ def console_hook_change(subscription_id: int, action: str):
     if action in _STATUS:
         webhooks.set_status(session(), subscription_id=sub.id, status=_STATUS[action])
     elif action == "rotate":
-        _, secret = webhooks.rotate_secret(session(), platform().secrets, subscription_id=sub.id,
-                                           now=platform().clock())
+        _, secret = webhooks.rotate_secret(
+            session(), platform().secrets, subscription_id=sub.id, now=platform().clock()
+        )
     elif action == "remove":
         webhooks.remove(session(), subscription_id=sub.id)
     elif action == "test":
         webhooks.send_test(session(), subscription_id=sub.id, now=platform().clock())
     elif action == "redeliver":
-        webhooks.redeliver(session(), event_id=flask.request.form.get("event_id", ""),
-                              subscription_id=sub.id, now=platform().clock())
+        webhooks.redeliver(
+            session(),
+            event_id=flask.request.form.get("event_id", ""),
+            subscription_id=sub.id,
+            now=platform().clock(),
+        )
     else:
         flask.abort(404)
     if secret is not None:

@@ -29,10 +29,10 @@ def moderation_home():
     user, refusal = _moderator_or_refusal()
     if refusal:
         return refusal
-    items = [records.review_item(session(), d, display=platform().display)
-             for d in review.queue(session())]
-    return flask.render_template("moderation.html", user=user, items=items,
-                                 done=flask.request.args.get("done"))
+    items = [records.review_item(session(), d, display=platform().display) for d in review.queue(session())]
+    return flask.render_template(
+        "moderation.html", user=user, items=items, done=flask.request.args.get("done")
+    )
 
 
 @bp.get("/moderation/<int:draft_id>")
@@ -58,14 +58,28 @@ def _decide(draft_id: int, action) -> flask.Response:
 @bp.post("/moderation/<int:draft_id>/approve")
 def moderation_approve(draft_id: int):
     """Approve: publish the draft or apply the edit (raises the resource webhook)."""
-    return _decide(draft_id, lambda actor: review.approve(
-        session(), draft_id=draft_id, settings=platform().settings, reviewer_id=actor,
-        now=platform().clock()))
+    return _decide(
+        draft_id,
+        lambda actor: review.approve(
+            session(),
+            draft_id=draft_id,
+            settings=platform().settings,
+            reviewer_id=actor,
+            now=platform().clock(),
+        ),
+    )
 
 
 @bp.post("/moderation/<int:draft_id>/reject")
 def moderation_reject(draft_id: int):
     """Reject with a reason; the author is notified with it."""
-    return _decide(draft_id, lambda actor: review.reject(
-        session(), draft_id=draft_id, reason=flask.request.form.get("reason", ""), reviewer_id=actor,
-        now=platform().clock()))
+    return _decide(
+        draft_id,
+        lambda actor: review.reject(
+            session(),
+            draft_id=draft_id,
+            reason=flask.request.form.get("reason", ""),
+            reviewer_id=actor,
+            now=platform().clock(),
+        ),
+    )

@@ -15,8 +15,8 @@ import redis
 from modhub.core.errors import ApiError
 
 WINDOW_SECONDS = 15 * 60
-PER_LOGIN = 5      # failures of one login name per window
-PER_ADDRESS = 50   # failures from one client address per window (password spraying)
+PER_LOGIN = 5  # failures of one login name per window
+PER_ADDRESS = 50  # failures from one client address per window (password spraying)
 
 
 def _keys(login: str, address: str) -> list[tuple[str, int]]:

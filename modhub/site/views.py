@@ -16,8 +16,9 @@ from modhub.core.display import format_time
 from modhub.core.errors import ApiError
 from modhub.web import code_guard, platform, session
 
-bp = flask.Blueprint("site", __name__, template_folder="templates", static_folder="static",
-                     static_url_path="/site-static")
+bp = flask.Blueprint(
+    "site", __name__, template_folder="templates", static_folder="static", static_url_path="/site-static"
+)
 
 
 @bp.errorhandler(ApiError)
@@ -63,8 +64,10 @@ def _check_csrf() -> None:
     sent = flask.request.form.get("csrf_token", "")
     expected = flask.session.get("csrf", "")
     if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-        raise ApiError("PARAMETER_INVALID", "the form expired or did not come from this site; "
-                                            "reload the page and try again")
+        raise ApiError(
+            "PARAMETER_INVALID",
+            "the form expired or did not come from this site; reload the page and try again",
+        )
 
 
 def _log_in(user: User) -> None:
@@ -105,22 +108,24 @@ def login():
     login_text, address = flask.request.form.get("login", "").strip(), _client_address()
     throttle = flask.current_app.extensions["modhub"].login_throttle
     if throttle.blocked(login_text, address):
-        return flask.render_template("login.html", next=target, error=(
-            "Too many failed log-ins; try again in 15 minutes.")), 429
-    user = accounts.authenticate(session(), login=login_text,
-                                 password=flask.request.form.get("password", ""))
+        return flask.render_template(
+            "login.html", next=target, error=("Too many failed log-ins; try again in 15 minutes.")
+        ), 429
+    user = accounts.authenticate(session(), login=login_text, password=flask.request.form.get("password", ""))
     if user is None:
         throttle.failed(login_text, address)
-        return flask.render_template("login.html", next=target,
-                                     error="Wrong login or password."), 401
+        return flask.render_template("login.html", next=target, error="Wrong login or password."), 401
     _log_in(user)
     return flask.redirect(target)
 
 
 def _client_address() -> str:
     settings = platform().settings
-    return client_address(flask.request.remote_addr or "", flask.request.headers.get("X-Forwarded-For"),
-                          settings.trusted_networks)
+    return client_address(
+        flask.request.remote_addr or "",
+        flask.request.headers.get("X-Forwarded-For"),
+        settings.trusted_networks,
+    )
 
 
 @bp.post("/logout")
@@ -153,8 +158,7 @@ def authorize():
     user = _current_user()
     if user is None:
         return _to_login()
-    return flask.render_template("authorize.html", app=app, user=user, redirect_uri=redirect_uri,
-                                 state=state)
+    return flask.render_template("authorize.html", app=app, user=user, redirect_uri=redirect_uri, state=state)
 
 
 @bp.post("/openapi-authorize")
@@ -164,13 +168,15 @@ def authorize_decision():
     app_id, redirect_uri, state = _consent_request(flask.request.form)
     user = _current_user()
     if user is None:  # logged out meanwhile: log in, then see the consent page again
-        return _to_login(flask.url_for("site.authorize", app_id=app_id, redirect_uri=redirect_uri,
-                                       state=state))
+        return _to_login(
+            flask.url_for("site.authorize", app_id=app_id, redirect_uri=redirect_uri, state=state)
+        )
     if flask.request.form.get("decision") != "allow":
         oauth.consent_app(session(), app_id=app_id, redirect_uri=redirect_uri)
         return flask.redirect(_with_query(redirect_uri, error="access_denied", state=state))
-    code = oauth.create_auth_code(session(), app_id=app_id, user_id=user.id,
-                                  redirect_uri=redirect_uri, now=platform().clock())
+    code = oauth.create_auth_code(
+        session(), app_id=app_id, user_id=user.id, redirect_uri=redirect_uri, now=platform().clock()
+    )
     return flask.redirect(_with_query(redirect_uri, auth_code=code, state=state))
 
 

@@ -20,13 +20,27 @@ def run(tmp_path, monkeypatch):
         result = CliRunner().invoke(main, list(args), catch_exceptions=False)
         assert (result.exit_code == 0) is ok, result.output
         return result
+
     invoke("db", "upgrade")
     return invoke
 
 
 def test_app_create_prints_credentials_once_and_stores_secret_encrypted(run, tmp_path):
-    out = run("app", "create", "--name", "Launcher", "--permission", "user:proxy",
-              "--ip-allow", "10.0.0.*", "--per-minute", "5", "--per-day", "50", "--approve")
+    out = run(
+        "app",
+        "create",
+        "--name",
+        "Launcher",
+        "--permission",
+        "user:proxy",
+        "--ip-allow",
+        "10.0.0.*",
+        "--per-minute",
+        "5",
+        "--per-day",
+        "50",
+        "--approve",
+    )
     creds = json.loads(out.stdout)
     assert set(creds) == {"appId", "apiKey", "secretKey"} and len(creds["apiKey"]) == 32
     db_bytes = (tmp_path / "data" / "modhub.db").read_bytes()
@@ -67,4 +81,5 @@ def test_bad_encryption_key_is_a_clear_error(run, monkeypatch):
 
 def test_keygen_prints_a_fernet_key(run):
     from cryptography.fernet import Fernet
+
     Fernet(run("keygen").stdout.strip().encode())

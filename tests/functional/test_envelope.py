@@ -38,8 +38,9 @@ def unbuilt(settings, db, quota, creds, checker):
     document = copy.deepcopy(contract.document)
     for path in ("/openapi/v2/mods/{postId}/install-launch", "/openapi/v2/resource/{postId}/install-launch"):
         document["paths"][path]["get"]["x-handler"] = "handlers.files.not_built_yet"
-    app = create_app(settings, db=db, quota=quota,
-                     contract=Contract(document, contract.yaml_bytes, contract.json_bytes))
+    app = create_app(
+        settings, db=db, quota=quota, contract=Contract(document, contract.yaml_bytes, contract.json_bytes)
+    )
     with app.test_client() as client:
         yield SignedClient(client, creds)
 
@@ -66,25 +67,25 @@ def test_validation_failure_names_the_body_field(signed):
 
 
 def test_malformed_json_has_its_own_code(signed):
-    response = signed.post("/openapi/v2/mods", content=b"{nope",
-                           headers={"Content-Type": "application/json"})
+    response = signed.post("/openapi/v2/mods", content=b"{nope", headers={"Content-Type": "application/json"})
     assert_envelope(response, 200305, 400)
 
 
 def test_unsupported_media_type_is_415(signed):
-    response = signed.post("/openapi/v2/mods", content=b"postIds=1",
-                           headers={"Content-Type": "text/plain"})
+    response = signed.post("/openapi/v2/mods", content=b"postIds=1", headers={"Content-Type": "text/plain"})
     assert_envelope(response, 200303, 415)
 
 
 @pytest.fixture()
 def small_body_app(settings, db, quota, contract):
-    return create_app(settings.replace(max_body_bytes=64, max_upload_bytes=4096), db=db, quota=quota,
-                      contract=contract)
+    return create_app(
+        settings.replace(max_body_bytes=64, max_upload_bytes=4096), db=db, quota=quota, contract=contract
+    )
 
 
 def test_oversized_body_is_413(small_body_app, creds):
     from tests.support import SignedClient
+
     with small_body_app.test_client() as c:
         response = SignedClient(c, creds).post("/openapi/v2/mods", json={"postIds": list(range(1, 50))})
     assert_envelope(response, 200302, 413)
@@ -98,13 +99,15 @@ def test_oversized_streamed_body_is_413(small_body_app, creds):
             yield b"[" + b"1," * 20 + b"1]"
 
     with small_body_app.test_client() as c:
-        response = SignedClient(c, creds).post("/openapi/v2/mods", content=chunks(),
-                                               headers={"Content-Type": "application/json"})
+        response = SignedClient(c, creds).post(
+            "/openapi/v2/mods", content=chunks(), headers={"Content-Type": "application/json"}
+        )
     assert_envelope(response, 200302, 413)
 
 
 def test_upload_operations_get_the_upload_limit(small_body_app, creds):
     from tests.support import SignedClient
+
     path = "/openapi/v2/server-post/lobby/1/resources/1/upload"
     with small_body_app.test_client() as c:
         client = SignedClient(c, creds)
@@ -114,8 +117,9 @@ def test_upload_operations_get_the_upload_limit(small_body_app, creds):
     assert_envelope(too_big, 200302, 413)
 
 
-def test_unexpected_exception_is_500_without_internals(settings, db, quota, contract, creds,
-                                                       monkeypatch, caplog):
+def test_unexpected_exception_is_500_without_internals(
+    settings, db, quota, contract, creds, monkeypatch, caplog
+):
     import handlers.taxonomy
 
     def explode(**_):
@@ -123,6 +127,7 @@ def test_unexpected_exception_is_500_without_internals(settings, db, quota, cont
 
     monkeypatch.setattr(handlers.taxonomy, "list_sections", explode)  # serves GET /openapi/v2/games
     from tests.support import SignedClient
+
     app = create_app(settings, db=db, quota=quota, contract=contract)
     with caplog.at_level(logging.ERROR), app.test_client() as c:
         response = SignedClient(c, creds).get("/openapi/v2/games")

@@ -8,8 +8,12 @@ import yaml
 from modhub.app import SAFE_LOADER, SPEC_PATH
 
 DOC = yaml.load(SPEC_PATH.read_text(), Loader=SAFE_LOADER)
-OPS = [(m.upper(), p, o) for p, item in DOC["paths"].items() for m, o in item.items()
-       if m in ("get", "post", "put", "patch", "delete")]
+OPS = [
+    (m.upper(), p, o)
+    for p, item in DOC["paths"].items()
+    for m, o in item.items()
+    if m in ("get", "post", "put", "patch", "delete")
+]
 
 
 def _fill(path: str) -> str:
@@ -28,9 +32,9 @@ def test_operation_is_routed_to_its_handler(signed, creds, make_user, make_token
             kwargs["files"] = {"file": ("a.bin", b"abc")}
         elif content:
             kwargs["json"] = {}
-    response = signed.client.request(method, _fill(path),
-                                     headers={**signed.creds.headers(method, _fill(path)), **headers},
-                                     **kwargs)
+    response = signed.client.request(
+        method, _fill(path), headers={**signed.creds.headers(method, _fill(path)), **headers}, **kwargs
+    )
     assert response.status_code not in (404, 405) or response.json()["code"] == 200404, response.text
     if not path.startswith("/openapi/v2/meta/") and "download-file" not in path:
         body = response.json()

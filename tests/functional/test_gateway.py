@@ -7,7 +7,7 @@ import pytest
 from modhub.app import create_app
 from tests.support import SignedClient, now_ms, sign
 
-GAMES = "/openapi/v2/games"          # K
+GAMES = "/openapi/v2/games"  # K
 PROFILE = "/openapi/v1/user/profile"  # P
 LINK = "/openapi/v2/user-binding/link"  # T
 
@@ -61,8 +61,10 @@ def test_timestamp_window_is_300_seconds(client, creds, skew, code):
 
 def test_bad_signature(client, creds):
     ts = now_ms()
-    headers = {**creds.headers("GET", GAMES, timestamp=ts),
-               "X-Signature": sign("wrong-secret", "GET", GAMES, ts)}
+    headers = {
+        **creds.headers("GET", GAMES, timestamp=ts),
+        "X-Signature": sign("wrong-secret", "GET", GAMES, ts),
+    }
     response = client.get(GAMES, headers=headers)
     assert response.status_code == 401 and code_of(response) == 200208
 
@@ -70,8 +72,10 @@ def test_bad_signature(client, creds):
 def test_signature_of_another_path_or_method_is_refused(client, creds):
     ts = now_ms()
     for method, path in (("GET", "/openapi/v2/section/list"), ("POST", GAMES)):
-        headers = {**creds.headers("GET", GAMES, timestamp=ts),
-                   "X-Signature": sign(creds.secret_key, method, path, ts)}
+        headers = {
+            **creds.headers("GET", GAMES, timestamp=ts),
+            "X-Signature": sign(creds.secret_key, method, path, ts),
+        }
         assert code_of(client.get(GAMES, headers=headers)) == 200208
 
 
@@ -88,6 +92,7 @@ def test_app_not_approved(client, make_app):
 def test_app_disabled(client, make_app, db):
     from models.identity.applications import set_status
     from models.identity.tables import AppStatus
+
     creds = make_app()
     with db.session() as s:
         set_status(s, app_id=creds.app_id, status=AppStatus.DISABLED)
@@ -96,9 +101,16 @@ def test_app_disabled(client, make_app, db):
     assert response.status_code == 403 and code_of(response) == 200204
 
 
-@pytest.mark.parametrize("pattern,peer,allowed", [
-    ("127.0.0.1", "127.0.0.1", True), ("10.0.0.*", "10.0.0.9", True),
-    ("10.0.0.*", "10.0.1.9", False), ("::1", "::1", True), ("::1", "127.0.0.1", False)])
+@pytest.mark.parametrize(
+    "pattern,peer,allowed",
+    [
+        ("127.0.0.1", "127.0.0.1", True),
+        ("10.0.0.*", "10.0.0.9", True),
+        ("10.0.0.*", "10.0.1.9", False),
+        ("::1", "::1", True),
+        ("::1", "127.0.0.1", False),
+    ],
+)
 def test_ip_allow_list(app, make_app, pattern, peer, allowed):
     creds = make_app(ip_allow=[pattern])
     with app.test_client(client=(peer, 40000)) as c:
@@ -111,8 +123,9 @@ def test_ip_allow_list(app, make_app, pattern, peer, allowed):
 def test_forwarded_for_believed_only_from_trusted_proxy(settings, db, quota, contract, make_app):
     creds = make_app(ip_allow=["10.0.0.*"])
     xff = {"X-Forwarded-For": "10.0.0.7"}
-    trusting = create_app(settings.replace(trusted_proxies=("127.0.0.1",)), db=db, quota=quota,
-                          contract=contract)
+    trusting = create_app(
+        settings.replace(trusted_proxies=("127.0.0.1",)), db=db, quota=quota, contract=contract
+    )
     with trusting.test_client(client=("127.0.0.1", 1)) as c:
         assert outcome(SignedClient(c, creds).get(GAMES, headers=xff)) == PASSED
     with trusting.test_client(client=("192.0.2.1", 1)) as c:
@@ -135,8 +148,7 @@ def test_proxy_user_invalid(signed, raw):
 
 
 def test_write_operation_needs_token(signed, make_user):
-    response = signed.post(LINK, json={"externalUserId": "e1"},
-                           headers={"X-Proxy-User-Id": str(make_user())})
+    response = signed.post(LINK, json={"externalUserId": "e1"}, headers={"X-Proxy-User-Id": str(make_user())})
     assert response.status_code == 401 and code_of(response) == 200210
 
 
@@ -151,16 +163,14 @@ def test_token_states(signed, creds, make_user, make_token, make_app):
         make_token(creds.app_id, user, revoked=True): 200213,
     }
     for token, code in cases.items():
-        response = signed.post(LINK, json={"externalUserId": "e1"},
-                               headers={"X-Proxy-Access-Token": token})
+        response = signed.post(LINK, json={"externalUserId": "e1"}, headers={"X-Proxy-Access-Token": token})
         assert outcome(response) == code
 
 
 def test_token_user_overrides_proxy_user_header(signed, creds, make_user, make_token):
     alice, mallory = make_user(login_name="alice"), make_user(login_name="mallory")
     token = make_token(creds.app_id, alice)
-    response = signed.get(PROFILE, headers={"X-Proxy-User-Id": str(mallory),
-                                            "X-Proxy-Access-Token": token})
+    response = signed.get(PROFILE, headers={"X-Proxy-User-Id": str(mallory), "X-Proxy-Access-Token": token})
     assert response.json()["data"]["userId"] == alice
 
 

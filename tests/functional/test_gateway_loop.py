@@ -28,6 +28,7 @@ def hand_offs(monkeypatch):
         if args:  # a check (a refused request's session is closed in a thread too)
             calls.append(args[0])
         return await real(func, *args)
+
     monkeypatch.setattr(gateway, "run_in_threadpool", counting)
     return calls
 
@@ -53,8 +54,9 @@ def test_loop_path_checks_signature_quota_and_proxy_alike(cached_app, make_app, 
         second = signed.get(GAMES)  # checked on the loop
         assert (first.status_code, second.status_code) == (200, 200)
         assert second.headers["X-RateLimit-Remaining"] == "1"
-        forged = signed.get(GAMES, headers={"X-Signature": "AAAA" + creds.headers("GET", GAMES)
-                                            ["X-Signature"][4:]})
+        forged = signed.get(
+            GAMES, headers={"X-Signature": "AAAA" + creds.headers("GET", GAMES)["X-Signature"][4:]}
+        )
         assert forged.status_code == 401 and forged.json()["code"] == 200208
         profile = signed.get(PROFILE, headers={"X-Proxy-User-Id": str(user_id)})
         assert profile.status_code == 200 and profile.json()["data"]["userId"] == user_id
@@ -64,8 +66,10 @@ def test_loop_path_checks_signature_quota_and_proxy_alike(cached_app, make_app, 
 
 
 def test_cached_proxy_user_stays_on_the_loop_and_deletion_is_seen_after_the_snapshot(
-        cached_app, make_app, make_user, hand_offs, db):
+    cached_app, make_app, make_user, hand_offs, db
+):
     from models.identity.tables import User
+
     creds = make_app(permissions=["user:proxy"])
     user_id = make_user(login_name="loop-user")
     headers = {"X-Proxy-User-Id": str(user_id)}

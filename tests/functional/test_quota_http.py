@@ -12,8 +12,13 @@ from tests.support import SignedClient
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 GAMES = "/openapi/v2/games"
-RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
-                "X-RateLimit-Daily-Limit", "X-RateLimit-Daily-Remaining")
+RATE_HEADERS = (
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "X-RateLimit-Daily-Limit",
+    "X-RateLimit-Daily-Remaining",
+)
 
 
 def test_rate_headers_on_every_signed_response(signed):
@@ -46,12 +51,17 @@ def test_daily_quota_refuses_with_200102(client, make_app):
     assert refused.headers["X-RateLimit-Daily-Remaining"] == "0"
 
 
-def test_two_app_instances_share_one_redis_count(settings, db, contract, redis_client, make_app,
-                                                 quota):
+def test_two_app_instances_share_one_redis_count(settings, db, contract, redis_client, make_app, quota):
     creds = make_app(per_minute=4)
-    apps = [create_app(settings, db=db, contract=contract,
-                       quota=RedisQuota(redis_client.__class__.from_url(settings.redis_url),
-                                        prefix=quota.prefix)) for _ in range(2)]
+    apps = [
+        create_app(
+            settings,
+            db=db,
+            contract=contract,
+            quota=RedisQuota(redis_client.__class__.from_url(settings.redis_url), prefix=quota.prefix),
+        )
+        for _ in range(2)
+    ]
     codes = []
     with apps[0].test_client() as a, apps[1].test_client() as b:
         for i in range(6):

@@ -12,8 +12,8 @@ import contextlib
 import pytest
 from sqlalchemy import event
 
-GAMES = "/openapi/v2/games"             # K, reads
-PROFILE = "/openapi/v1/user/profile"    # P, reads
+GAMES = "/openapi/v2/games"  # K, reads
+PROFILE = "/openapi/v1/user/profile"  # P, reads
 LINK = "/openapi/v2/user-binding/link"  # T, writes
 
 
@@ -28,9 +28,14 @@ def transactions(pg_engine):
         def on(kind):
             def listener(*_args):
                 seen[kind] += 1
+
             return listener
-        listeners = [("savepoint", on("begun")), ("release_savepoint", on("committed")),
-                     ("rollback_savepoint", on("rolled back"))]
+
+        listeners = [
+            ("savepoint", on("begun")),
+            ("release_savepoint", on("committed")),
+            ("rollback_savepoint", on("rolled back")),
+        ]
         for name, fn in listeners:
             event.listen(pg_engine, name, fn)
         try:
@@ -38,6 +43,7 @@ def transactions(pg_engine):
         finally:
             for name, fn in listeners:
                 event.remove(pg_engine, name, fn)
+
     return count
 
 
@@ -57,13 +63,13 @@ def test_proxy_user_request_uses_one_transaction_and_no_commit(signed, make_user
     assert seen == {"begun": 2, "committed": 0, "rolled back": 2}
 
 
-def test_token_write_request_commits_once_in_the_gateway_session(signed, creds, make_user,
-                                                                 make_token, transactions):
+def test_token_write_request_commits_once_in_the_gateway_session(
+    signed, creds, make_user, make_token, transactions
+):
     user = make_user()
     token = make_token(creds.app_id, user)
     with transactions() as seen:
-        response = signed.post(LINK, json={"externalUserId": "e1"},
-                               headers={"X-Proxy-Access-Token": token})
+        response = signed.post(LINK, json={"externalUserId": "e1"}, headers={"X-Proxy-Access-Token": token})
     assert response.status_code == 200, response.text
     # the app snapshot (rolled back); then token, user and the write in one session, committed
     # once (the third transaction is the link's own savepoint, released)

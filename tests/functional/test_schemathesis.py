@@ -21,8 +21,12 @@ MAX_EXAMPLES = 10
 EXCLUDED = [positive_data_acceptance]
 
 
-LABELS = [f"{m.upper()} {p}" for p, item in Contract.load().document["paths"].items()
-          for m in item if m in ("get", "post", "put", "patch", "delete")]
+LABELS = [
+    f"{m.upper()} {p}"
+    for p, item in Contract.load().document["paths"].items()
+    for m in item
+    if m in ("get", "post", "put", "patch", "delete")
+]
 
 
 class NotBuilt(Exception):
@@ -40,8 +44,9 @@ def roomy(make_app, make_user, make_token):
 def _fuzz(op, creds, proxy_headers) -> None:
     gap = []
 
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=MAX_EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @hypothesis.given(case=op.as_strategy())
     def run(case):
         if gap:  # a 501 already showed the handler is not built: nothing more to learn
@@ -53,6 +58,7 @@ def _fuzz(op, creds, proxy_headers) -> None:
             return
         assert response.status_code != 429
         validate_case(case, response, excluded_checks=EXCLUDED)
+
     run()
     if gap:
         raise NotBuilt(op.label)

@@ -17,8 +17,7 @@ def test_embedded_mode_serves_signed_requests(embedded_settings, checker):
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     with app.test_client() as c:
         signed = SignedClient(c, creds, checker)
-        ok = signed.get("/openapi/v1/user/profile",
-                        headers={"X-Proxy-User-Id": str(info["demoUserId"])})
+        ok = signed.get("/openapi/v1/user/profile", headers={"X-Proxy-User-Id": str(info["demoUserId"])})
         assert ok.status_code == 200 and ok.json()["data"]["loginName"] == "demo"
         assert ok.headers["X-RateLimit-Limit"] == "100"
         assert signed.get("/openapi/v2/mods/999999").json()["code"] == 200404

@@ -14,10 +14,20 @@ REQUEST = contextvars.ContextVar("request", default=None)
 
 
 def scope(method="GET", path="/", headers=()):
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-            "root_path": "", "headers": list(headers), "client": ("127.0.0.1", 5000),
-            "server": ("127.0.0.1", 8000)}
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": list(headers),
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
 
 
 def serve(app, request_scope=None, body_parts=(b"",)):
@@ -29,6 +39,7 @@ def serve(app, request_scope=None, body_parts=(b"",)):
     def counting_submit(*args, **kwargs):
         hand_offs.append(1)
         return submit(*args, **kwargs)
+
     middleware.executor.submit = counting_submit
     parts = list(body_parts)
     sent = []
@@ -43,6 +54,7 @@ def serve(app, request_scope=None, body_parts=(b"",)):
     async def run():
         REQUEST.set("request-7")
         await middleware(request_scope or scope(), receive, send)
+
     try:
         asyncio.run(run())
     finally:
@@ -74,10 +86,16 @@ def test_a_one_chunk_answer_is_one_hand_off_and_two_messages():
         seen["request"] = REQUEST.get()
         start_response("201 Created", [("Content-Type", "application/json"), ("X-Thing", " a ")])
         return [b'{"ok":true}']
+
     sent, hand_offs = serve(app)
-    assert sent == [{"type": "http.response.start", "status": 201,
-                     "headers": [(b"content-type", b"application/json"), (b"x-thing", b"a")]},
-                    {"type": "http.response.body", "body": b'{"ok":true}', "more_body": False}]
+    assert sent == [
+        {
+            "type": "http.response.start",
+            "status": 201,
+            "headers": [(b"content-type", b"application/json"), (b"x-thing", b"a")],
+        },
+        {"type": "http.response.body", "body": b'{"ok":true}', "more_body": False},
+    ]
     assert hand_offs == 1
     assert seen["request"] == "request-7"  # the request's context went with the work
     assert seen["thread"] != threading.main_thread().name
@@ -90,6 +108,7 @@ def test_a_long_body_goes_in_buffer_sized_hand_offs_and_is_closed():
     def app(environ, start_response):
         start_response("200 OK", [("Content-Length", str(len(chunk) * len(body.chunks)))])
         return body
+
     sent, hand_offs = serve(app)
     assert sent[0]["type"] == "http.response.start"
     assert b"".join(m["body"] for m in sent[1:]) == chunk * len(body.chunks)
@@ -105,14 +124,15 @@ def test_write_callable_and_request_body_keep_their_order():
         write = start_response("200 OK", [])
         write(b"written:")
         return [received, b"!"]
-    sent, _ = serve(app, scope("POST", headers=[(b"content-length", b"10")]),
-                    body_parts=(b"hello", b" body"))
+
+    sent, _ = serve(app, scope("POST", headers=[(b"content-length", b"10")]), body_parts=(b"hello", b" body"))
     assert b"".join(m["body"] for m in sent[1:]) == b"written:hello body!"
 
 
 def test_an_error_before_the_answer_propagates_and_nothing_is_sent():
     def app(environ, start_response):
         raise LookupError("handler failed")
+
     with pytest.raises(LookupError):
         serve(app)
 
@@ -123,6 +143,7 @@ def test_an_error_in_the_middle_of_a_long_body_closes_the_iterable():
     def app(environ, start_response):
         start_response("200 OK", [])
         return body
+
     with pytest.raises(RuntimeError, match="the body broke"):
         serve(app)
     assert body.closed
@@ -135,14 +156,17 @@ def test_exc_info_replaces_headers_not_yet_handed_over():
             raise ValueError("late")
         except ValueError:
             import sys
+
             start_response("500 Internal Server Error", [("X-Second", "2")], sys.exc_info())
         return [b"oops"]
+
     sent, _ = serve(app)
     assert (sent[0]["status"], sent[0]["headers"]) == (500, [(b"x-second", b"2")])
 
 
 def test_install_replaces_connexions_bridge_keeping_the_app(settings, db, quota, contract):
     from modhub.app import create_app
+
     app = create_app(settings, db=db, quota=quota, contract=contract)
     flask_side = app.middleware.app
     assert isinstance(flask_side.asgi_app, OneHopWSGI)

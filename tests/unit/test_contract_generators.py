@@ -22,19 +22,39 @@ GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 # text for a client, which is what it maps to.
 # application/x-pem-file: the install-signing public key is PEM text; the generator knows no such
 # media type either, and text is what a client reads.
-CONFIG = {"post_hooks": [], "content_type_overrides": {"application/yaml": "text/plain",
-                                                       "application/x-pem-file": "text/plain"}}
+CONFIG = {
+    "post_hooks": [],
+    "content_type_overrides": {"application/yaml": "text/plain", "application/x-pem-file": "text/plain"},
+}
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
 def _generate(work: Path) -> None:
     (work / "openapi.json").write_bytes(Contract.load().json_bytes)
     (work / "config.yaml").write_text(yaml.safe_dump(CONFIG))
-    run = subprocess.run([str(GENERATOR), "generate", "--path", "openapi.json", "--meta", "none",
-                          "--output-path", "out", "--config", "config.yaml"],
-                         cwd=work, capture_output=True, text=True, timeout=300)
-    (work / "run.json").write_text(json.dumps({"args": run.args, "returncode": run.returncode,
-                                               "stdout": run.stdout, "stderr": run.stderr}))
+    run = subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            "openapi.json",
+            "--meta",
+            "none",
+            "--output-path",
+            "out",
+            "--config",
+            "config.yaml",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    (work / "run.json").write_text(
+        json.dumps(
+            {"args": run.args, "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
+        )
+    )
 
 
 # One generation per run, shared by the xdist workers (tests.support.built_once): 10 to 30 s of
@@ -57,6 +77,7 @@ def test_generator_reports_no_warning_and_drops_nothing(generated):
 
 def _snake(name: str) -> str:
     from openapi_python_client.strings import snake_case
+
     return snake_case(name)
 
 

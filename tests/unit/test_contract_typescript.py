@@ -25,10 +25,16 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def _generate(tool: Path, work: Path) -> None:
     (work / "openapi.json").write_bytes(Contract.load().json_bytes)
-    run = subprocess.run([str(tool), "openapi.json", "-o", "schema.d.ts"], cwd=work,
-                         capture_output=True, text=True, timeout=300)
-    (work / "run.json").write_text(json.dumps({"returncode": run.returncode,
-                                               "output": run.stdout + run.stderr}))
+    run = subprocess.run(
+        [str(tool), "openapi.json", "-o", "schema.d.ts"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    (work / "run.json").write_text(
+        json.dumps({"returncode": run.returncode, "output": run.stdout + run.stderr})
+    )
 
 
 # One generation per run, shared by the xdist workers (tests.support.built_once): 10 to 30 s of
@@ -54,17 +60,20 @@ def test_generator_reports_no_warning(generated):
 
 def test_no_object_comes_out_empty(generated):
     source, _ = generated
-    empty = [line.strip() for line in source.splitlines()
-             if "Record<string, never>" in line and not line.startswith("export type ")]
+    empty = [
+        line.strip()
+        for line in source.splitlines()
+        if "Record<string, never>" in line and not line.startswith("export type ")
+    ]
     assert not empty, empty
 
 
 def _operation_block(source: str, operation_id: str) -> str:
-    operations = source[source.index("export interface operations {"):]
+    operations = source[source.index("export interface operations {") :]
     start = re.search(rf"^    {re.escape(operation_id)}: {{$", operations, re.M)
     assert start, operation_id
     end = operations.index("\n    };", start.end())
-    return operations[start.end():end]
+    return operations[start.end() : end]
 
 
 def _built_json_reads():

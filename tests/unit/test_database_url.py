@@ -48,16 +48,20 @@ def test_explicit_driver_and_sqlite_urls_are_kept(env, tmp_path):
     assert from_env().database_url == f"sqlite:///{tmp_path}/m.db"
 
 
-@pytest.mark.parametrize(("url", "reason"), [
-    ("not a url", "is not a database URL"),
-    ("mysql://u@h/db", "modhub runs on postgresql:// or sqlite:///"),
-    ("postgresql+nosuch://u@h/db", "unknown driver 'postgresql+nosuch'"),
-    ("postgresql+psycopg://u@h/db", "missing driver module 'psycopg'"),
-])
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("not a url", "is not a database URL"),
+        ("mysql://u@h/db", "modhub runs on postgresql:// or sqlite:///"),
+        ("postgresql+nosuch://u@h/db", "unknown driver 'postgresql+nosuch'"),
+        ("postgresql+psycopg://u@h/db", "missing driver module 'psycopg'"),
+    ],
+)
 def test_an_unusable_url_is_a_one_line_error_naming_the_setting(env, url, reason):
     env.setenv("MODHUB_DATABASE_URL", url)
     try:
         import psycopg  # noqa: F401
+
         if "psycopg'" in reason:
             pytest.skip("psycopg 3 is installed here")
     except ImportError:

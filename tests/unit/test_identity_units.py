@@ -15,8 +15,9 @@ from modhub.site.throttle import PER_ADDRESS, PER_LOGIN, LoginThrottle
 from modhub.site.views import _with_query
 
 
-@pytest.mark.parametrize("raw,want", [(1, "1"), (0.1, "0.1"), (10.5, "10.5"), (0.0001, "0.0001"),
-                                      (1e12, "1000000000000")])
+@pytest.mark.parametrize(
+    "raw,want", [(1, "1"), (0.1, "0.1"), (10.5, "10.5"), (0.0001, "0.0001"), (1e12, "1000000000000")]
+)
 def test_amounts_are_exact_decimals(raw, want):
     assert parse_amount(raw) == Decimal(want)
 
@@ -61,4 +62,5 @@ def test_the_unknown_login_hash_costs_what_a_real_one_does():
     from argon2 import PasswordHasher, extract_parameters
 
     from tests.conftest import PRODUCTION_DUMMY_HASH
+
     assert extract_parameters(PRODUCTION_DUMMY_HASH) == extract_parameters(PasswordHasher().hash("x"))

@@ -44,25 +44,36 @@ def test_the_scan_sees_the_files():
 
 @pytest.mark.parametrize("path", _files("models"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_models_import_only_the_core_of_modhub(path):
-    shell = sorted(name for name in _imports(path)
-                   if _within(name, "modhub") and not _within(name, "modhub.core") and name != "modhub"
-                   or any(_within(name, top) for top in ("handlers", "workers")))
+    shell = sorted(
+        name
+        for name in _imports(path)
+        if _within(name, "modhub")
+        and not _within(name, "modhub.core")
+        and name != "modhub"
+        or any(_within(name, top) for top in ("handlers", "workers"))
+    )
     assert shell == [], f"{path.relative_to(ROOT)} imports the app shell: {shell}"
 
 
 @pytest.mark.parametrize("path", _files("modhub/core"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_core_imports_nothing_above_it(path):
-    above = sorted(name for name in _imports(path)
-                   if any(_within(name, top) for top in ("models", "handlers", "workers"))
-                   or _within(name, "modhub") and not _within(name, "modhub.core"))
+    above = sorted(
+        name
+        for name in _imports(path)
+        if any(_within(name, top) for top in ("models", "handlers", "workers"))
+        or _within(name, "modhub")
+        and not _within(name, "modhub.core")
+    )
     assert above == [], f"{path.relative_to(ROOT)} imports above the core: {above}"
 
 
 @pytest.mark.parametrize("folder", ["modhub/cli", "workers"])
 def test_no_import_loop(folder):
     files = {_module(p): p for p in _files(folder)}
-    graph = {mod: {other for other in files if other != mod and other in _imports(path)}
-             for mod, path in files.items()}
+    graph = {
+        mod: {other for other in files if other != mod and other in _imports(path)}
+        for mod, path in files.items()
+    }
     # a package's __init__ re-exporting its own submodule is not a loop between modules
     package = folder.replace("/", ".")
     graph.pop(package, None)

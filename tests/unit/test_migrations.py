@@ -22,6 +22,7 @@ def test_migrations_also_build_sqlite(tmp_path):
     from sqlalchemy import create_engine, inspect
 
     from modhub.migrate import upgrade
+
     url = f"sqlite:///{tmp_path}/m.db"
     upgrade(url)
     assert set(Base.metadata.tables) <= set(inspect(create_engine(url)).get_table_names())
@@ -31,4 +32,5 @@ def test_one_migration_head():
     from alembic.script import ScriptDirectory
 
     from modhub.migrate import alembic_config
+
     assert len(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads()) == 1

@@ -14,14 +14,16 @@ def test_every_contract_operation_is_prepared_once(app, monkeypatch):
         assert not any(isinstance(v, FlaskOperation) for v in views)
         assert sum(isinstance(v, PreparedOperation) for v in views) > 100
         built = []
-        monkeypatch.setattr(prepared.FlaskDecorator, "decorate",
-                            lambda self, fn: built.append(fn))  # would break any request
+        monkeypatch.setattr(
+            prepared.FlaskDecorator, "decorate", lambda self, fn: built.append(fn)
+        )  # would break any request
         answer = c.get("/openapi/v2/meta/openapi.json")
     assert answer.status_code == 200 and answer.json()["openapi"].startswith("3.") and built == []
 
 
 def test_parameter_names_are_converted_as_connexion_does():
     from connexion.decorators.parameter import pythonic
+
     assert pythonic("postId") == "post_id" and pythonic("type") == "type_"
     assert pythonic("pageNum") == "page_num" and pythonic.cache_info().hits >= 0
 
@@ -39,6 +41,7 @@ def test_sessions_without_a_cookie_are_empty_and_with_one_are_read():
     @site.route("/get")
     def get():
         return flask.session.get("who", "nobody")
+
     c = site.test_client()
     assert c.get("/get").text == "nobody"
     assert "Set-Cookie" not in c.get("/get").headers

@@ -43,8 +43,10 @@ def test_redis_down_is_a_503(redis_client):
     from redis.retry import Retry
 
     from modhub.quota import RedisQuota
-    q = RedisQuota(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
-                               retry=Retry(NoBackoff(), 0)))
+
+    q = RedisQuota(
+        redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    )
     with pytest.raises(ApiError) as err:
         q.hit(1, 10, 10)
     assert err.value.code == 200503

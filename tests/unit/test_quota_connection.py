@@ -37,6 +37,7 @@ def test_concurrent_calls_use_their_own_connections_then_reuse_them(quota):
         start.wait()
         for _ in range(20):
             quota.hit(5, 1000, 1000, now=NOON)
+
     threads = [threading.Thread(target=count) for _ in range(4)]
     for t in threads:
         t.start()

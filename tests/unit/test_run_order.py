@@ -18,8 +18,13 @@ class Item:
 
 
 MEASURED = {  # wall, CPU
-    "wait-a": [40.0, 3.0], "wait-b": [25.0, 1.0], "wait-c": [12.0, 1.0],
-    "fuzz-1": [20.0, 9.0], "fuzz-2": [18.0, 15.0], "fuzz-3": [16.0, 8.0], "fuzz-4": [14.0, 12.0],
+    "wait-a": [40.0, 3.0],
+    "wait-b": [25.0, 1.0],
+    "wait-c": [12.0, 1.0],
+    "fuzz-1": [20.0, 9.0],
+    "fuzz-2": [18.0, 15.0],
+    "fuzz-3": [16.0, 8.0],
+    "fuzz-4": [14.0, 12.0],
     "browser": [15.0, 3.5],  # 11.5 s not counted, but a quarter of its time is: not a waiter
 }
 
@@ -46,8 +51,13 @@ def test_a_waiting_test_starts_once_the_previous_one_has_ended():
     assert starts["wait-b"] >= starts["wait-a"] + 40
     assert starts["wait-c"] >= starts["wait-b"] + 25 or starts["wait-c"] == max(starts.values())
     # the others keep their rank: a browser test (its Chromium's CPU is not counted) is not held
-    assert [name for name in order if not name.startswith("wait")] == \
-        ["fuzz-1", "fuzz-2", "fuzz-3", "browser", "fuzz-4"]
+    assert [name for name in order if not name.startswith("wait")] == [
+        "fuzz-1",
+        "fuzz-2",
+        "fuzz-3",
+        "browser",
+        "fuzz-4",
+    ]
     assert sorted(order) == sorted(MEASURED)  # nothing lost
 
 

@@ -66,8 +66,10 @@ def test_a_document_outside_the_openapi_schema_is_connexions_error(document):
 
 
 def test_a_property_called_default_is_a_schema_not_a_default():
-    schema = {"type": "object", "properties": {"default": {"type": "integer", "default": 3},
-                                               "example": {"type": "string"}},
-              "example": {"default": "data, not a default"}}
+    schema = {
+        "type": "object",
+        "properties": {"default": {"type": "integer", "default": 3}, "example": {"type": "string"}},
+        "example": {"default": "data, not a default"},
+    }
     found = list(spec_check._with_defaults({"components": {"schemas": {"S": schema}}}))
     assert found == [schema["properties"]["default"]]

@@ -61,5 +61,6 @@ def test_special_purpose_addresses_are_refused(address, why):
 
 @pytest.mark.parametrize("address", ACCEPTED)
 def test_global_unicast_addresses_are_accepted(address):
-    assert check_callback("https://hooks.example.com/x", allow_private=False,
-                          resolver=_resolver(address)) == [address]
+    assert check_callback(
+        "https://hooks.example.com/x", allow_private=False, resolver=_resolver(address)
+    ) == [address]

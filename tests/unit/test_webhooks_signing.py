@@ -51,30 +51,35 @@ def test_verify_accepts_either_value_during_a_rotation():
 
 
 def test_body_is_compact_utf8_json():
-    assert encode_body("post.deleted", {"title": "模组"}) == \
-        '{"event":"post.deleted","data":{"title":"模组"}}'.encode()
+    assert (
+        encode_body("post.deleted", {"title": "模组"})
+        == '{"event":"post.deleted","data":{"title":"模组"}}'.encode()
+    )
 
 
 def _resolver(*addresses):
     return lambda host, port: list(addresses)
 
 
-@pytest.mark.parametrize("url,addresses,allow,ok", [
-    ("https://hooks.example.com/x", ["93.184.216.34"], False, True),
-    ("https://hooks.example.com/x", ["10.0.0.5"], False, False),
-    ("https://hooks.example.com/x", ["127.0.0.1"], False, False),
-    ("https://hooks.example.com/x", ["169.254.169.254"], False, False),
-    ("https://hooks.example.com/x", ["::1"], False, False),
-    ("https://hooks.example.com/x", ["::ffff:127.0.0.1"], False, False),
-    ("https://hooks.example.com/x", ["93.184.216.34", "192.168.1.2"], False, False),
-    ("https://hooks.example.com/x", ["10.0.0.5"], True, True),
-    ("http://hooks.example.com/x", ["93.184.216.34"], False, False),
-    ("http://hooks.example.com/x", ["93.184.216.34"], True, False),
-    ("http://localhost:8080/x", ["127.0.0.1"], True, True),
-    ("http://localhost:8080/x", ["127.0.0.1"], False, False),
-    ("ftp://hooks.example.com/x", ["93.184.216.34"], True, False),
-    ("https://user:pw@hooks.example.com/x", ["93.184.216.34"], False, False),
-])
+@pytest.mark.parametrize(
+    "url,addresses,allow,ok",
+    [
+        ("https://hooks.example.com/x", ["93.184.216.34"], False, True),
+        ("https://hooks.example.com/x", ["10.0.0.5"], False, False),
+        ("https://hooks.example.com/x", ["127.0.0.1"], False, False),
+        ("https://hooks.example.com/x", ["169.254.169.254"], False, False),
+        ("https://hooks.example.com/x", ["::1"], False, False),
+        ("https://hooks.example.com/x", ["::ffff:127.0.0.1"], False, False),
+        ("https://hooks.example.com/x", ["93.184.216.34", "192.168.1.2"], False, False),
+        ("https://hooks.example.com/x", ["10.0.0.5"], True, True),
+        ("http://hooks.example.com/x", ["93.184.216.34"], False, False),
+        ("http://hooks.example.com/x", ["93.184.216.34"], True, False),
+        ("http://localhost:8080/x", ["127.0.0.1"], True, True),
+        ("http://localhost:8080/x", ["127.0.0.1"], False, False),
+        ("ftp://hooks.example.com/x", ["93.184.216.34"], True, False),
+        ("https://user:pw@hooks.example.com/x", ["93.184.216.34"], False, False),
+    ],
+)
 def test_ssrf_rule(url, addresses, allow, ok):
     if ok:
         assert check_callback(url, allow_private=allow, resolver=_resolver(*addresses)) == addresses
@@ -99,4 +104,4 @@ def test_retry_after_seconds_or_date_and_capped():
     assert parse_retry_after("Thu, 01 Jan 2026 00:10:00 GMT", now) == dt.timedelta(minutes=10)
     assert parse_retry_after("soon", now) is None and parse_retry_after(None, now) is None
     assert retry_delay(1, "600", now) == dt.timedelta(seconds=600)
-    assert retry_delay(1, str(10 ** 7), now) == dt.timedelta(hours=24)
+    assert retry_delay(1, str(10**7), now) == dt.timedelta(hours=24)

@@ -30,6 +30,7 @@ def _race(sessions, settings, actions) -> list:
                 results[i] = "won"
             except ApiError as exc:
                 results[i] = exc.code
+
     threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
     for t in threads:
         t.start()
@@ -46,8 +47,11 @@ def test_concurrent_decisions_on_one_draft(settings):
             ids = seed(s)
         approve = [lambda s: review.approve(s, draft_id=ids["new"], settings=settings)] * 3
         reject = [lambda s: review.reject(s, draft_id=ids["edit"], reason="no")]
-        results = _race(sessions, settings, approve + reject
-                        + [lambda s: review.approve(s, draft_id=ids["edit"], settings=settings)])
+        results = _race(
+            sessions,
+            settings,
+            approve + reject + [lambda s: review.approve(s, draft_id=ids["edit"], settings=settings)],
+        )
         assert sorted(map(str, results[:3])) == ["200711", "200711", "won"]
         assert sorted(map(str, results[3:])) == ["200711", "won"]
         with sessions() as s:

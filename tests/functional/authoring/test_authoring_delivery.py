@@ -21,16 +21,18 @@ def _approve(db, settings, draft_id):
         review.approve(s, draft_id=draft_id, settings=settings)
 
 
-def test_approval_raises_signed_webhooks_to_subscribers(signed, db, settings, tax, author, rt, receiver,
-                                                        subscribe):
+def test_approval_raises_signed_webhooks_to_subscribers(
+    signed, db, settings, tax, author, rt, receiver, subscribe
+):
     subscribe(receiver.url, events=["resource.published", "resource.updated"])
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax), headers=author.headers)
     assert relay_pending(rt) == []  # nothing is sent for a draft in review
     _approve(db, settings, draft_id)
     deliver_many(rt, relay_pending(rt))
-    signed.post(EDIT[0].format(draft_id), json={"mainName": "Create 2", "postVersion": 1},
-                headers=author.headers)
+    signed.post(
+        EDIT[0].format(draft_id), json={"mainName": "Create 2", "postVersion": 1}, headers=author.headers
+    )
     with db.session() as s:
         [edit] = [d for d in review.queue(s)]
     _approve(db, settings, edit.id)
@@ -38,13 +40,16 @@ def test_approval_raises_signed_webhooks_to_subscribers(signed, db, settings, ta
     got = receiver.wait_for(2)
     bodies = [json.loads(g.body) for g in got]
     assert [(b["event"], b["data"]["postId"], b["data"]["mainName"]) for b in bodies] == [
-        ("resource.published", draft_id, "机械动力 Create"), ("resource.updated", draft_id, "Create 2")]
+        ("resource.published", draft_id, "机械动力 Create"),
+        ("resource.updated", draft_id, "Create 2"),
+    ]
     assert [g.headers["x-webhook-event"] for g in got] == ["resource.published", "resource.updated"]
 
 
 def _upload(signed, author, content=JAR, name="create-1.0.jar"):
-    return signed.post(UPLOAD, files={"file": (name, content, "application/java-archive")},
-                       headers=author.headers)
+    return signed.post(
+        UPLOAD, files={"file": (name, content, "application/java-archive")}, headers=author.headers
+    )
 
 
 def test_uploaded_draft_files_become_resource_files(signed, db, settings, tax, author, make_author):
@@ -52,11 +57,20 @@ def test_uploaded_draft_files_become_resource_files(signed, db, settings, tax, a
     assert up["size"] == len(JAR) and up["sha256"] == hashlib.sha256(JAR).hexdigest()
     cover = data(_upload(signed, author, b"\x89PNG cover", "cover.png"))["fileId"]
     draft_id = new_draft(signed, author, tax)
-    body = full_body(tax, coverFileId=cover, images=[cover],
-                     resourceFileInfoVos=[{"infoTitle": "主文件 main", "directFileId": up["fileId"],
-                                           "fileVersion": "1.0", "resourceVersion": ["1.20.1"]},
-                                          {"infoTitle": "mirror",
-                                           "directFileUrl": "https://x.example/a.jar"}])
+    body = full_body(
+        tax,
+        coverFileId=cover,
+        images=[cover],
+        resourceFileInfoVos=[
+            {
+                "infoTitle": "主文件 main",
+                "directFileId": up["fileId"],
+                "fileVersion": "1.0",
+                "resourceVersion": ["1.20.1"],
+            },
+            {"infoTitle": "mirror", "directFileUrl": "https://x.example/a.jar"},
+        ],
+    )
     assert data(signed.post(PUBLISH[1].format(draft_id), json=body, headers=author.headers)) is True
     other = make_author()
     theirs = data(_upload(signed, other, b"other bytes"))["fileId"]

@@ -33,8 +33,10 @@ def _reject(db, draft_id, reason="cover missing"):
 
 def _events(db):
     with db.session() as s:
-        return [(e.kind, e.data["postId"], e.data["mainName"])
-                for e in s.scalars(select(OutboxEvent).order_by(OutboxEvent.id))]
+        return [
+            (e.kind, e.data["postId"], e.data["mainName"])
+            for e in s.scalars(select(OutboxEvent).order_by(OutboxEvent.id))
+        ]
 
 
 @pytest.mark.parametrize("alias", [0, 1])
@@ -57,7 +59,8 @@ def test_init_save_publish_approve_on_each_alias(signed, db, settings, tax, auth
     assert [a["userId"] for a in shown["authors"]] == [author.user_id]
     relations = data(signed.get(f"{V2}/mods/{draft_id}/relations"))
     assert [(r["relationType"], r["targetPostId"], r["isRequired"]) for r in relations] == [
-        ("DEPENDENCY", tax.listed_post, True)]
+        ("DEPENDENCY", tax.listed_post, True)
+    ]
     assert _events(db) == [("resource.published", draft_id, "机械动力 Create")]
     synced = data(signed.get(f"{V2}/mods/sync"))
     assert draft_id in [i["postId"] for i in synced["items"]]
@@ -125,28 +128,31 @@ def test_only_the_owner_touches_a_draft(signed, tax, author, make_author):
     assert error_code(signed.post(SAVE[0].format(987654321), json={}, headers=author.headers), 404) == 200404
 
 
-@pytest.mark.parametrize("field,value,code", [
-    ("mainCategory", "1,2,3,4,5,6", 200301),  # too many categories (the contract's pattern)
-    ("mainCategory", "999999", 200706),
-    ("sectionCode", "nope", 200706),
-    ("runPlatformId", 999999, 200706),
-    ("relation", {"dependencies": [{"postId": 999999}]}, 200707),
-    ("authors", "[{\"userId\": \"x\"}]", 200708),
-    ("authors", "not json", 200708),
-    ("authors", "[{\"userId\": 999999, \"role\": \"OWNER\"}]", 200708),
-    ("authors", "[{\"userId\": 1}, {\"userId\": 1}]", 200708),
-    ("authors", "[{\"userId\": 1, \"role\": \"BOSS\"}]", 200708),
-    ("refLink", "{oops", 200712),
-    ("isPaid", True, 200709),
-    ("coverFileId", "999999", 200710),
-    ("introduction", "x" * 501, 200301),
-    ("mainName", "x" * 256, 200301),
-    ("priceCurrencyCode", "EURO", 200301),
-    ("priceAmount", 1e16, 200301),
-    ("resourceFileInfoVos", [{"directFileUrl": "https://x.example/a", "fileVersion": "v" * 65}], 200301),
-    ("resourceFileInfoVos", [{"infoTitle": "no source"}], 200301),
-    ("resourceFileInfoVos", [{"infoId": 999999}], 200710),
-])
+@pytest.mark.parametrize(
+    "field,value,code",
+    [
+        ("mainCategory", "1,2,3,4,5,6", 200301),  # too many categories (the contract's pattern)
+        ("mainCategory", "999999", 200706),
+        ("sectionCode", "nope", 200706),
+        ("runPlatformId", 999999, 200706),
+        ("relation", {"dependencies": [{"postId": 999999}]}, 200707),
+        ("authors", '[{"userId": "x"}]', 200708),
+        ("authors", "not json", 200708),
+        ("authors", '[{"userId": 999999, "role": "OWNER"}]', 200708),
+        ("authors", '[{"userId": 1}, {"userId": 1}]', 200708),
+        ("authors", '[{"userId": 1, "role": "BOSS"}]', 200708),
+        ("refLink", "{oops", 200712),
+        ("isPaid", True, 200709),
+        ("coverFileId", "999999", 200710),
+        ("introduction", "x" * 501, 200301),
+        ("mainName", "x" * 256, 200301),
+        ("priceCurrencyCode", "EURO", 200301),
+        ("priceAmount", 1e16, 200301),
+        ("resourceFileInfoVos", [{"directFileUrl": "https://x.example/a", "fileVersion": "v" * 65}], 200301),
+        ("resourceFileInfoVos", [{"infoTitle": "no source"}], 200301),
+        ("resourceFileInfoVos", [{"infoId": 999999}], 200710),
+    ],
+)
 def test_save_refusals(signed, db, tax, author, field, value, code):
     draft_id = new_draft(signed, author, tax)
     before = _draft(db, draft_id).content
@@ -158,14 +164,35 @@ def test_save_refusals(signed, db, tax, author, field, value, code):
 def test_category_of_another_section_and_paid_rules(signed, tax, author):
     draft_id = new_draft(signed, author, tax)
     h = author.headers
-    assert error_code(signed.post(SAVE[0].format(draft_id), json={"mainCategory": str(tax.other_section_cat)},
-                                  headers=h), 400) == 200706
-    assert error_code(signed.post(SAVE[0].format(draft_id), json={"isPaid": True, "priceAmount": 5},
-                                  headers=h), 400) == 200709
-    assert error_code(signed.post(SAVE[0].format(draft_id), json={"isPaid": True, "priceCurrencyCode": "CNY"},
-                                  headers=h), 400) == 200709
-    ok = signed.post(SAVE[0].format(draft_id), json={"isPaid": True, "priceCurrencyCode": "CNY",
-                                                     "priceAmount": 9.9}, headers=h)
+    assert (
+        error_code(
+            signed.post(
+                SAVE[0].format(draft_id), json={"mainCategory": str(tax.other_section_cat)}, headers=h
+            ),
+            400,
+        )
+        == 200706
+    )
+    assert (
+        error_code(
+            signed.post(SAVE[0].format(draft_id), json={"isPaid": True, "priceAmount": 5}, headers=h), 400
+        )
+        == 200709
+    )
+    assert (
+        error_code(
+            signed.post(
+                SAVE[0].format(draft_id), json={"isPaid": True, "priceCurrencyCode": "CNY"}, headers=h
+            ),
+            400,
+        )
+        == 200709
+    )
+    ok = signed.post(
+        SAVE[0].format(draft_id),
+        json={"isPaid": True, "priceCurrencyCode": "CNY", "priceAmount": 9.9},
+        headers=h,
+    )
     assert data(ok) == {"postId": draft_id}
 
 
@@ -173,11 +200,15 @@ def test_init_refusals(signed, tax, author):
     base = {"sectionCode": "minecraft", "resourceTypeId": tax.mod_type}
     too_many = signed.post(INIT[0], json={**base, "categoryId": "1,2,3,4,5,6"}, headers=author.headers)
     assert error_code(too_many, 400) == 200301
-    other = signed.post(INIT[1], json={**base, "categoryId": str(tax.other_section_cat)},
-                        headers=author.headers)
+    other = signed.post(
+        INIT[1], json={**base, "categoryId": str(tax.other_section_cat)}, headers=author.headers
+    )
     assert error_code(other, 400) == 200706
-    not_a_type = signed.post(INIT[0], json={**base, "resourceTypeId": tax.tech, "categoryId": str(tax.tech)},
-                             headers=author.headers)
+    not_a_type = signed.post(
+        INIT[0],
+        json={**base, "resourceTypeId": tax.tech, "categoryId": str(tax.tech)},
+        headers=author.headers,
+    )
     assert error_code(not_a_type, 400) == 200706
 
 
@@ -185,8 +216,10 @@ def test_relation_to_itself_or_to_a_draft_is_refused(signed, tax, author):
     draft_id, other = new_draft(signed, author, tax), new_draft(signed, author, tax)
     for target in (draft_id, other):
         body = {"relation": {"recommendations": [{"postId": target}]}}
-        assert error_code(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers),
-                          400) == 200707
+        assert (
+            error_code(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers), 400)
+            == 200707
+        )
 
 
 def test_relation_keys_outside_the_three_kinds_are_ignored(signed, db, tax, author):
@@ -194,8 +227,9 @@ def test_relation_keys_outside_the_three_kinds_are_ignored(signed, db, tax, auth
     unknown key was read as relation items, a 500)."""
     draft_id = new_draft(signed, author, tax)
     body = {"relation": {"other": [[-9726]], "more": {"x": 1}, "dependencies": None}}
-    assert data(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers)) \
-        == {"postId": draft_id}
+    assert data(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers)) == {
+        "postId": draft_id
+    }
     assert _draft(db, draft_id).content["relation"] == body["relation"]  # kept as sent
 
 
@@ -229,8 +263,14 @@ def test_edit_goes_through_review_and_bumps_the_version(signed, db, settings, ta
     synced = {i["postId"]: i for i in data(signed.get(f"{V2}/resource/sync"))["items"]}
     assert synced[post_id]["mainName"] == "Create 2" and edit_id not in synced
     # a later edit makes a new EDIT draft
-    assert data(signed.post(EDIT[alias].format(post_id), json={"subName": "s", "postVersion": 2},
-                            headers=author.headers)) is True
+    assert (
+        data(
+            signed.post(
+                EDIT[alias].format(post_id), json={"subName": "s", "postVersion": 2}, headers=author.headers
+            )
+        )
+        is True
+    )
     with db.session() as s:
         assert len(s.scalars(select(ResourceDraft).where(ResourceDraft.parent_post_id == post_id)).all()) == 2
 
@@ -241,20 +281,24 @@ def test_stale_edit_is_refused(signed, db, settings, tax, author, make_author):
     with db.session() as s:
         edit_id = s.scalar(select(ResourceDraft.id).where(ResourceDraft.parent_post_id == post_id))
     _approve(db, settings, edit_id)
-    stale = signed.post(EDIT[1].format(post_id), json={"mainName": "v3", "postVersion": 1},
-                        headers=author.headers)
+    stale = signed.post(
+        EDIT[1].format(post_id), json={"mainName": "v3", "postVersion": 1}, headers=author.headers
+    )
     assert error_code(stale, 409) == 200702
     # a co-owner's edit based on version 2 waits while the author's own edit is approved first
     co = make_author()
     with db.session() as s, s.begin():
         s.add(ResourceAuthor(post_id=post_id, user_id=co.user_id, role="OWNER"))
     assert data(signed.post(EDIT[0].format(post_id), json={"subName": "co"}, headers=co.headers))
-    assert data(signed.post(EDIT[0].format(post_id), json={"subName": "me", "postVersion": 2},
-                            headers=author.headers))
+    assert data(
+        signed.post(EDIT[0].format(post_id), json={"subName": "me", "postVersion": 2}, headers=author.headers)
+    )
     with db.session() as s:
-        co_edit, my_edit = s.scalars(select(ResourceDraft.id).where(
-            ResourceDraft.parent_post_id == post_id, ResourceDraft.state == "PENDING_REVIEW")
-            .order_by(ResourceDraft.id)).all()
+        co_edit, my_edit = s.scalars(
+            select(ResourceDraft.id)
+            .where(ResourceDraft.parent_post_id == post_id, ResourceDraft.state == "PENDING_REVIEW")
+            .order_by(ResourceDraft.id)
+        ).all()
     _approve(db, settings, my_edit)
     with pytest.raises(Exception) as refused:
         _approve(db, settings, co_edit)
@@ -265,21 +309,27 @@ def test_stale_edit_is_refused(signed, db, settings, tax, author, make_author):
 def test_edit_refusals(signed, db, settings, tax, author, make_author):
     post_id = _published(signed, db, settings, tax, author)
     other = make_author()
-    assert error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=other.headers),
-                      403) == 200703
+    assert (
+        error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=other.headers), 403)
+        == 200703
+    )
     theirs = signed.post(SAVE[1].format(0), json={"parentPostId": post_id}, headers=other.headers)
     assert error_code(theirs, 403) == 200703
     draft_id = new_draft(signed, author, tax)
-    assert error_code(signed.post(EDIT[1].format(draft_id), json={"mainName": "x"}, headers=author.headers),
-                      404) == 200404
+    assert (
+        error_code(signed.post(EDIT[1].format(draft_id), json={"mainName": "x"}, headers=author.headers), 404)
+        == 200404
+    )
     assert error_code(signed.post(EDIT[0].format(99999999), json={}, headers=author.headers), 404) == 200404
     assert error_code(signed.post(EDIT[0].format(post_id), json={}, headers=author.headers), 400) == 200705
     cleared = signed.post(EDIT[1].format(post_id), json={"mainName": None}, headers=author.headers)
     assert error_code(cleared, 400) == 200705
     with db.session() as s, s.begin():
         s.get(ResourcePost, post_id).status = "PENDING"
-    assert error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=author.headers),
-                      409) == 200704
+    assert (
+        error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=author.headers), 409)
+        == 200704
+    )
     with db.session() as s, s.begin():
         s.get(ResourcePost, post_id).status = "PUBLISHED"
     assert data(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=author.headers))
@@ -300,8 +350,7 @@ def test_save_zero_with_parent_makes_an_edit_draft(signed, db, settings, tax, au
     assert data(signed.get(f"{V2}/mods/{post_id}"))["mainName"] == "renamed"
 
 
-@pytest.mark.parametrize("scopes,allowed", [(["post:write"], True), (["community:write"], False),
-                                            ([], True)])
+@pytest.mark.parametrize("scopes,allowed", [(["post:write"], True), (["community:write"], False), ([], True)])
 def test_post_write_scope(signed, tax, make_author, scopes, allowed):
     acting = make_author(scopes=scopes)
     response = signed.post(SAVE[0].format(0), json={"mainName": "x"}, headers=acting.headers)
@@ -318,12 +367,23 @@ def test_without_proxy_token_is_refused(signed, tax):
 def test_paid_price_and_authors_reach_the_published_post(signed, db, settings, tax, author, make_user):
     helper = make_user(username="helper")
     authors = json.dumps([{"userId": helper, "role": "COLLABORATOR"}])
-    post_id = _published(signed, db, settings, tax, author, isPaid=True, priceCurrencyCode="CNY",
-                         priceAmount=12.5, authors=authors)
+    post_id = _published(
+        signed,
+        db,
+        settings,
+        tax,
+        author,
+        isPaid=True,
+        priceCurrencyCode="CNY",
+        priceAmount=12.5,
+        authors=authors,
+    )
     shown = data(signed.get(f"{V2}/mods/{post_id}"))
     assert (shown["isPaid"], shown["priceAmount"], shown["priceCurrencyCode"]) == (True, 12.5, "CNY")
     assert [(a["userId"], a["role"]) for a in shown["authors"]] == [
-        (author.user_id, "OWNER"), (helper, "COLLABORATOR")]
+        (author.user_id, "OWNER"),
+        (helper, "COLLABORATOR"),
+    ]
 
 
 def test_submission_checks_the_saved_fields_again(signed, db, tax, author):

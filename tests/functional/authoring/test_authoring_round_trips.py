@@ -18,6 +18,7 @@ from tests.functional.catalog.conftest import data
 def statements(engine, seen: list):
     def on(_conn, _cursor, statement, *_args):
         seen.append(statement.split(None, 1)[0].upper())
+
     event.listen(engine, "before_cursor_execute", on)
     try:
         yield seen
@@ -37,6 +38,12 @@ def test_save_and_edit_round_trips(signed, db, settings, pg_engine, tax, author)
     with db.session() as s, s.begin():
         review.approve(s, draft_id=draft_id, settings=settings)
     with statements(pg_engine, []) as seen:
-        assert data(signed.post(EDIT[0].format(draft_id), json={"mainName": "n", "postVersion": 1},
-                                headers=author.headers)) is True
+        assert (
+            data(
+                signed.post(
+                    EDIT[0].format(draft_id), json={"mainName": "n", "postVersion": 1}, headers=author.headers
+                )
+            )
+            is True
+        )
     assert len(seen) <= 16, seen

@@ -33,8 +33,9 @@ def embedded(embedded_settings, checker, monkeypatch):
         author, moderator = User(username="作者 author"), User(username="mod")
         s.add_all([mod, tech, author, moderator])
         s.flush()
-        token, _ = tokens.issue_token(s, app_id=info["appId"], user_id=author.id, scopes=["post:write"],
-                                      source="OAUTH", now=utcnow())
+        token, _ = tokens.issue_token(
+            s, app_id=info["appId"], user_id=author.id, scopes=["post:write"], source="OAUTH", now=utcnow()
+        )
         ids = {"type": mod.id, "tech": tech.id, "author": author.id, "moderator": moderator.id}
     headers = {"X-Proxy-User-Id": str(ids["author"]), "X-Proxy-Access-Token": token}
     for name in ("REDIS_URL", "ENCRYPTION_KEY", "PRODUCTION"):
@@ -43,8 +44,12 @@ def embedded(embedded_settings, checker, monkeypatch):
     monkeypatch.setenv("MODHUB_DATABASE_URL", embedded_settings.database_url)
     app = create_app(embedded_settings, db=platform.db, quota=platform.quota)
     with app.test_client() as client:
-        yield SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker), \
-            headers, ids, platform
+        yield (
+            SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker),
+            headers,
+            ids,
+            platform,
+        )
 
 
 def cli(*args, ok=True):
@@ -55,9 +60,18 @@ def cli(*args, ok=True):
 
 def test_draft_review_publish_and_edit_on_sqlite_with_the_cli(embedded):
     signed, h, ids, platform = embedded
-    draft = data(signed.post(INIT[1], json={"sectionCode": "minecraft", "resourceTypeId": ids["type"],
-                                            "categoryId": str(ids["tech"]), "title": "红石 Redstone"},
-                             headers=h))["postId"]
+    draft = data(
+        signed.post(
+            INIT[1],
+            json={
+                "sectionCode": "minecraft",
+                "resourceTypeId": ids["type"],
+                "categoryId": str(ids["tech"]),
+                "title": "红石 Redstone",
+            },
+            headers=h,
+        )
+    )["postId"]
     saved = signed.post(SAVE[0].format(draft), json={"introduction": "简介"}, headers=h)
     assert data(saved) == {"postId": draft}
     assert data(signed.post(PUBLISH[1].format(draft), json={}, headers=h)) is True
@@ -69,13 +83,24 @@ def test_draft_review_publish_and_edit_on_sqlite_with_the_cli(embedded):
     assert [(q["draftId"], q["kind"], q["title"]) for q in queue] == [(draft, "NEW", "红石 Redstone")]
     shown = json.loads(cli("moderate", "show", str(draft)).stdout)
     assert {"field": "main_name", "published": None, "proposed": "红石 Redstone"} in shown["changes"]
-    assert "no moderator role" in cli("moderate", "approve", str(draft), "--by", str(ids["author"]),
-                                      ok=False).output
+    assert (
+        "no moderator role"
+        in cli("moderate", "approve", str(draft), "--by", str(ids["author"]), ok=False).output
+    )
     assert "needs a reason" in cli("moderate", "reject", str(draft), "--reason", " ", ok=False).output
-    cli("moderate", "reject", str(draft), "--reason", "简介太短 intro too short",
-        "--by", str(ids["moderator"]))
-    assert json.loads(cli("moderate", "list", "--state", "REJECTED").stdout)[0]["rejectReason"] \
+    cli(
+        "moderate",
+        "reject",
+        str(draft),
+        "--reason",
+        "简介太短 intro too short",
+        "--by",
+        str(ids["moderator"]),
+    )
+    assert (
+        json.loads(cli("moderate", "list", "--state", "REJECTED").stdout)[0]["rejectReason"]
         == "简介太短 intro too short"
+    )
     assert "REJECTED" in cli("moderate", "approve", str(draft), ok=False).output
     assert data(signed.post(PUBLISH[0].format(draft), json={"introduction": "更长的简介"}, headers=h)) is True
     approved = json.loads(cli("moderate", "approve", str(draft), "--by", str(ids["moderator"])).stdout)
@@ -84,8 +109,10 @@ def test_draft_review_publish_and_edit_on_sqlite_with_the_cli(embedded):
     feed = data(signed.get(f"{V2}/mods/sync", params={"cursor": cursor}))
     assert [i["postId"] for i in feed["items"]] == [draft]
     cursor = feed["nextCursor"]
-    assert data(signed.post(EDIT[1].format(draft), json={"mainName": "红石 2", "postVersion": 1},
-                            headers=h)) is True
+    assert (
+        data(signed.post(EDIT[1].format(draft), json={"mainName": "红石 2", "postVersion": 1}, headers=h))
+        is True
+    )
     [edit] = json.loads(cli("moderate", "list").stdout)
     assert (edit["kind"], edit["parentPostId"], edit["baseVersion"]) == ("EDIT", draft, 1)
     diff = json.loads(cli("moderate", "show", str(edit["draftId"])).stdout)["changes"]

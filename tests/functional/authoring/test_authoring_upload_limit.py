@@ -19,6 +19,9 @@ def test_an_upload_above_the_limit_is_refused(signed, db, author):
     assert error_code(big, 413) == 200302
     with db.session() as s:
         assert s.scalar(select(func.count()).select_from(DraftFile)) == 0
-    small = data(signed.post(f"{V2}/draft-files", files={"file": ("C:\\dir/../s.bin", b"x" * 100)},
-                             headers=author.headers))
+    small = data(
+        signed.post(
+            f"{V2}/draft-files", files={"file": ("C:\\dir/../s.bin", b"x" * 100)}, headers=author.headers
+        )
+    )
     assert small["size"] == 100 and small["fileName"] == "s.bin"

@@ -22,9 +22,10 @@ PASSWORD = "review-pass-1"
 
 def seed(session) -> dict:
     """Moderator, plain user, author; a NEW draft and an EDIT draft of a published post, in review."""
-    people = {name: User(username=name, login_name=f"{name}_login",
-                         password_hash=accounts.hash_password(PASSWORD))
-              for name in ("mod", "plain", "author")}
+    people = {
+        name: User(username=name, login_name=f"{name}_login", password_hash=accounts.hash_password(PASSWORD))
+        for name in ("mod", "plain", "author")
+    }
     session.add_all([*people.values(), Section(code="minecraft", description="我的世界")])
     mod_type = Category(code="mod", name="模组")
     tech = Category(code="mod-tech", name="科技", parent_code="mod")
@@ -32,18 +33,35 @@ def seed(session) -> dict:
     session.flush()
     set_role(session, user_id=people["mod"].id, role="moderator")
     author = people["author"].id
-    post = ResourcePost(section_code="minecraft", main_name="旧名 Old", user_id=author, status="PUBLISHED",
-                        publish_time=utcnow(), main_categories=["mod-tech"], tags=[], display_images=[])
+    post = ResourcePost(
+        section_code="minecraft",
+        main_name="旧名 Old",
+        user_id=author,
+        status="PUBLISHED",
+        publish_time=utcnow(),
+        main_categories=["mod-tech"],
+        tags=[],
+        display_images=[],
+    )
     session.add(post)
     session.flush()
-    body = {"mainName": "新资源 New", "sectionCode": "minecraft", "resourceTypeId": mod_type.id,
-            "mainCategory": str(tech.id)}
+    body = {
+        "mainName": "新资源 New",
+        "sectionCode": "minecraft",
+        "resourceTypeId": mod_type.id,
+        "mainCategory": str(tech.id),
+    }
     new = service.save_draft(session, user_id=author, draft_id=0, body=body)
     service.publish_draft(session, user_id=author, draft_id=new.id, body={})
     service.edit_resource(session, user_id=author, post_id=post.id, body={"mainName": "新名 Renamed"})
     edit = session.scalar(select(ResourceDraft.id).where(ResourceDraft.parent_post_id == post.id))
-    return {"post": post.id, "new": new.id, "edit": edit, "author": author,
-            **{name: u.id for name, u in people.items()}}
+    return {
+        "post": post.id,
+        "new": new.id,
+        "edit": edit,
+        "author": author,
+        **{name: u.id for name, u in people.items()},
+    }
 
 
 @pytest.fixture()
@@ -61,8 +79,11 @@ def ids(db):
 def log_in(client, name):
     client.cookies.clear()
     page = client.get("/login")
-    done = client.post("/login", data={"csrf_token": csrf(page), "login": f"{name}_login",
-                                       "password": PASSWORD}, follow_redirects=False)
+    done = client.post(
+        "/login",
+        data={"csrf_token": csrf(page), "login": f"{name}_login", "password": PASSWORD},
+        follow_redirects=False,
+    )
     assert done.status_code == 302
 
 
@@ -85,13 +106,15 @@ def test_decisions_need_the_csrf_token_and_a_reason(client, db, ids):
     refused = client.post(f"/moderation/{ids['new']}/approve", data={"csrf_token": "forged"})
     assert refused.status_code == 400
     page = client.get(f"/moderation/{ids['new']}")
-    no_reason = client.post(f"/moderation/{ids['new']}/reject",
-                            data={"csrf_token": csrf(page), "reason": " "})
+    no_reason = client.post(
+        f"/moderation/{ids['new']}/reject", data={"csrf_token": csrf(page), "reason": " "}
+    )
     assert no_reason.status_code == 400
     with db.session() as s:
         assert s.get(ResourceDraft, ids["new"]).state == "PENDING_REVIEW"
-    done = client.post(f"/moderation/{ids['new']}/approve", data={"csrf_token": csrf(page)},
-                       follow_redirects=False)
+    done = client.post(
+        f"/moderation/{ids['new']}/approve", data={"csrf_token": csrf(page)}, follow_redirects=False
+    )
     assert done.status_code == 302
     with db.session() as s:
         assert s.get(ResourcePost, ids["new"]).status == "PUBLISHED"
@@ -116,7 +139,8 @@ def test_review_queue_in_chromium(browser, site, shots):
     assert row.find_element("css selector", ".was").text == "旧名 Old"
     assert row.find_element("css selector", ".now").text == "新名 Renamed"
     color = browser.execute_script(
-        "return getComputedStyle(document.querySelector('#change-main_name .was')).textDecorationLine;")
+        "return getComputedStyle(document.querySelector('#change-main_name .was')).textDecorationLine;"
+    )
     assert color == "line-through"  # the stylesheet's diff colours apply
     assert_styled(browser, shots, "moderation-diff")
     browser.find_element("css selector", "#approve").click()

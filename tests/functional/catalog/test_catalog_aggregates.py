@@ -24,5 +24,6 @@ def test_databases_do_not_share_entries(db, pg_engine):
         cached(session, "shared-key", lambda: "test connection")
     with pg_engine.connect() as conn:
         from sqlalchemy.orm import Session
+
         with Session(conn) as other:
             assert cached(other, "shared-key", lambda: "another bind") == "another bind"

@@ -4,10 +4,18 @@ import pytest
 
 from tests.functional.catalog.conftest import data
 
-READS = ["/openapi/v2/mods/{pid}", "/openapi/v2/resource/{pid}", "/openapi/v2/mods/{pid}/comments",
-         "/openapi/v2/resource/{pid}/files", "/openapi/v2/games", "/openapi/v2/category/tree",
-         "/openapi/v2/mods/featured", "/openapi/v1/resource/{pid}", "/openapi/v1/tags",
-         "/openapi/v2/stats/mods/{pid}"]
+READS = [
+    "/openapi/v2/mods/{pid}",
+    "/openapi/v2/resource/{pid}",
+    "/openapi/v2/mods/{pid}/comments",
+    "/openapi/v2/resource/{pid}/files",
+    "/openapi/v2/games",
+    "/openapi/v2/category/tree",
+    "/openapi/v2/mods/featured",
+    "/openapi/v1/resource/{pid}",
+    "/openapi/v1/tags",
+    "/openapi/v2/stats/mods/{pid}",
+]
 
 
 @pytest.mark.parametrize("template", READS)
@@ -29,6 +37,7 @@ def test_reads_carry_an_etag_and_answer_304_when_it_matches(signed, cat, clock, 
 
 def test_the_tag_changes_with_the_data(signed, cat, db):
     from models.catalog.tables import ResourcePost
+
     pid = cat.post()
     tag = signed.get(f"/openapi/v2/stats/mods/{pid}").headers["ETag"]
     with db.session() as session:
@@ -39,9 +48,14 @@ def test_the_tag_changes_with_the_data(signed, cat, db):
     assert data(changed)["totalViews"] == 1
 
 
-@pytest.mark.parametrize("path,body", [("/openapi/v2/resource/batch", "postIds"),
-                                       ("/openapi/v2/file/batch", "fileInfoIds"),
-                                       ("/openapi/v1/post/batch-detail", "postIds")])
+@pytest.mark.parametrize(
+    "path,body",
+    [
+        ("/openapi/v2/resource/batch", "postIds"),
+        ("/openapi/v2/file/batch", "fileInfoIds"),
+        ("/openapi/v1/post/batch-detail", "postIds"),
+    ],
+)
 def test_batches_honour_if_none_match(signed, cat, clock, path, body):
     pid = cat.post()
     ids = [cat.file(pid)] if body == "fileInfoIds" else [pid]

@@ -18,14 +18,22 @@ def test_v1_post_detail_of_a_resource_and_of_a_server(signed, cat, clock):
     assert server["lastHeartbeatTime"] == "2026-05-01 12:00:00"
 
 
-@pytest.mark.parametrize("query,status,code", [
-    ("?postType=DISCUSS_POST", 404, 200404), ("?postType=QUESTION_POST", 404, 200404),
-    ("?postType=BLOG", 400, 200301), ("?postType=SERVER_POST", 404, 200404)])
+@pytest.mark.parametrize(
+    "query,status,code",
+    [
+        ("?postType=DISCUSS_POST", 404, 200404),
+        ("?postType=QUESTION_POST", 404, 200404),
+        ("?postType=BLOG", 400, 200301),
+        ("?postType=SERVER_POST", 404, 200404),
+    ],
+)
 def test_v1_post_detail_errors(signed, cat, query, status, code):
     pid = cat.post()
     cat.server(is_delete=True)
-    assert error_code(signed.get(f"/openapi/v1/post/{987654321 if status == 404 else pid}{query}"),
-                      status) == code
+    assert (
+        error_code(signed.get(f"/openapi/v1/post/{987654321 if status == 404 else pid}{query}"), status)
+        == code
+    )
 
 
 def test_v1_post_detail_hides_unlisted(signed, cat):
@@ -129,6 +137,9 @@ def test_v1_forum_stats(signed, cat, make_user, clock):
 
 
 def test_nul_characters_in_parameters_are_refused(signed):
-    for url in ("/openapi/v1/server/query?pageNum=1&pageSize=5&serverStatus=ON%00LINE",
-                "/openapi/v1/tags?sectionCode=mine%00craft", "/openapi/v1/post/query?keyword=a%00b"):
+    for url in (
+        "/openapi/v1/server/query?pageNum=1&pageSize=5&serverStatus=ON%00LINE",
+        "/openapi/v1/tags?sectionCode=mine%00craft",
+        "/openapi/v1/post/query?keyword=a%00b",
+    ):
         assert error_code(signed.get(url), 400) == 200301

@@ -14,8 +14,13 @@ def test_comments_normal_and_live_only_newest_first_paged(signed, cat, make_user
     pid, other = cat.post(), cat.post()
     user = make_user(username="评论者", avatar="av/c.png")
     ids = [cat.comment(pid, user, create_time=NOW + dt.timedelta(minutes=i)) for i in range(5)]
-    reply = cat.comment(pid, user, parent_id=ids[0], create_time=NOW + dt.timedelta(minutes=10),
-                        content='<p onclick="steal()">回复<script>alert(1)</script></p>')
+    reply = cat.comment(
+        pid,
+        user,
+        parent_id=ids[0],
+        create_time=NOW + dt.timedelta(minutes=10),
+        content='<p onclick="steal()">回复<script>alert(1)</script></p>',
+    )
     cat.comment(pid, user, status="PENDING", create_time=NOW + dt.timedelta(hours=1))
     cat.comment(pid, user, is_delete=True, create_time=NOW + dt.timedelta(hours=1))
     cat.comment(other, user)
@@ -35,10 +40,18 @@ def test_comments_normal_and_live_only_newest_first_paged(signed, cat, make_user
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
-@pytest.mark.parametrize("query,code", [("pageSize=101", 200301), ("pageSize=0", 200301),
-                                        ("pageNum=0", 200301), ("pageNum=10001", 200301),
-                                        ("pageNum=x", 200301), ("pageNum=101&pageSize=100", 200304),
-                                        ("pageNum=10000&pageSize=1", None)])
+@pytest.mark.parametrize(
+    "query,code",
+    [
+        ("pageSize=101", 200301),
+        ("pageSize=0", 200301),
+        ("pageNum=0", 200301),
+        ("pageNum=10001", 200301),
+        ("pageNum=x", 200301),
+        ("pageNum=101&pageSize=100", 200304),
+        ("pageNum=10000&pageSize=1", None),
+    ],
+)
 def test_comments_bad_paging(signed, cat, prefix, query, code):
     pid = cat.post()
     response = signed.get(f"{prefix}/{pid}/comments?{query}")
@@ -54,9 +67,15 @@ def test_rating_has_all_five_stars(signed, cat, make_user, prefix):
     for score in (5, 5, 4, 1):
         cat.rating(pid, make_user(), score)
     assert data(signed.get(f"{prefix}/{pid}/rating")) == {
-        "averageScore": 3.75, "totalCount": 4, "starDistribution": {"1": 1, "2": 0, "3": 0, "4": 1, "5": 2}}
+        "averageScore": 3.75,
+        "totalCount": 4,
+        "starDistribution": {"1": 1, "2": 0, "3": 0, "4": 1, "5": 2},
+    }
     assert data(signed.get(f"{prefix}/{empty}/rating")) == {
-        "averageScore": 0.0, "totalCount": 0, "starDistribution": {str(s): 0 for s in range(1, 6)}}
+        "averageScore": 0.0,
+        "totalCount": 0,
+        "starDistribution": {str(s): 0 for s in range(1, 6)},
+    }
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
@@ -67,7 +86,10 @@ def test_relations_grouped_by_type_then_sort_order(signed, cat, prefix):
     cat.relation(pid, a, "DEPENDENCY", sort_order=1, data_source="UPSTREAM_SYNC")
     got = data(signed.get(f"{prefix}/{pid}/relations"))
     assert [(r["relationType"], r["targetPostId"]) for r in got] == [
-        ("DEPENDENCY", a), ("DEPENDENCY", b), ("RECOMMENDATION", c)]
+        ("DEPENDENCY", a),
+        ("DEPENDENCY", b),
+        ("RECOMMENDATION", c),
+    ]
     assert got[0]["target"] is None and got[0]["dataSource"] == "UPSTREAM_SYNC"
     assert got[1]["isRequired"] is True
 
@@ -80,8 +102,13 @@ def test_versions_approved_only_newest_first(signed, cat, prefix):
     cat.version(pid, 2)
     got = data(signed.get(f"{prefix}/{pid}/versions"))
     assert [v["versionNumber"] for v in got] == [2, 1]
-    assert got[1] == {"postId": pid, "versionNumber": 1, "resourceVersion": "1.1",
-                      "updateCommit": "首发 first", "publishTime": "2026-05-01 12:00:00"}
+    assert got[1] == {
+        "postId": pid,
+        "versionNumber": 1,
+        "resourceVersion": "1.1",
+        "updateCommit": "首发 first",
+        "publishTime": "2026-05-01 12:00:00",
+    }
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
@@ -124,18 +151,36 @@ def test_section_stats_over_listed_posts(signed, cat, prefix):
     cat.post(views_count=1, download_count=1, like_count=1, collection_count=1)
     cat.post(views_count=1000, visibility="PRIVATE")
     assert data(signed.get(f"{prefix}/minecraft")) == {
-        "sectionCode": "minecraft", "postCount": 2, "totalViews": 11, "totalDownloads": 6,
-        "totalLikes": 3, "totalCollects": 2}
+        "sectionCode": "minecraft",
+        "postCount": 2,
+        "totalViews": 11,
+        "totalDownloads": 6,
+        "totalLikes": 3,
+        "totalCollects": 2,
+    }
     assert data(signed.get(f"{prefix}/empty"))["postCount"] == 0
     assert error_code(signed.get(f"{prefix}/nope"), 404) == 200404
 
 
 @pytest.mark.parametrize("prefix", ["/openapi/v2/stats/mods", "/openapi/v2/stats/resource"])
 def test_resource_stats(signed, cat, prefix):
-    pid = cat.post(views_count=7, download_count=6, like_count=5, collection_count=4, comment_count=3,
-                   rating_count=3, rating_total=10)
+    pid = cat.post(
+        views_count=7,
+        download_count=6,
+        like_count=5,
+        collection_count=4,
+        comment_count=3,
+        rating_count=3,
+        rating_total=10,
+    )
     assert data(signed.get(f"{prefix}/{pid}")) == {
-        "postId": pid, "totalViews": 7, "totalDownloads": 6, "totalLikes": 5, "totalCollects": 4,
-        "totalComments": 3, "averageRating": 3.33}
+        "postId": pid,
+        "totalViews": 7,
+        "totalDownloads": 6,
+        "totalLikes": 5,
+        "totalCollects": 4,
+        "totalComments": 3,
+        "averageRating": 3.33,
+    }
     assert error_code(signed.get(f"{prefix}/{cat.post(status='DRAFT')}"), 404) == 200404
     assert error_code(signed.get(f"{prefix}/0"), 400) == 200301

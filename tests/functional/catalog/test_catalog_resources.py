@@ -19,13 +19,20 @@ def test_batch_in_request_order_with_null_for_missing_and_unlisted(signed, cat, 
     hidden = [cat.post(**h) for h in HIDDEN]
     got = data(signed.post(path, json={"postIds": [b, 999_999_999, a, *hidden, b]}))
     assert [x and x["postId"] for x in got] == [b, None, a, None, None, None, None, b]
-    assert got[2]["authors"] == [{"userId": owner, "userName": "作者 owner", "role": "OWNER",
-                                  "avatarUrl": "https://cdn.example/a/1.png"}]
+    assert got[2]["authors"] == [
+        {
+            "userId": owner,
+            "userName": "作者 owner",
+            "role": "OWNER",
+            "avatarUrl": "https://cdn.example/a/1.png",
+        }
+    ]
 
 
 @pytest.mark.parametrize("path", ["/openapi/v2/mods", "/openapi/v2/resource/batch"])
-@pytest.mark.parametrize("body", [{"postIds": []}, {"postIds": list(range(1, 52))}, {"postIds": [0]},
-                                  {"postIds": ["x"]}, {}])
+@pytest.mark.parametrize(
+    "body", [{"postIds": []}, {"postIds": list(range(1, 52))}, {"postIds": [0]}, {"postIds": ["x"]}, {}]
+)
 def test_batch_bad_input(signed, path, body):
     assert error_code(signed.post(path, json=body), 400) == 200301
 
@@ -60,10 +67,20 @@ def test_featured_is_capped_at_twenty(signed, cat):
 @pytest.fixture()
 def rich(cat, make_user):
     owner, helper, fan = (make_user(username=n, avatar="av/x.png") for n in ("owner", "helper", "fan"))
-    pid = cat.post(display_images=["s/1.jpg", "https://elsewhere.example/2.jpg"], content_copyright="CC",
-                   creation_type="ORIGINAL", source_state="OPEN", enable_version_grouping=True,
-                   is_paid=True, price_amount=12, price_currency_code="CNY", rating_count=2, rating_total=9,
-                   description_html='<p>说明<img src="s.png" onerror="x()"></p>', description_md="说明")
+    pid = cat.post(
+        display_images=["s/1.jpg", "https://elsewhere.example/2.jpg"],
+        content_copyright="CC",
+        creation_type="ORIGINAL",
+        source_state="OPEN",
+        enable_version_grouping=True,
+        is_paid=True,
+        price_amount=12,
+        price_currency_code="CNY",
+        rating_count=2,
+        rating_total=9,
+        description_html='<p>说明<img src="s.png" onerror="x()"></p>',
+        description_md="说明",
+    )
     cat.author(pid, helper, "CONTRIBUTOR", 0)
     cat.author(pid, owner, "OWNER", 5)
     cat.author(pid, fan, "COLLABORATOR", 1)
@@ -84,11 +101,21 @@ def test_detail_is_the_summary_plus_detail_fields_and_stats(signed, rich, clock,
     assert d["displayImages"] == ["https://cdn.example/s/1.jpg", "https://elsewhere.example/2.jpg"]
     assert d["publishTime"] == "2026-05-01 12:00:00"  # UTC 04:00 shown in Asia/Shanghai
     assert [a["role"] for a in d["authors"]] == ["OWNER", "COLLABORATOR", "CONTRIBUTOR"]
-    assert d["links"] == [{"linkType": "SOURCE", "url": "https://git.example/x", "label": "GitHub"},
-                          {"linkType": "WIKI", "url": "https://git.example/x", "label": "百科 Wiki"}]
-    assert d["stats"] == {"viewsLast24h": 1, "viewsLast7d": 11, "viewsLast30d": 1111,
-                          "downloadsLast24h": 2, "downloadsLast7d": 22, "downloadsLast30d": 2222,
-                          "collectsLast24h": 1, "collectsLast7d": 2, "collectsLast30d": 4}
+    assert d["links"] == [
+        {"linkType": "SOURCE", "url": "https://git.example/x", "label": "GitHub"},
+        {"linkType": "WIKI", "url": "https://git.example/x", "label": "百科 Wiki"},
+    ]
+    assert d["stats"] == {
+        "viewsLast24h": 1,
+        "viewsLast7d": 11,
+        "viewsLast30d": 1111,
+        "downloadsLast24h": 2,
+        "downloadsLast7d": 22,
+        "downloadsLast30d": 2222,
+        "collectsLast24h": 1,
+        "collectsLast7d": 2,
+        "collectsLast30d": 4,
+    }
     assert d["averageRating"] == 4.5 and d["priceAmount"] == 12.0 and d["isPaid"] is True
     assert d["enableVersionGrouping"] is True and d["visibility"] == "PUBLIC"
     assert "description_html" not in d and "content" not in d
@@ -100,8 +127,9 @@ def test_detail_stats_are_zero_without_history(signed, cat, clock):
 
 
 @pytest.mark.parametrize("prefix", ["/openapi/v2/mods", "/openapi/v2/resource"])
-@pytest.mark.parametrize("suffix", ["", "/authors", "/description", "/comments", "/rating", "/relations",
-                                    "/versions", "/files"])
+@pytest.mark.parametrize(
+    "suffix", ["", "/authors", "/description", "/comments", "/rating", "/relations", "/versions", "/files"]
+)
 def test_unlisted_or_unknown_resources_are_not_found(signed, cat, prefix, suffix):
     for pid in [cat.post(**h) for h in HIDDEN] + [987_654_321]:
         assert error_code(signed.get(f"{prefix}/{pid}{suffix}"), 404) == 200404
@@ -120,13 +148,18 @@ def test_authors_ordered_by_role(signed, rich, make_user, cat, prefix):
 @pytest.mark.parametrize("prefix", ["/openapi/v2/mods", "/openapi/v2/resource"])
 def test_description_html_and_markdown(signed, rich, prefix):
     d = data(signed.get(f"{prefix}/{rich['pid']}/description"))
-    assert d == {"postId": rich["pid"], "content": '<p>说明<img src="s.png"></p>', "mdContent": "说明",
-                 "updateTime": "2026-05-01 12:00:00"}
+    assert d == {
+        "postId": rich["pid"],
+        "content": '<p>说明<img src="s.png"></p>',
+        "mdContent": "说明",
+        "updateTime": "2026-05-01 12:00:00",
+    }
 
 
 def test_detail_url_is_empty_without_site_url(settings, db, quota, contract, creds, checker, cat):
     from modhub.app import create_app
     from tests.support import SignedClient
+
     app = create_app(settings.replace(site_url="", cdn_base_url=""), db=db, quota=quota, contract=contract)
     pid = cat.post()
     with app.test_client() as client:

@@ -11,16 +11,54 @@ from tests.support import asgi_schema, validate_case
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 OPERATIONS = {
-    "legacyBatchPostDetail", "legacyQueryPosts", "legacyGetPost", "legacyGetResource",
-    "legacyListResourceFiles", "legacyQueryServers", "legacyGetServerStatus", "legacyGetForumStats",
-    "legacyListTags", "getCategoriesTree", "getCategoryTree", "listGames", "listSections", "getGame",
-    "getSection", "getGameFilterOptions", "getSectionFilterOptions", "listModLoaders", "listRunPlatforms",
-    "getModLoader", "getRunPlatform", "batchGetMods", "getResourceBatch", "listFeaturedMods",
-    "listFeaturedResources", "getModDetail", "getResourceDetail", "listModAuthors", "listResourceAuthors",
-    "listModComments", "listResourceComments", "getModDescription", "getResourceDescription",
-    "getModRating", "getResourceRating", "listModRelations", "listResourceRelations", "listModVersions",
-    "listResourceVersions", "listModFiles", "listResourceFiles", "batchGetFiles", "getFileBatch",
-    "getGameStats", "getSectionStats", "getModStats", "getResourceStats"}
+    "legacyBatchPostDetail",
+    "legacyQueryPosts",
+    "legacyGetPost",
+    "legacyGetResource",
+    "legacyListResourceFiles",
+    "legacyQueryServers",
+    "legacyGetServerStatus",
+    "legacyGetForumStats",
+    "legacyListTags",
+    "getCategoriesTree",
+    "getCategoryTree",
+    "listGames",
+    "listSections",
+    "getGame",
+    "getSection",
+    "getGameFilterOptions",
+    "getSectionFilterOptions",
+    "listModLoaders",
+    "listRunPlatforms",
+    "getModLoader",
+    "getRunPlatform",
+    "batchGetMods",
+    "getResourceBatch",
+    "listFeaturedMods",
+    "listFeaturedResources",
+    "getModDetail",
+    "getResourceDetail",
+    "listModAuthors",
+    "listResourceAuthors",
+    "listModComments",
+    "listResourceComments",
+    "getModDescription",
+    "getResourceDescription",
+    "getModRating",
+    "getResourceRating",
+    "listModRelations",
+    "listResourceRelations",
+    "listModVersions",
+    "listResourceVersions",
+    "listModFiles",
+    "listResourceFiles",
+    "batchGetFiles",
+    "getFileBatch",
+    "getGameStats",
+    "getSectionStats",
+    "getModStats",
+    "getResourceStats",
+}
 
 
 @pytest.fixture()
@@ -47,6 +85,7 @@ def test_catalogue_operations_conform(app, make_app, filled):
     ops = [op for op in ops if op.definition.raw.get("operationId") in OPERATIONS]
     assert {op.definition.raw["operationId"] for op in ops} == OPERATIONS
     for op in ops:
+
         @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
         @hypothesis.given(case=op.as_strategy())
         def run(case):
@@ -65,7 +104,9 @@ def test_catalogue_operations_conform(app, make_app, filled):
             # Schema-valid requests refused by documented rules: pages beyond MAX_OFFSET (200304),
             # text holding NUL (200301, "Other rules and limits" in the contract).
             ruled = response.status_code == 400 and (
-                code == 200304 or (code == 200301 and "NUL" in response.json()["msg"]))
+                code == 200304 or (code == 200301 and "NUL" in response.json()["msg"])
+            )
             validate_case(case, response, excluded_checks=[positive_data_acceptance] if ruled else ())
             assert response.status_code in (200, 400, 404), response.text
+
         run()

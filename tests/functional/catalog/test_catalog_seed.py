@@ -16,9 +16,23 @@ from modhub.seed import SeedRefused, catalogue_is_empty, seed
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 TODAY = dt.date(2026, 5, 1)
-TABLES = ["section", "run_platform", "category", "tag", "app_user", "resource_post", "resource_author",
-          "resource_link", "resource_relation", "resource_version", "resource_file", "rating",
-          "comment", "resource_daily_stat", "server_post"]
+TABLES = [
+    "section",
+    "run_platform",
+    "category",
+    "tag",
+    "app_user",
+    "resource_post",
+    "resource_author",
+    "resource_link",
+    "resource_relation",
+    "resource_version",
+    "resource_file",
+    "rating",
+    "comment",
+    "resource_daily_stat",
+    "server_post",
+]
 
 
 def _dump(url: str, resources: int) -> dict:
@@ -27,8 +41,9 @@ def _dump(url: str, resources: int) -> dict:
     with db.session() as session, session.begin():
         seed(session, resources=resources, today=TODAY)
     with db.session() as session:
-        dump = {t: [tuple(r) for r in session.execute(text(f"SELECT * FROM {t} ORDER BY id"))]
-                for t in TABLES}
+        dump = {
+            t: [tuple(r) for r in session.execute(text(f"SELECT * FROM {t} ORDER BY id"))] for t in TABLES
+        }
     db.engine.dispose()
     return dump
 
@@ -54,15 +69,25 @@ def test_seed_counters_are_consistent_and_a_second_seed_refuses(db):
         titles = " ".join(p.main_name + (p.sub_name or "") for p in posts)
         assert any("\u4e00" <= ch <= "\u9fff" for ch in titles) and any(ch.isascii() for ch in titles)
         ratings = dict(session.execute(select(Rating.post_id, func.count()).group_by(Rating.post_id)).all())
-        totals = dict(session.execute(select(Rating.post_id, func.sum(Rating.score))
-                                      .group_by(Rating.post_id)).all())
-        visible = dict(session.execute(
-            select(Comment.entity_id, func.count()).where(Comment.status == "NORMAL",
-                                                          Comment.entity_type == "RESOURCE_POST",
-                                                          Comment.is_delete.is_(False))
-            .group_by(Comment.entity_id)).all())
-        views = dict(session.execute(select(DailyStat.post_id, func.sum(DailyStat.views))
-                                     .group_by(DailyStat.post_id)).all())
+        totals = dict(
+            session.execute(select(Rating.post_id, func.sum(Rating.score)).group_by(Rating.post_id)).all()
+        )
+        visible = dict(
+            session.execute(
+                select(Comment.entity_id, func.count())
+                .where(
+                    Comment.status == "NORMAL",
+                    Comment.entity_type == "RESOURCE_POST",
+                    Comment.is_delete.is_(False),
+                )
+                .group_by(Comment.entity_id)
+            ).all()
+        )
+        views = dict(
+            session.execute(
+                select(DailyStat.post_id, func.sum(DailyStat.views)).group_by(DailyStat.post_id)
+            ).all()
+        )
         for p in posts:
             assert p.rating_count == ratings.get(p.id, 0) and p.rating_total == (totals.get(p.id) or 0)
             assert p.comment_count == visible.get(p.id, 0)

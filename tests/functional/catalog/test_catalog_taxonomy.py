@@ -45,9 +45,14 @@ def test_list_run_platforms(signed, cat, path):
     cat.platform("gone", is_delete=True)
     platforms = data(signed.get(path))
     assert [p["code"] for p in platforms] == ["forge", "fabric"]
-    assert platforms[0] == {"infoId": platforms[0]["infoId"], "code": "forge", "name": "Forge",
-                            "description": "经典 classic", "iconUrl": "https://cdn.example/p/forge.png",
-                            "enable": True}
+    assert platforms[0] == {
+        "infoId": platforms[0]["infoId"],
+        "code": "forge",
+        "name": "Forge",
+        "description": "经典 classic",
+        "iconUrl": "https://cdn.example/p/forge.png",
+        "enable": True,
+    }
 
 
 @pytest.mark.parametrize("prefix", ["/openapi/v2/mod-loaders", "/openapi/v2/run-platform"])

@@ -24,8 +24,9 @@ BATCH = "/openapi/v2/mods"
 @pytest.fixture()
 def settings(settings):
     """Records kept for 30 s (the suite's default settings keep none), applications too."""
-    return settings.replace(cdn_base_url="https://cdn.example", record_cache_seconds=30.0,
-                            app_cache_seconds=30.0)
+    return settings.replace(
+        cdn_base_url="https://cdn.example", record_cache_seconds=30.0, app_cache_seconds=30.0
+    )
 
 
 @pytest.fixture()
@@ -107,18 +108,34 @@ def test_every_process_sees_a_change_at_its_next_read(settings):
     with scratch_database("record_cache") as url:
         platform = build_platform(settings.replace(database_url=url))
         with platform.db.session() as session, session.begin():
-            made = applications.create(session, platform.secrets, name="cache", approve=True,
-                                       per_minute=100_000, per_day=1_000_000)
-            post = ResourcePost(section_code="minecraft", main_name="原名 Original", sub_name="s",
-                                introduction="i", abbr_name="o", cover_image="c.jpg",
-                                resource_type="mod", run_platform="forge", status="PUBLISHED",
-                                visibility="PUBLIC", main_categories=[], tags=[],
-                                publish_time=utcnow(), update_time=utcnow())
+            made = applications.create(
+                session, platform.secrets, name="cache", approve=True, per_minute=100_000, per_day=1_000_000
+            )
+            post = ResourcePost(
+                section_code="minecraft",
+                main_name="原名 Original",
+                sub_name="s",
+                introduction="i",
+                abbr_name="o",
+                cover_image="c.jpg",
+                resource_type="mod",
+                run_platform="forge",
+                status="PUBLISHED",
+                visibility="PUBLIC",
+                main_categories=[],
+                tags=[],
+                publish_time=utcnow(),
+                update_time=utcnow(),
+            )
             session.add(post)
         creds = Creds(made.app_id, made.api_key, made.secret_key)
-        env = {"MODHUB_DATABASE_URL": url, "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
-               "MODHUB_REDIS_URL": settings.redis_url, "MODHUB_DATA_DIR": str(settings.data_dir),
-               "MODHUB_RECORD_CACHE_SECONDS": "600"}
+        env = {
+            "MODHUB_DATABASE_URL": url,
+            "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+            "MODHUB_REDIS_URL": settings.redis_url,
+            "MODHUB_DATA_DIR": str(settings.data_dir),
+            "MODHUB_RECORD_CACHE_SECONDS": "600",
+        }
         path = DETAIL.format(post.id)
 
         def read(base):
@@ -128,23 +145,23 @@ def test_every_process_sees_a_change_at_its_next_read(settings):
             for base in bases:  # each process keeps the record
                 assert read(base).json()["data"]["mainName"] == "原名 Original"
             with platform.db.session() as session:  # behind the domain's back: not seen (kept)
-                session.execute(update(ResourcePost).where(ResourcePost.id == post.id)
-                                .values(main_name="直接 Direct"))
+                session.execute(
+                    update(ResourcePost).where(ResourcePost.id == post.id).values(main_name="直接 Direct")
+                )
                 session.commit()
             assert [read(b).json()["data"]["mainName"] for b in bases] == ["原名 Original"] * 2
             with platform.db.session() as session:
-                lifecycle.update_resource(session, settings=settings, post_id=post.id,
-                                          main_name="改名 Renamed")
+                lifecycle.update_resource(
+                    session, settings=settings, post_id=post.id, main_name="改名 Renamed"
+                )
                 session.commit()
             assert [read(b).json()["data"]["mainName"] for b in bases] == ["改名 Renamed"] * 2
             with platform.db.session() as session:
-                lifecycle.update_resource(session, settings=settings, post_id=post.id,
-                                          visibility="PRIVATE")
+                lifecycle.update_resource(session, settings=settings, post_id=post.id, visibility="PRIVATE")
                 session.commit()
             assert [read(b).json()["code"] for b in bases] == [200404, 200404]
             with platform.db.session() as session:
-                lifecycle.update_resource(session, settings=settings, post_id=post.id,
-                                          visibility="PUBLIC")
+                lifecycle.update_resource(session, settings=settings, post_id=post.id, visibility="PUBLIC")
                 lifecycle.delete_resource(session, post_id=post.id, settings=settings)
                 session.commit()
             assert [read(b).json()["code"] for b in bases] == [200404, 200404]

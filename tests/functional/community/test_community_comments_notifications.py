@@ -14,34 +14,45 @@ V2 = "/openapi/v2/community"
 @pytest.fixture()
 def as_user(creds, make_user, make_token):
     """Factory: (user id, proxy headers) of a new user with a valid token."""
+
     def make(**fields):
         user = make_user(**fields)
-        return user, {"X-Proxy-User-Id": str(user),
-                      "X-Proxy-Access-Token": make_token(creds.app_id, user)}
+        return user, {"X-Proxy-User-Id": str(user), "X-Proxy-Access-Token": make_token(creds.app_id, user)}
+
     return make
 
 
 def _notes(com, user_id):
     with com.db.session() as session:
-        return [(n.message_type, n.sender_id) for n in session.scalars(
-            select(Notification).where(Notification.user_id == user_id).order_by(Notification.id))]
+        return [
+            (n.message_type, n.sender_id)
+            for n in session.scalars(
+                select(Notification).where(Notification.user_id == user_id).order_by(Notification.id)
+            )
+        ]
 
 
-def test_comment_reply_and_mentions_write_rows_counters_and_notifications(signed, com, as_user,
-                                                                          make_user):
+def test_comment_reply_and_mentions_write_rows_counters_and_notifications(signed, com, as_user, make_user):
     author, _ = as_user()
     commenter, c_headers = as_user(username="commenter")
     replier, r_headers = as_user()
     mentioned = make_user()
     post = com.discuss(author)
-    body = {"entityType": "DISCUSS_POST", "entityId": post,
-            "content": '<p onclick="x()">好帖<script>alert(1)</script></p>'}
+    body = {
+        "entityType": "DISCUSS_POST",
+        "entityId": post,
+        "content": '<p onclick="x()">好帖<script>alert(1)</script></p>',
+    }
     assert data(signed.post(f"{V2}/comment", json=body, headers=c_headers)) is True
     listed = data(signed.get(f"{V2}/comments?entityType=DISCUSS_POST&entityId={post}"))["list"]
     assert len(listed) == 1 and listed[0]["content"] == "<p>好帖</p>"
     top = listed[0]["commentId"]
-    reply = {**body, "content": "同意", "parentCommentId": top,
-             "mentionedUserIds": [mentioned, mentioned, 999999, replier]}
+    reply = {
+        **body,
+        "content": "同意",
+        "parentCommentId": top,
+        "mentionedUserIds": [mentioned, mentioned, 999999, replier],
+    }
     assert data(signed.post(f"{V2}/comment", json=reply, headers=r_headers)) is True
     with com.db.session() as session:
         assert session.get(Comment, top).reply_count == 1
@@ -57,23 +68,53 @@ def test_comment_bad_inputs(signed, com, as_user, make_user):
     post, other = com.discuss(make_user()), com.discuss(make_user())
     foreign = com.comment(other, user, entity_type="DISCUSS_POST")
     base = {"entityType": "DISCUSS_POST", "entityId": post, "content": "hi"}
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "entityId": 999999},
-                                  headers=headers), 404) == 200404
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "entityType": "POST_COMMENT"},
-                                  headers=headers), 400) == 200301
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "mentionedUserIds": list(range(1, 12))},
-                                  headers=headers), 400) == 200301
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "parentCommentId": foreign},
-                                  headers=headers), 404) == 200404
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "content": "<script>x</script>"},
-                                  headers=headers), 400) == 200301
+    assert (
+        error_code(signed.post(f"{V2}/comment", json={**base, "entityId": 999999}, headers=headers), 404)
+        == 200404
+    )
+    assert (
+        error_code(
+            signed.post(f"{V2}/comment", json={**base, "entityType": "POST_COMMENT"}, headers=headers), 400
+        )
+        == 200301
+    )
+    assert (
+        error_code(
+            signed.post(
+                f"{V2}/comment", json={**base, "mentionedUserIds": list(range(1, 12))}, headers=headers
+            ),
+            400,
+        )
+        == 200301
+    )
+    assert (
+        error_code(
+            signed.post(f"{V2}/comment", json={**base, "parentCommentId": foreign}, headers=headers), 404
+        )
+        == 200404
+    )
+    assert (
+        error_code(
+            signed.post(f"{V2}/comment", json={**base, "content": "<script>x</script>"}, headers=headers), 400
+        )
+        == 200301
+    )
     closed = com.post(comment_permission="NOBODY")
-    assert error_code(signed.post(f"{V2}/comment", json={**base, "entityType": "RESOURCE_POST",
-                                                          "entityId": closed},
-                                  headers=headers), 403) == 200230
+    assert (
+        error_code(
+            signed.post(
+                f"{V2}/comment",
+                json={**base, "entityType": "RESOURCE_POST", "entityId": closed},
+                headers=headers,
+            ),
+            403,
+        )
+        == 200230
+    )
     with com.db.session() as session:
-        assert session.scalar(select(func.count()).select_from(Comment)
-                              .where(Comment.user_id == user)) == 1  # only the fixture's
+        assert (
+            session.scalar(select(func.count()).select_from(Comment).where(Comment.user_id == user)) == 1
+        )  # only the fixture's
 
 
 def test_notifications_list_read_flag_mark_read_and_unread_count(signed, com, as_user):
@@ -92,15 +133,21 @@ def test_notifications_list_read_flag_mark_read_and_unread_count(signed, com, as
     page = data(signed.get(f"{V2}/notifications", headers=s_headers))
     assert [m["messageType"] for m in page["list"]] == ["FOLLOW", "FOLLOW", "COLLECT", "LIKE"]
     like = page["list"][3]
-    assert (like["senderId"], like["senderName"], like["entityType"], like["entityId"],
-            like["readFlag"]) == (fan, "fan", "DISCUSS_POST", post, False)
+    assert (like["senderId"], like["senderName"], like["entityType"], like["entityId"], like["readFlag"]) == (
+        fan,
+        "fan",
+        "DISCUSS_POST",
+        post,
+        False,
+    )
     assert like["senderAvatarUrl"] == "https://cdn.example/av/f.png"
     ids = [m["messageId"] for m in page["list"]]
     # another user's ids are ignored
     assert data(signed.post(f"{V2}/notifications/read", json={"messageIds": ids}, headers=o_headers)) is None
     assert data(signed.get(f"{V2}/notifications/unread-count", headers=s_headers)) == 4
-    assert data(signed.post(f"{V2}/notifications/read", json={"messageIds": ids[:1]},
-                            headers=s_headers)) is None
+    assert (
+        data(signed.post(f"{V2}/notifications/read", json={"messageIds": ids[:1]}, headers=s_headers)) is None
+    )
     assert data(signed.get(f"{V2}/notifications/unread-count", headers=s_headers)) == 3
     read = data(signed.get(f"{V2}/notifications?readFlag=true", headers=s_headers))
     assert [m["messageId"] for m in read["list"]] == ids[:1] and read["list"][0]["readFlag"] is True

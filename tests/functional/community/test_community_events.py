@@ -21,14 +21,30 @@ def _events(session):
 def test_publish_and_delete_emit_post_events(signed, db, settings, make_user):
     author = make_user(username="作者")
     with db.session() as session:
-        discuss = posts.publish_post(session, post_type="DISCUSS_POST", user_id=author,
-                                     section_code="minecraft", title="新帖 news",
-                                     content_html="<p>x<script>y</script></p>", content_md="x",
-                                     settings=settings, now=NOW)
-        question = posts.publish_post(session, post_type="QUESTION_POST", user_id=author,
-                                      section_code="minecraft", title="问 how?", content_html=None,
-                                      content_md="how", settings=settings, now=NOW,
-                                      tags=["forge"], difficulty=3)
+        discuss = posts.publish_post(
+            session,
+            post_type="DISCUSS_POST",
+            user_id=author,
+            section_code="minecraft",
+            title="新帖 news",
+            content_html="<p>x<script>y</script></p>",
+            content_md="x",
+            settings=settings,
+            now=NOW,
+        )
+        question = posts.publish_post(
+            session,
+            post_type="QUESTION_POST",
+            user_id=author,
+            section_code="minecraft",
+            title="问 how?",
+            content_html=None,
+            content_md="how",
+            settings=settings,
+            now=NOW,
+            tags=["forge"],
+            difficulty=3,
+        )
         session.commit()
         ids = discuss.id, question.id
     assert data(signed.get(f"{V2}/discuss/{ids[0]}"))["content"] == "<p>x</p>"
@@ -41,8 +57,10 @@ def test_publish_and_delete_emit_post_events(signed, db, settings, make_user):
         with pytest.raises(ApiError):
             posts.delete_post(session, post_id=ids[0], settings=settings)
     assert [(k, d["postId"], d["postType"]) for k, d in events] == [
-        ("post.published", ids[0], "DISCUSS_POST"), ("post.published", ids[1], "QUESTION_POST"),
-        ("post.deleted", ids[0], "DISCUSS_POST")]
+        ("post.published", ids[0], "DISCUSS_POST"),
+        ("post.published", ids[1], "QUESTION_POST"),
+        ("post.deleted", ids[0], "DISCUSS_POST"),
+    ]
     assert events[0][1]["title"] == "新帖 news" and events[0][1]["authorName"] == "作者"
     assert events[1][1]["questionStatus"] == "OPEN"
     assert error_code(signed.get(f"{V2}/discuss/{ids[0]}"), 404) == 200404
@@ -54,8 +72,10 @@ def test_accept_answer_resolves_once_and_notifies(signed, com, make_user):
     answer = com.answer(question, helper)
     other = com.answer(com.question(asker), helper)
     with com.db.session() as session:
-        for kwargs, code in (({"user_id": helper, "answer_id": answer}, "NOT_QUESTION_AUTHOR"),
-                             ({"user_id": asker, "answer_id": other}, "RECORD_NOT_FOUND")):
+        for kwargs, code in (
+            ({"user_id": helper, "answer_id": answer}, "NOT_QUESTION_AUTHOR"),
+            ({"user_id": asker, "answer_id": other}, "RECORD_NOT_FOUND"),
+        ):
             with pytest.raises(ApiError) as refused:
                 posts.accept_answer(session, question_id=question, **kwargs)
             assert refused.value.entry.name == code
@@ -64,8 +84,7 @@ def test_accept_answer_resolves_once_and_notifies(signed, com, make_user):
         with pytest.raises(ApiError) as again:
             posts.accept_answer(session, question_id=question, answer_id=answer, user_id=asker)
         assert again.value.entry.name == "CONFLICT"
-        notes = session.scalars(select(Notification.message_type)
-                                .where(Notification.user_id == helper)).all()
+        notes = session.scalars(select(Notification.message_type).where(Notification.user_id == helper)).all()
         assert session.get(CommunityPost, question).question_status == "RESOLVED"
     assert notes == ["ANSWER_ACCEPTED"]
     shown = data(signed.get(f"{V2}/question/{question}"))

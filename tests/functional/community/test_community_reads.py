@@ -18,8 +18,13 @@ def _ids(signed, path, key="postId"):
 def test_discuss_query_newest_first_filters_and_detail(signed, com, make_user):
     author = make_user(username="作者", avatar="av/a.png")
     old = com.discuss(author, publish_time=NOW - dt.timedelta(days=1))
-    new = com.discuss(author, title="Redstone 红石 guide", section_code="terraria",
-                      content_html='<p onclick="x()">hi<script>alert(1)</script></p>', content_md="# hi")
+    new = com.discuss(
+        author,
+        title="Redstone 红石 guide",
+        section_code="terraria",
+        content_html='<p onclick="x()">hi<script>alert(1)</script></p>',
+        content_md="# hi",
+    )
     com.discuss(author, is_delete=True)
     com.question(author)  # other post type
     page = data(signed.get(f"{V2}/discuss/query"))
@@ -55,16 +60,19 @@ def test_unknown_deleted_or_wrong_type_posts_are_not_found(signed, com, make_use
 def test_questions_answers_and_resolution(signed, com, make_user):
     asker, helper = make_user(), make_user(username="helper")
     open_q = com.question(asker)
-    resolved = com.question(asker, publish_time=NOW - dt.timedelta(hours=1), reward_amount=None,
-                            reward_currency=None)
+    resolved = com.question(
+        asker, publish_time=NOW - dt.timedelta(hours=1), reward_amount=None, reward_currency=None
+    )
     low = com.answer(resolved, helper, upvote_count=1, create_time=NOW)
-    high = com.answer(resolved, helper, upvote_count=5, downvote_count=1,
-                      create_time=NOW + dt.timedelta(minutes=1))
+    high = com.answer(
+        resolved, helper, upvote_count=5, downvote_count=1, create_time=NOW + dt.timedelta(minutes=1)
+    )
     accepted = com.answer(resolved, asker, create_time=NOW + dt.timedelta(minutes=2))
     nested = com.answer(resolved, helper, parent_answer_id=high, create_time=NOW + dt.timedelta(minutes=3))
     com.answer(resolved, helper, is_delete=True)
     with com.db.session() as session:
         from models.community.tables import CommunityPost
+
         row = session.get(CommunityPost, resolved)
         row.question_status, row.accepted_answer_id, row.answer_count = "RESOLVED", accepted, 4
         session.commit()
@@ -102,10 +110,12 @@ def test_comments_by_entity_type_and_id(signed, com, make_user):
     user = make_user(username="评论")
     post = com.discuss(user)
     moment = com.moment(user)
-    top = com.comment(post, user, entity_type="DISCUSS_POST", create_time=NOW,
-                      content="<b>好</b><script>x</script>")
-    reply = com.comment(post, user, entity_type="DISCUSS_POST", parent_id=top,
-                        create_time=NOW + dt.timedelta(minutes=1))
+    top = com.comment(
+        post, user, entity_type="DISCUSS_POST", create_time=NOW, content="<b>好</b><script>x</script>"
+    )
+    reply = com.comment(
+        post, user, entity_type="DISCUSS_POST", parent_id=top, create_time=NOW + dt.timedelta(minutes=1)
+    )
     com.comment(post, user, entity_type="DISCUSS_POST", status="HIDDEN")
     com.comment(post, user)  # a RESOURCE_POST comment with the same id
     com.comment(moment, user, entity_type="USER_MOMENT")
@@ -127,10 +137,19 @@ def test_profile_follow_lists_and_user_posts(signed, com, make_user):
         com.follow(fan, star, create_time=NOW + dt.timedelta(minutes=i))
     com.follow(star, fans[0])
     profile = data(signed.get(f"{V2}/user/{star}"))
-    assert profile == {"userId": star, "nickname": "star", "avatarUrl": None,
-                       "coverImageUrl": "https://cdn.example/c/1.png", "bio": "我是 star",
-                       "location": "上海", "gender": "F", "equippedTitleId": 7,
-                       "avatarFrameId": None, "followingCount": 1, "followerCount": 3}
+    assert profile == {
+        "userId": star,
+        "nickname": "star",
+        "avatarUrl": None,
+        "coverImageUrl": "https://cdn.example/c/1.png",
+        "bio": "我是 star",
+        "location": "上海",
+        "gender": "F",
+        "equippedTitleId": 7,
+        "avatarFrameId": None,
+        "followingCount": 1,
+        "followerCount": 3,
+    }
     plain = data(signed.get(f"{V2}/user/{fans[1]}"))
     assert (plain["followerCount"], plain["followingCount"], plain["coverImageUrl"]) == (0, 0, None)
     followers = data(signed.get(f"{V2}/user/{star}/followers?pageSize=2"))

@@ -15,12 +15,18 @@ def corpus(com, make_user):
     author = make_user(username="作者")
     ids = {
         "discuss": com.discuss(author, title="红石电路 Redstone guide", content_md="how to <build> redstone"),
-        "question": com.question(author, title="Forge 安装失败", content_md="红石 mod crashes",
-                                 publish_time=NOW + dt.timedelta(hours=1), views_count=50),
+        "question": com.question(
+            author,
+            title="Forge 安装失败",
+            content_md="红石 mod crashes",
+            publish_time=NOW + dt.timedelta(hours=1),
+            views_count=50,
+        ),
         "other": com.discuss(author, title="Unrelated", content_md="nothing", section_code="terraria"),
         "gone": com.discuss(author, title="红石 deleted", is_delete=True),
-        "resource": com.post(main_name="红石科技 Redstone Tech", introduction="红石 automation",
-                             section_code="minecraft"),
+        "resource": com.post(
+            main_name="红石科技 Redstone Tech", introduction="红石 automation", section_code="minecraft"
+        ),
     }
     return author, ids
 
@@ -29,8 +35,15 @@ def test_search_ranks_title_hits_first_and_filters(signed, corpus):
     author, ids = corpus
     page = data(signed.get(f"{V2}/search?keyword=红石"))
     found = [(h["entityType"], h["entityId"]) for h in page["list"]]
-    assert set(found) == {("DISCUSS_POST", ids["discuss"]), ("QUESTION_POST", ids["question"]),
-                          ("RESOURCE_POST", ids["resource"])} and page["total"] == 3
+    assert (
+        set(found)
+        == {
+            ("DISCUSS_POST", ids["discuss"]),
+            ("QUESTION_POST", ids["question"]),
+            ("RESOURCE_POST", ids["resource"]),
+        }
+        and page["total"] == 3
+    )
     discuss = next(h for h in page["list"] if h["entityType"] == "DISCUSS_POST")
     assert discuss["title"] == "红石电路 Redstone guide" and discuss["authorName"] == "作者"
     assert discuss["snippet"] == "<em>红石</em>电路 Redstone guide"
@@ -58,7 +71,11 @@ def test_suggest_prefixes_of_titles_and_tags(signed, corpus, com, make_user):
     com.tag("红石矿 ore")
     com.discuss(make_user(), title="红石 popular", views_count=99)
     assert data(signed.get(f"{V2}/search/suggest?keyword=红石")) == [
-        "红石 popular", "红石电路 Redstone guide", "红石科技 Redstone Tech", "红石矿 ore"]
+        "红石 popular",
+        "红石电路 Redstone guide",
+        "红石科技 Redstone Tech",
+        "红石矿 ore",
+    ]
     assert data(signed.get(f"{V2}/search/suggest?keyword=FORGE")) == ["Forge 安装失败"]
     assert data(signed.get(f"{V2}/search/suggest?keyword=%25")) == []
     for n in range(12):
@@ -72,10 +89,13 @@ def texts(com, make_user):
     author = make_user(username="答主")
     question = com.question(author, title="光影 shaders question", section_code="terraria")
     gone = com.question(author, title="old question", is_delete=True)
-    ids = {"author": author, "question": question,
-           "answer": com.answer(question, author, content_md="安装 OptiFine 后开启光影, then restart"),
-           "moment": com.moment(author, content="<p>我的光影截图 &amp; my OptiFine shots</p>"),
-           "hidden": com.moment(author, content="OptiFine deleted", is_delete=True)}
+    ids = {
+        "author": author,
+        "question": question,
+        "answer": com.answer(question, author, content_md="安装 OptiFine 后开启光影, then restart"),
+        "moment": com.moment(author, content="<p>我的光影截图 &amp; my OptiFine shots</p>"),
+        "hidden": com.moment(author, content="OptiFine deleted", is_delete=True),
+    }
     com.answer(gone, author, content_md="OptiFine in a deleted question")
     com.answer(question, author, content_md="OptiFine removed", is_delete=True)
     return ids
@@ -87,25 +107,39 @@ def test_search_finds_answers_and_moments(signed, texts):
     assert page["total"] == 2 and set(by_kind) == {"QUESTION_ANSWER", "USER_MOMENT"}
     answer, moment = by_kind["QUESTION_ANSWER"], by_kind["USER_MOMENT"]
     assert (answer["entityId"], answer["questionId"], answer["title"], answer["sectionCode"]) == (
-        texts["answer"], texts["question"], "光影 shaders question", "terraria")
+        texts["answer"],
+        texts["question"],
+        "光影 shaders question",
+        "terraria",
+    )
     assert answer["snippet"] == "安装 <em>OptiFine</em> 后开启光影, then restart"
     assert answer["authorName"] == "答主" and answer["publishTime"] == "2026-05-01 12:00:00"
     assert (moment["entityId"], moment["title"], moment["sectionCode"], moment["questionId"]) == (
-        texts["moment"], None, None, None)
+        texts["moment"],
+        None,
+        None,
+        None,
+    )
     assert moment["snippet"] == "我的光影截图 &amp; my <em>OptiFine</em> shots"
     # an answer is in its question's section; moments have none, so a section leaves them out
-    assert [h["entityType"] for h in data(signed.get(
-        f"{V2}/search?keyword=optifine&sectionCode=terraria"))["list"]] == ["QUESTION_ANSWER"]
+    assert [
+        h["entityType"]
+        for h in data(signed.get(f"{V2}/search?keyword=optifine&sectionCode=terraria"))["list"]
+    ] == ["QUESTION_ANSWER"]
     assert data(signed.get(f"{V2}/search?keyword=optifine&sectionCode=minecraft"))["total"] == 0
     only = data(signed.get(f"{V2}/search?keyword=optifine&entityType=USER_MOMENT"))["list"]
     assert [h["entityId"] for h in only] == [texts["moment"]]
     # two terms: a word and a Chinese run, both highlighted; the question's title holds 光影 too
     both = data(signed.get(f"{V2}/search?keyword=光影 restart"))["list"]
     assert [(h["entityType"], h["snippet"]) for h in both] == [
-        ("QUESTION_ANSWER", "安装 OptiFine 后开启<em>光影</em>, then <em>restart</em>")]
+        ("QUESTION_ANSWER", "安装 OptiFine 后开启<em>光影</em>, then <em>restart</em>")
+    ]
     cjk = {(h["entityType"], h["entityId"]) for h in data(signed.get(f"{V2}/search?keyword=光影"))["list"]}
-    assert cjk == {("QUESTION_POST", texts["question"]), ("QUESTION_ANSWER", texts["answer"]),
-                   ("USER_MOMENT", texts["moment"])}
+    assert cjk == {
+        ("QUESTION_POST", texts["question"]),
+        ("QUESTION_ANSWER", texts["answer"]),
+        ("USER_MOMENT", texts["moment"]),
+    }
 
 
 def test_search_partial_words_and_nothing_found(signed, texts):
@@ -120,13 +154,15 @@ def test_cjk_keyword_finds_resources_by_any_title_abbreviation_or_tag_substring(
     """A keyword of CJK runs alone is looked up by its bigram phrases only (no substring scan of
     resource_search_doc on PostgreSQL): every resource whose titles, abbreviation, tags or
     introduction hold it is still found, title hits first."""
-    ids = {"main": com.post(main_name="超级光影包合集 Shaders"),
-           "sub": com.post(sub_name="新光影包"),
-           "abbr": com.post(abbr_name="x光影包y"),
-           "tag": com.post(tags=["光影包推荐"]),
-           "intro": com.post(introduction="介绍一个光影包"),
-           "apart": com.post(main_name="光影 包 apart"),
-           "dotted": com.post(main_name="シェーダー・パック Pack")}
+    ids = {
+        "main": com.post(main_name="超级光影包合集 Shaders"),
+        "sub": com.post(sub_name="新光影包"),
+        "abbr": com.post(abbr_name="x光影包y"),
+        "tag": com.post(tags=["光影包推荐"]),
+        "intro": com.post(introduction="介绍一个光影包"),
+        "apart": com.post(main_name="光影 包 apart"),
+        "dotted": com.post(main_name="シェーダー・パック Pack"),
+    }
     page = data(signed.get(f"{V2}/search?keyword=光影包&entityType=RESOURCE_POST"))
     found = [h["entityId"] for h in page["list"]]
     assert page["total"] == 5 and set(found) == {ids[k] for k in ("main", "sub", "abbr", "tag", "intro")}

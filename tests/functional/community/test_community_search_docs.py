@@ -29,13 +29,17 @@ WHERE a.is_delete IS false AND q.is_delete IS false AND q.post_type = 'QUESTION_
 UNION ALL
 SELECT 'USER_MOMENT', id, NULL, create_time, NULL, search_tsv, lower(content) FROM community_moment
 WHERE is_delete IS false"""
-ACTUAL_COMMUNITY = ("SELECT kind, entity_id, section_code, at, title, search_tsv, search_text "
-                    "FROM community_search_doc")
-EXPECTED_RESOURCE = ("SELECT id, section_code, publish_time, main_name, search_doc, search_tsv "
-                     "FROM resource_post WHERE status = 'PUBLISHED' AND visibility = 'PUBLIC' "
-                     "AND is_delete IS false")
-ACTUAL_RESOURCE = ("SELECT id, section_code, publish_time, main_name, search_doc, search_tsv "
-                   "FROM resource_search_doc")
+ACTUAL_COMMUNITY = (
+    "SELECT kind, entity_id, section_code, at, title, search_tsv, search_text FROM community_search_doc"
+)
+EXPECTED_RESOURCE = (
+    "SELECT id, section_code, publish_time, main_name, search_doc, search_tsv "
+    "FROM resource_post WHERE status = 'PUBLISHED' AND visibility = 'PUBLIC' "
+    "AND is_delete IS false"
+)
+ACTUAL_RESOURCE = (
+    "SELECT id, section_code, publish_time, main_name, search_doc, search_tsv FROM resource_search_doc"
+)
 
 
 def _rows(db, statement: str) -> list:
@@ -64,12 +68,15 @@ def _found(signed, keyword: str, **params) -> set:
 def world(com, make_user):
     author = make_user(username="文档")
     question = com.question(author, title="Zephyrine 问题", content_md="question body")
-    ids = {"author": author, "question": question,
-           "discuss": com.discuss(author, title="Quaskel 讨论", content_md="alpha body"),
-           "answer": com.answer(question, author, content_md="Zephyrine answer 答复"),
-           "other_answer": com.answer(question, author, content_md="Zephyrine second"),
-           "moment": com.moment(author, content="<p>Morvantel moment</p>"),
-           "resource": com.post(main_name="Quaskel Resource", introduction="Quaskel intro")}
+    ids = {
+        "author": author,
+        "question": question,
+        "discuss": com.discuss(author, title="Quaskel 讨论", content_md="alpha body"),
+        "answer": com.answer(question, author, content_md="Zephyrine answer 答复"),
+        "other_answer": com.answer(question, author, content_md="Zephyrine second"),
+        "moment": com.moment(author, content="<p>Morvantel moment</p>"),
+        "resource": com.post(main_name="Quaskel Resource", introduction="Quaskel intro"),
+    }
     _in_step(com.db)
     return ids
 
@@ -99,8 +106,10 @@ def test_post_edits_deletes_and_restores(signed, com, world):
 
 
 def test_section_change_moves_the_question_and_its_answers(signed, com, world):
-    question, answers = world["question"], {("QUESTION_ANSWER", world["answer"]),
-                                            ("QUESTION_ANSWER", world["other_answer"])}
+    question, answers = (
+        world["question"],
+        {("QUESTION_ANSWER", world["answer"]), ("QUESTION_ANSWER", world["other_answer"])},
+    )
     everything = {("QUESTION_POST", question)} | answers
     assert _found(signed, "zephyrine", sectionCode="minecraft") == everything
     _set(com.db, CommunityPost, question, section_code="terraria")
@@ -140,8 +149,10 @@ def test_answer_and_moment_edits_and_deletes(signed, com, world):
     _set(com.db, Moment, moment, content="<p>Kelderwick moment</p>")
     _in_step(com.db)
     page = data(signed.get(f"{V2}/search?keyword=kelderwick"))["list"]
-    assert {(h["entityType"], h["entityId"]) for h in page} == {("QUESTION_ANSWER", answer),
-                                                               ("USER_MOMENT", moment)}
+    assert {(h["entityType"], h["entityId"]) for h in page} == {
+        ("QUESTION_ANSWER", answer),
+        ("USER_MOMENT", moment),
+    }
     assert next(h for h in page if h["entityId"] == answer)["publishTime"] == "2026-05-02 12:00:00"
     assert _found(signed, "Morvantel") == set()
     _set(com.db, Answer, answer, is_delete=True)
@@ -155,8 +166,10 @@ def test_answer_and_moment_edits_and_deletes(signed, com, world):
 
 def test_counter_updates_leave_the_documents_alone(com, world):
     def versions() -> list:  # xmin changes whenever a row is rewritten
-        return _rows(com.db, "SELECT kind, entity_id, xmin FROM community_search_doc") + \
-            _rows(com.db, "SELECT id, xmin FROM resource_search_doc")
+        return _rows(com.db, "SELECT kind, entity_id, xmin FROM community_search_doc") + _rows(
+            com.db, "SELECT id, xmin FROM resource_search_doc"
+        )
+
     before = versions()
     _set(com.db, CommunityPost, world["question"], views_count=7, answer_count=2, like_count=3)
     _set(com.db, Answer, world["answer"], upvote_count=4)
@@ -193,8 +206,13 @@ def test_a_question_change_and_an_answer_write_at_once_take_turns():
                 racer = User(username="racer")
                 session.add(racer)
                 session.flush()
-                post = CommunityPost(post_type="QUESTION_POST", section_code="minecraft", user_id=racer.id,
-                                     title="race", tags=[])
+                post = CommunityPost(
+                    post_type="QUESTION_POST",
+                    section_code="minecraft",
+                    user_id=racer.id,
+                    title="race",
+                    tags=[],
+                )
                 session.add(post)
                 session.flush()
                 first = Answer(question_id=post.id, user_id=racer.id, content_md="first Wyvernquill")
@@ -205,37 +223,52 @@ def test_a_question_change_and_an_answer_write_at_once_take_turns():
             def answer_meanwhile(statement: str, **params):
                 def run():
                     with engine.begin() as conn:
-                        return (_add_answer(conn, question, user, "late Wyvernquill") if statement == "add"
-                                else conn.execute(text(statement), params))
+                        return (
+                            _add_answer(conn, question, user, "late Wyvernquill")
+                            if statement == "add"
+                            else conn.execute(text(statement), params)
+                        )
+
                 return run
 
             with ThreadPoolExecutor(1) as pool:
                 with engine.begin() as mover:  # the section change first, an answer edit meanwhile
-                    mover.execute(text("UPDATE community_post SET section_code = 'terraria' WHERE id = :q"),
-                                  {"q": question})
-                    edit = pool.submit(answer_meanwhile("UPDATE community_answer SET content_md = "
-                                                        "'edited Wyvernquill' WHERE id = :a", a=answer))
+                    mover.execute(
+                        text("UPDATE community_post SET section_code = 'terraria' WHERE id = :q"),
+                        {"q": question},
+                    )
+                    edit = pool.submit(
+                        answer_meanwhile(
+                            "UPDATE community_answer SET content_md = 'edited Wyvernquill' WHERE id = :a",
+                            a=answer,
+                        )
+                    )
                     time.sleep(0.5)
                     assert not edit.done()  # it waits for the question's transaction
                 edit.result(timeout=30)
                 with engine.begin() as deleter:  # the question's delete first, a new answer meanwhile
-                    deleter.execute(text("UPDATE community_post SET is_delete = true WHERE id = :q"),
-                                    {"q": question})
+                    deleter.execute(
+                        text("UPDATE community_post SET is_delete = true WHERE id = :q"), {"q": question}
+                    )
                     added = pool.submit(answer_meanwhile("add"))
                     time.sleep(0.5)
                     assert not added.done()
                 added.result(timeout=30)
             with engine.connect() as conn:
                 assert conn.execute(text("SELECT count(*) FROM community_search_doc")).scalar() == 0
-                conn.execute(text("UPDATE community_post SET is_delete = false WHERE id = :q"),
-                             {"q": question})
-                docs = conn.execute(text("SELECT section_code, search_text FROM community_search_doc "
-                                         "WHERE kind = 'QUESTION_ANSWER' ORDER BY entity_id")).all()
+                conn.execute(
+                    text("UPDATE community_post SET is_delete = false WHERE id = :q"), {"q": question}
+                )
+                docs = conn.execute(
+                    text(
+                        "SELECT section_code, search_text FROM community_search_doc "
+                        "WHERE kind = 'QUESTION_ANSWER' ORDER BY entity_id"
+                    )
+                ).all()
                 assert docs == [("terraria", "edited wyvernquill"), ("terraria", "late wyvernquill")]
                 conn.rollback()
         finally:
             engine.dispose()
-
 
 
 def _add_answer(conn, question: int, user: int, content: str) -> int:

@@ -44,9 +44,11 @@ def test_like_toggle_answers_new_state_and_moves_counter(signed, com, acting, ma
 def test_collect_and_like_on_every_entity_type(signed, com, acting, make_user):
     _, headers = acting
     author = make_user()
-    targets = [("QUESTION_POST", com.question(author), CommunityPost, "collection_count", "like_count"),
-               ("USER_MOMENT", com.moment(author), Moment, "collect_count", "like_count"),
-               ("RESOURCE_POST", com.post(), ResourcePost, "collection_count", "like_count")]
+    targets = [
+        ("QUESTION_POST", com.question(author), CommunityPost, "collection_count", "like_count"),
+        ("USER_MOMENT", com.moment(author), Moment, "collect_count", "like_count"),
+        ("RESOURCE_POST", com.post(), ResourcePost, "collection_count", "like_count"),
+    ]
     for entity_type, entity_id, model, collect_col, like_col in targets:
         body = {"entityType": entity_type, "entityId": entity_id}
         assert data(signed.post(f"{V2}/collect", json=body, headers=headers)) is True
@@ -66,22 +68,33 @@ def test_toggle_refuses_unknown_hidden_or_bad_targets(signed, com, acting, make_
     gone = com.discuss(author, is_delete=True)
     question = com.question(author)
     hidden = com.comment(com.post(), author, status="HIDDEN")
-    for body in ({"entityType": "DISCUSS_POST", "entityId": gone},
-                 {"entityType": "DISCUSS_POST", "entityId": question},
-                 {"entityType": "POST_COMMENT", "entityId": hidden},
-                 {"entityType": "RESOURCE_POST", "entityId": com.post(status="DRAFT")}):
+    for body in (
+        {"entityType": "DISCUSS_POST", "entityId": gone},
+        {"entityType": "DISCUSS_POST", "entityId": question},
+        {"entityType": "POST_COMMENT", "entityId": hidden},
+        {"entityType": "RESOURCE_POST", "entityId": com.post(status="DRAFT")},
+    ):
         assert error_code(signed.post(f"{V2}/like", json=body, headers=headers), 404) == 200404
-    assert error_code(signed.post(f"{V2}/like", json={"entityType": "BOGUS", "entityId": 1},
-                                  headers=headers), 400) == 200301
-    assert error_code(signed.post(f"{V2}/collect", json={"entityType": "DISCUSS_POST"},
-                                  headers=headers), 400) == 200301
+    assert (
+        error_code(
+            signed.post(f"{V2}/like", json={"entityType": "BOGUS", "entityId": 1}, headers=headers), 400
+        )
+        == 200301
+    )
+    assert (
+        error_code(signed.post(f"{V2}/collect", json={"entityType": "DISCUSS_POST"}, headers=headers), 400)
+        == 200301
+    )
 
 
 def test_toggles_need_a_proxy_token(signed, com, acting, make_user):
     user, _ = acting
     post = com.discuss(make_user())
-    response = signed.post(f"{V2}/like", json={"entityType": "DISCUSS_POST", "entityId": post},
-                           headers={"X-Proxy-User-Id": str(user)})
+    response = signed.post(
+        f"{V2}/like",
+        json={"entityType": "DISCUSS_POST", "entityId": post},
+        headers={"X-Proxy-User-Id": str(user)},
+    )
     assert error_code(response, 401) == 200210
 
 
@@ -97,7 +110,9 @@ def test_follow_toggle_counts_both_profiles_and_refuses_self(signed, com, acting
     assert data(signed.post(f"{V2}/follow", json={"targetUserId": star}, headers=headers)) is False
     assert _counter(com, CommunityProfile, star, "follower_count") == 0
     assert data(signed.get(f"{V2}/user/{star}/followers"))["total"] == 0
-    assert error_code(signed.post(f"{V2}/follow", json={"targetUserId": user}, headers=headers),
-                      400) == 200330
-    assert error_code(signed.post(f"{V2}/follow", json={"targetUserId": 999999}, headers=headers),
-                      404) == 200404
+    assert (
+        error_code(signed.post(f"{V2}/follow", json={"targetUserId": user}, headers=headers), 400) == 200330
+    )
+    assert (
+        error_code(signed.post(f"{V2}/follow", json={"targetUserId": 999999}, headers=headers), 404) == 200404
+    )

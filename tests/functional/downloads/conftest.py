@@ -45,13 +45,27 @@ def post(cat):
 @pytest.fixture()
 def stored(cat, platform):
     """Stores bytes in the app's current storage and records them as a DIRECT_UPLOAD file."""
+
     def make(post_id: int, content: bytes, **fields) -> int:
         obj = platform.storage.put(io.BytesIO(content))
-        return cat.add(ResourceFile, **{
-            "post_id": post_id, "title": "main", "file_name": "mod-1.0.jar",
-            "run_platform": "forge", "resource_versions": ["1.20.1"], "storage_type": "DIRECT_UPLOAD",
-            "object_key": obj.key, "file_size": obj.size, "sha1": obj.sha1, "sha256": obj.sha256,
-            "sha512": obj.sha512, **fields})
+        return cat.add(
+            ResourceFile,
+            **{
+                "post_id": post_id,
+                "title": "main",
+                "file_name": "mod-1.0.jar",
+                "run_platform": "forge",
+                "resource_versions": ["1.20.1"],
+                "storage_type": "DIRECT_UPLOAD",
+                "object_key": obj.key,
+                "file_size": obj.size,
+                "sha1": obj.sha1,
+                "sha256": obj.sha256,
+                "sha512": obj.sha512,
+                **fields,
+            },
+        )
+
     return make
 
 

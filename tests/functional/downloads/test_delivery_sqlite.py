@@ -37,16 +37,24 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         pid, fid = session.execute(
             select(ResourceFile.post_id, ResourceFile.id)
             .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
-            .where(listed_clause(), ResourcePost.is_paid.is_(False),
-                   ResourcePost.download_permission == "PUBLIC",
-                   ResourcePost.install_script.is_not(None),
-                   ResourceFile.storage_type == "DIRECT_UPLOAD", ResourceFile.file_status == "NORMAL",
-                   ResourceFile.is_delete.is_(False))
-            .order_by(ResourceFile.id)).first()
+            .where(
+                listed_clause(),
+                ResourcePost.is_paid.is_(False),
+                ResourcePost.download_permission == "PUBLIC",
+                ResourcePost.install_script.is_not(None),
+                ResourceFile.storage_type == "DIRECT_UPLOAD",
+                ResourceFile.file_status == "NORMAL",
+                ResourceFile.is_delete.is_(False),
+            )
+            .order_by(ResourceFile.id)
+        ).first()
         users = list(session.scalars(select(User.id).limit(2)))
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
-    for name, value in (("DATA_DIR", str(settings.data_dir)), ("DATABASE_URL", settings.database_url),
-                        ("ENCRYPTION_KEY", settings.encryption_key)):
+    for name, value in (
+        ("DATA_DIR", str(settings.data_dir)),
+        ("DATABASE_URL", settings.database_url),
+        ("ENCRYPTION_KEY", settings.encryption_key),
+    ):
         monkeypatch.setenv(f"MODHUB_{name}", value)
     monkeypatch.setenv("MODHUB_REDIS_URL", "")
 
@@ -69,8 +77,11 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1
         for user in users:
-            signed.post(f"/openapi/v2/mods/{pid}/download-failure", headers={
-                "X-Proxy-User-Id": str(user)}, json={"fingerprint": "f", "errorType": "TIMEOUT"})
+            signed.post(
+                f"/openapi/v2/mods/{pid}/download-failure",
+                headers={"X-Proxy-User-Id": str(user)},
+                json={"fingerprint": "f", "errorType": "TIMEOUT"},
+            )
         assert error_code(signed.get(f"/openapi/v2/mods/{pid}"), 404) == 200404
         out = json.loads(cli("admin", "resource", "restore", str(pid), "--note", "ok"))
         assert out == {"postId": pid, "status": "PUBLISHED", "resolvedReports": 1}

@@ -30,12 +30,14 @@ def _bytes_of(client, url: str, backend: str, **kwargs):
     r = fetch(client, url, follow_redirects=False, **kwargs)
     if backend == "s3" and r.status_code == 302:
         import requests
+
         return requests.get(r.headers["Location"], timeout=30)
     return r
 
 
 def test_download_auth_gives_a_working_link_on_both_aliases_and_backends(
-        signed, client, post, stored, backend):
+    signed, client, post, stored, backend
+):
     fid = stored(post, CONTENT)
     for path in AUTH_PATHS:
         got = _auth(signed, post, {"fileInfoId": fid}, path=path)
@@ -62,14 +64,24 @@ def test_tampered_expired_and_other_app_links(signed, client, post, stored, make
     url = _auth(signed, post, {"fileInfoId": fid})["downloadInfos"][0]["url"]
     base, query = url.split("?")
     q = dict(urllib.parse.parse_qsl(query))
-    for change in ({"a": str(int(q["a"]) + 1)}, {"u": "7"}, {"e": str(int(q["e"]) + 60)},
-                   {"s": q["s"][:-2] + "AA"}, {"a": "x"}):
+    for change in (
+        {"a": str(int(q["a"]) + 1)},
+        {"u": "7"},
+        {"e": str(int(q["e"]) + 60)},
+        {"s": q["s"][:-2] + "AA"},
+        {"a": "x"},
+    ):
         r = fetch(client, f"{base}?{urllib.parse.urlencode({**q, **change})}")
         assert error_code(r, 403) == 200340, change
     other = stored(post, b"other bytes")
     assert error_code(fetch(client, url.replace(f"/dl/{fid}?", f"/dl/{other}?")), 403) == 200340
-    old, _ = links.make(settings, file_id=fid, app_id=signed.creds.app_id, user_id=None,
-                        now=time.time() - 2 * links.TTL_SECONDS)
+    old, _ = links.make(
+        settings,
+        file_id=fid,
+        app_id=signed.creds.app_id,
+        user_id=None,
+        now=time.time() - 2 * links.TTL_SECONDS,
+    )
     assert error_code(fetch(client, old), 403) == 200341
     stranger = make_app(name="another app")
     r = fetch(client, url, headers={"X-API-Key": stranger.api_key})
@@ -77,8 +89,7 @@ def test_tampered_expired_and_other_app_links(signed, client, post, stored, make
     assert fetch(client, url, headers={"X-API-Key": signed.creds.api_key}).status_code == 200
 
 
-def test_paid_resource_needs_an_entitlement(signed, client, cat, db, stored, make_user,
-                                            make_token):
+def test_paid_resource_needs_an_entitlement(signed, client, cat, db, stored, make_user, make_token):
     cat.section()
     cat.platform()
     paid = cat.post(is_paid=True)
@@ -89,23 +100,28 @@ def test_paid_resource_needs_an_entitlement(signed, client, cat, db, stored, mak
     assert anonymous["deniedReason"] == "DOWNLOAD_USER_REQUIRED"
     got = _auth(signed, paid, {"proxyUserId": buyer})
     assert got["downloadInfos"] == [] and got["deniedReason"] == "ENTITLEMENT_REQUIRED"
-    for path in (f"/openapi/v2/mods/{paid}/files/{fid}/download-file",
-                 f"/openapi/v2/resource/{paid}/file/{fid}/download-file"):
+    for path in (
+        f"/openapi/v2/mods/{paid}/files/{fid}/download-file",
+        f"/openapi/v2/resource/{paid}/file/{fid}/download-file",
+    ):
         assert error_code(signed.get(path), 403) == 200344
         assert error_code(signed.get(path, headers={"X-Proxy-User-Id": str(buyer)}), 403) == 200343
     with db.session() as s:
         assert access.grant(s, user_id=buyer, post_id=paid) is True
         assert access.grant(s, user_id=buyer, post_id=paid) is False
         s.commit()
-    for body, headers in (({"proxyUserId": buyer}, {}),
-                          ({}, {"X-Proxy-Access-Token": make_token(signed.creds.app_id, buyer)})):
+    for body, headers in (
+        ({"proxyUserId": buyer}, {}),
+        ({}, {"X-Proxy-Access-Token": make_token(signed.creds.app_id, buyer)}),
+    ):
         got = _auth(signed, paid, body, headers)
         assert got["deniedReason"] is None
         url = got["downloadInfos"][0]["url"]
         assert f"u={buyer}" in url
         assert hashlib.sha256(fetch(client, url).content).hexdigest() == SHA
-    r = signed.get(f"/openapi/v2/mods/{paid}/files/{fid}/download-file",
-                   headers={"X-Proxy-User-Id": str(buyer)})
+    r = signed.get(
+        f"/openapi/v2/mods/{paid}/files/{fid}/download-file", headers={"X-Proxy-User-Id": str(buyer)}
+    )
     assert r.status_code == 200 and r.content == CONTENT
     assert _auth(signed, paid, {"proxyUserId": stranger})["deniedReason"] == "ENTITLEMENT_REQUIRED"
     with db.session() as s:  # a revoked entitlement stops the links already handed out
@@ -132,39 +148,56 @@ def test_registered_and_members_permissions(signed, cat, stored, make_user, db):
 def test_download_auth_errors(signed, make_app, client, post, stored, make_user, cat):
     fid = stored(post, CONTENT)
     other = cat.post()
-    assert error_code(signed.post(f"/openapi/v2/resource/{other}/download-auth",
-                                  json={"fileInfoId": fid}), 404) == 200404
-    assert error_code(signed.post("/openapi/v2/resource/999999999/download-auth", json={}),
-                      404) == 200404
-    assert error_code(signed.post(f"/openapi/v2/resource/{post}/download-auth",
-                                  json={"fileInfoId": 999999999}), 404) == 200404
+    assert (
+        error_code(signed.post(f"/openapi/v2/resource/{other}/download-auth", json={"fileInfoId": fid}), 404)
+        == 200404
+    )
+    assert error_code(signed.post("/openapi/v2/resource/999999999/download-auth", json={}), 404) == 200404
+    assert (
+        error_code(
+            signed.post(f"/openapi/v2/resource/{post}/download-auth", json={"fileInfoId": 999999999}), 404
+        )
+        == 200404
+    )
     empty = cat.post()
-    assert error_code(signed.post(f"/openapi/v2/resource/{empty}/download-auth", json={}),
-                      404) == 200404
-    assert error_code(signed.post(f"/openapi/v2/resource/{post}/download-auth",
-                                  json={"proxyUserId": 999999999}), 401) == 200215
+    assert error_code(signed.post(f"/openapi/v2/resource/{empty}/download-auth", json={}), 404) == 200404
+    assert (
+        error_code(
+            signed.post(f"/openapi/v2/resource/{post}/download-auth", json={"proxyUserId": 999999999}), 401
+        )
+        == 200215
+    )
     plain = make_app(name="no proxy permission")
     from tests.support import SignedClient
-    r = SignedClient(client, plain).post(f"/openapi/v2/resource/{post}/download-auth",
-                                         json={"proxyUserId": make_user()})
+
+    r = SignedClient(client, plain).post(
+        f"/openapi/v2/resource/{post}/download-auth", json={"proxyUserId": make_user()}
+    )
     assert error_code(r, 403) == 200205
 
 
 def test_external_sources_follow_the_on_site_copy(signed, cat, post):
-    link = cat.file(post, storage_type="DIRECT_LINK", sha256=None,
-                    external_url="https://dl.example.org/x.jar")
-    share = cat.file(post, storage_type="CLOUD_DISK", sha256=None,
-                     external_url="https://pan.example/s/1",
-                     down_info=[{"type": "CLOUD_DISK", "url": "https://pan.example/s/1", "code": "k1"}])
+    link = cat.file(
+        post, storage_type="DIRECT_LINK", sha256=None, external_url="https://dl.example.org/x.jar"
+    )
+    share = cat.file(
+        post,
+        storage_type="CLOUD_DISK",
+        sha256=None,
+        external_url="https://pan.example/s/1",
+        down_info=[{"type": "CLOUD_DISK", "url": "https://pan.example/s/1", "code": "k1"}],
+    )
     infos = _auth(signed, post, {"fileInfoId": link})["downloadInfos"]
     assert [(i["storageType"], i["url"], i["expiresAt"]) for i in infos] == [
-        ("DIRECT_LINK", "https://dl.example.org/x.jar", None)]
+        ("DIRECT_LINK", "https://dl.example.org/x.jar", None)
+    ]
     infos = _auth(signed, post, {"fileInfoId": share})["downloadInfos"]
     assert [(i["storageType"], i["extractCode"]) for i in infos] == [("CLOUD_DISK", "k1")]
 
 
 def test_downloads_are_counted_once_per_client_per_window_and_flushed(
-        signed, client, cat, post, stored, platform, db, make_user):
+    signed, client, cat, post, stored, platform, db, make_user
+):
     fid = stored(post, CONTENT)
     path = f"/openapi/v2/mods/{post}/files/{fid}/download-file"
     user = make_user()
@@ -195,8 +228,11 @@ def test_counter_rules(redis_client, counter_kind):
     import datetime as dt
     import uuid
 
-    counter = (counting.RedisCounter(redis_client, f"modhub-test:{uuid.uuid4().hex}")
-               if counter_kind == "redis" else counting.LocalCounter())
+    counter = (
+        counting.RedisCounter(redis_client, f"modhub-test:{uuid.uuid4().hex}")
+        if counter_kind == "redis"
+        else counting.LocalCounter()
+    )
     day = dt.date(2026, 11, 23)
     hits = [counter.hit(post_id=1, file_id=2, client_key=k, day=day) for k in ("a", "a", "b")]
     assert hits == [True, False, True]

@@ -15,44 +15,65 @@ from tests.functional.catalog.conftest import data, error_code
 from tests.functional.downloads.conftest import fetch
 from tests.functional.files.test_signing import _openssl_verify
 
-CONFIG = ["/openapi/v2/mods/{}/install-config", "/openapi/v2/resource/{}/install-config",
-          "/openapi/v1/resource/{}/install-config"]
+CONFIG = [
+    "/openapi/v2/mods/{}/install-config",
+    "/openapi/v2/resource/{}/install-config",
+    "/openapi/v1/resource/{}/install-config",
+]
 INFO = ["/openapi/v2/mods/{}/install-info", "/openapi/v2/resource/{}/install-info"]
 LAUNCH = ["/openapi/v2/mods/{}/install-launch", "/openapi/v2/resource/{}/install-launch"]
-STARTUP = ["/openapi/v2/mods/{}/game-startup-command", "/openapi/v2/resource/{}/game-startup-command",
-           "/openapi/v2/modpacks/{}/game-startup-command"]
+STARTUP = [
+    "/openapi/v2/mods/{}/game-startup-command",
+    "/openapi/v2/resource/{}/game-startup-command",
+    "/openapi/v2/modpacks/{}/game-startup-command",
+]
 
 
 def _script(file_ids: list[int]) -> str:
-    return json.dumps({
-        "files": file_ids, "source": "AUTHOR", "summary": "copy the jar, then the config",
-        "steps": [{"copy": "@1", "to": "config/"}, {"copy": "@0", "to": "mods/"}],
-        "dependencies": [{"resourcePostId": 42, "name": "Lib", "required": True,
-                          "versionRequirement": ">=1.2"}, {"resourcePostId": "x"}],
-        "preChecks": [{"type": "GAME_VERSION", "condition": ">=1.20", "failMessage": "too old"}],
-        "postActions": [{"type": "RESTART", "params": {"delay": 1}}],
-        "serverPackLayout": {"version": 1, "status": "ROOT", "rootPath": "", "fileCount": 3},
-        "note": "注释 non-ASCII, CRLF line end after the object",
-    }, ensure_ascii=False, indent=1) + "\r\n"
+    return (
+        json.dumps(
+            {
+                "files": file_ids,
+                "source": "AUTHOR",
+                "summary": "copy the jar, then the config",
+                "steps": [{"copy": "@1", "to": "config/"}, {"copy": "@0", "to": "mods/"}],
+                "dependencies": [
+                    {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
+                    {"resourcePostId": "x"},
+                ],
+                "preChecks": [{"type": "GAME_VERSION", "condition": ">=1.20", "failMessage": "too old"}],
+                "postActions": [{"type": "RESTART", "params": {"delay": 1}}],
+                "serverPackLayout": {"version": 1, "status": "ROOT", "rootPath": "", "fileCount": 3},
+                "note": "注释 non-ASCII, CRLF line end after the object",
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\r\n"
+    )
 
 
 def test_install_config_on_every_alias(signed, cat, post, stored, db):
     jar, cfg = stored(post, b"jar"), stored(post, b"cfg", file_name="config.zip")
     with db.session() as s:
         from models.catalog.tables import ResourcePost
+
         s.get(ResourcePost, post).install_script = _script([jar, cfg])
         s.commit()
     for path in CONFIG:
         got = data(signed.get(path.format(post)))
         assert got["postId"] == post and got["fileInfoId"] == cfg  # newest file by default
         assert got["installScript"] == _script([jar, cfg])
-        assert got["dependencies"] == [{"resourcePostId": 42, "name": "Lib", "required": True,
-                                        "versionRequirement": ">=1.2"}]
+        assert got["dependencies"] == [
+            {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"}
+        ]
         assert got["preChecks"][0]["failMessage"] == "too old"
         assert got["postActions"] == [{"type": "RESTART", "params": {"delay": 1}}]
         assert got["serverPackLayout"]["status"] == "ROOT"
         assert [(f["index"], f["fileInfoId"], f["downloadUrl"]) for f in got["files"]] == [
-            (0, jar, None), (1, cfg, None)]
+            (0, jar, None),
+            (1, cfg, None),
+        ]
     got = data(signed.get(CONFIG[2].format(post) + f"?fileInfoId={jar}"))
     assert got["fileInfoId"] == jar
     assert error_code(signed.get(CONFIG[2].format(post) + "?fileInfoId=999999999"), 404) == 200404
@@ -72,13 +93,13 @@ def test_install_config_without_script_or_with_a_broken_one(signed, cat, post, s
         assert error_code(signed.get(path.format(999999999)), 404) == 200404
 
 
-def test_install_info_is_signed_and_verifies_with_openssl(signed, client, post, stored, db,
-                                                          tmp_path):
+def test_install_info_is_signed_and_verifies_with_openssl(signed, client, post, stored, db, tmp_path):
     content = os.urandom(5000)
     jar, cfg = stored(post, content), stored(post, b"cfg")
     script = _script([jar, cfg])
     with db.session() as s:
         from models.catalog.tables import ResourcePost
+
         s.get(ResourcePost, post).install_script = script
         s.commit()
     pem = client.get("/openapi/v2/meta/install-signing-key").content
@@ -89,8 +110,9 @@ def test_install_info_is_signed_and_verifies_with_openssl(signed, client, post, 
         assert got["postUrl"] == f"https://modhub.example/resource/{post}"
         done = _openssl_verify(tmp_path, pem, got["scriptSignature"], got["script"].encode())
         assert done.returncode == 0 and "Verified OK" in done.stdout
-        tampered = _openssl_verify(tmp_path, pem, got["scriptSignature"],
-                                   got["script"].replace("mods/", "mods2/").encode())
+        tampered = _openssl_verify(
+            tmp_path, pem, got["scriptSignature"], got["script"].replace("mods/", "mods2/").encode()
+        )
         assert tampered.returncode != 0
         assert [(f["index"], f["fileInfoId"]) for f in got["files"]] == [(0, jar), (1, cfg)]
         assert all(f["downloadUrl"] and f["downloadUrlExpiresAt"] for f in got["files"])
@@ -107,16 +129,22 @@ def test_install_info_of_a_paid_resource(signed, cat, stored, make_user, db):
     got = data(signed.get(INFO[0].format(paid)))
     assert got["script"] is None and got["scriptSignature"] is None
     assert [f["downloadUrl"] for f in got["files"]] == [None]
-    assert data(signed.get(INFO[1].format(paid), headers={"X-Proxy-User-Id": str(buyer)}))[
-        "files"][0]["downloadUrl"] is None
+    assert (
+        data(signed.get(INFO[1].format(paid), headers={"X-Proxy-User-Id": str(buyer)}))["files"][0][
+            "downloadUrl"
+        ]
+        is None
+    )
     with db.session() as s:
         access.grant(s, user_id=buyer, post_id=paid)
         s.commit()
-    url = data(signed.get(INFO[1].format(paid), headers={"X-Proxy-User-Id": str(buyer)}))[
-        "files"][0]["downloadUrl"]
+    url = data(signed.get(INFO[1].format(paid), headers={"X-Proxy-User-Id": str(buyer)}))["files"][0][
+        "downloadUrl"
+    ]
     assert url and f"u={buyer}" in url
-    assert error_code(signed.get(INFO[0].format(paid), headers={"X-Proxy-User-Id": "999999999"}),
-                      401) == 200215
+    assert (
+        error_code(signed.get(INFO[0].format(paid), headers={"X-Proxy-User-Id": "999999999"}), 401) == 200215
+    )
 
 
 def test_install_launch(signed, post):
@@ -137,15 +165,36 @@ def test_startup_command_get_and_report(signed, post, stored, db):
         assert got["loaderArguments"] == ["--launchTarget", "forgeclient"]
         assert got["command"].startswith("java -Xms1024m -Xmx6144m ") and got["source"] == "GENERATED"
         assert error_code(signed.get(path.format(post) + "?memoryMb=10"), 400) == 200301
-        assert data(signed.post(path.format(post), json={
-            "command": got["command"], "origin": "SUGGESTED", "memoryMb": 8192, "success": True,
-            "gameVersion": "1.20.1", "javaVersion": "17.0.9", "clientVersion": "test 1"})) is None
-    signed.post(STARTUP[0].format(post), json={"command": "java -jar x", "origin": "USER_EDITED",
-                                               "success": True, "gameVersion": "1.19.2"})
-    assert error_code(signed.post(STARTUP[0].format(post), json={"command": "", "origin": "X"}),
-                      400) == 200301
-    assert error_code(signed.post(STARTUP[1].format(999999999),
-                                  json={"command": "java", "origin": "LAUNCHER"}), 404) == 200404
+        assert (
+            data(
+                signed.post(
+                    path.format(post),
+                    json={
+                        "command": got["command"],
+                        "origin": "SUGGESTED",
+                        "memoryMb": 8192,
+                        "success": True,
+                        "gameVersion": "1.20.1",
+                        "javaVersion": "17.0.9",
+                        "clientVersion": "test 1",
+                    },
+                )
+            )
+            is None
+        )
+    signed.post(
+        STARTUP[0].format(post),
+        json={"command": "java -jar x", "origin": "USER_EDITED", "success": True, "gameVersion": "1.19.2"},
+    )
+    assert (
+        error_code(signed.post(STARTUP[0].format(post), json={"command": "", "origin": "X"}), 400) == 200301
+    )
+    assert (
+        error_code(
+            signed.post(STARTUP[1].format(999999999), json={"command": "java", "origin": "LAUNCHER"}), 404
+        )
+        == 200404
+    )
     with db.session() as s:
         rows = s.scalars(select(StartupCommandReport).where(StartupCommandReport.post_id == post)).all()
         assert len(rows) == 4 and {r.origin for r in rows} == {"SUGGESTED", "USER_EDITED"}

@@ -26,8 +26,7 @@ def _blocks(pem: bytes) -> list[tuple[str, bytes]]:
     return out
 
 
-def test_rotation_keeps_the_old_key_until_retired(signed, client, db, cat, post, stored, settings,
-                                                  tmp_path):
+def test_rotation_keeps_the_old_key_until_retired(signed, client, db, cat, post, stored, settings, tmp_path):
     stored(post, b"x")
     with db.session() as s:
         s.get(ResourcePost, post).install_script = json.dumps({"steps": ["@0"]})
@@ -37,8 +36,7 @@ def test_rotation_keeps_the_old_key_until_retired(signed, client, db, cat, post,
     [(head, old_pem)] = _blocks(first.content)
     assert head == f"{before['scriptKeyId']} CURRENT" == f"{first.headers['X-Install-Key-Id']} CURRENT"
     with db.session() as s, s.begin():
-        new_kid = keys.rotate(s, settings=settings, secrets=SecretBox(settings.encryption_key),
-                              key_size=2048)
+        new_kid = keys.rotate(s, settings=settings, secrets=SecretBox(settings.encryption_key), key_size=2048)
     after = data(signed.get(f"/openapi/v2/mods/{post}/install-info"))
     assert after["scriptKeyId"] == new_kid != before["scriptKeyId"]
     r = client.get(KEY)

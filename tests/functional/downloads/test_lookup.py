@@ -34,11 +34,13 @@ def test_lookup_of_a_hundred_hashes_and_bad_input(signed, post, stored):
     hashes.append(hashlib.sha256(content).hexdigest())
     got = data(signed.post(LOOKUP, json={"algorithm": "sha256", "hashes": hashes}))
     assert len(got) == 100 and got[:99] == [None] * 99 and got[99]["file"]["postId"] == post
-    for body in ({"algorithm": "sha256", "hashes": hashes + [hashes[0]]},
-                 {"algorithm": "md5", "hashes": hashes[:1]},
-                 {"algorithm": "sha256", "hashes": []},
-                 {"algorithm": "sha1", "hashes": hashes[:1]},  # a sha256 is no sha1
-                 {"algorithm": "sha256", "hashes": ["zz" * 32]}):
+    for body in (
+        {"algorithm": "sha256", "hashes": hashes + [hashes[0]]},
+        {"algorithm": "md5", "hashes": hashes[:1]},
+        {"algorithm": "sha256", "hashes": []},
+        {"algorithm": "sha1", "hashes": hashes[:1]},  # a sha256 is no sha1
+        {"algorithm": "sha256", "hashes": ["zz" * 32]},
+    ):
         assert error_code(signed.post(LOOKUP, json=body), 400) == 200301, body
 
 
@@ -46,23 +48,36 @@ def test_updates_pick_the_newest_matching_file(signed, cat, post, stored):
     t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     old = os.urandom(100)
     stored(post, old, publish_time=t0, resource_versions=["1.20.1"])
-    newer = stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=2),
-                   resource_versions=["1.20.1", "1.20.2"])
-    stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=3),
-           resource_versions=["1.20.1"], run_platform="fabric")
-    stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=4),
-           resource_versions=["1.21"])
-    stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=5),
-           resource_versions=["1.20.1"], file_status="HIDDEN")
+    newer = stored(
+        post, os.urandom(100), publish_time=t0 + dt.timedelta(days=2), resource_versions=["1.20.1", "1.20.2"]
+    )
+    stored(
+        post,
+        os.urandom(100),
+        publish_time=t0 + dt.timedelta(days=3),
+        resource_versions=["1.20.1"],
+        run_platform="fabric",
+    )
+    stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=4), resource_versions=["1.21"])
+    stored(
+        post,
+        os.urandom(100),
+        publish_time=t0 + dt.timedelta(days=5),
+        resource_versions=["1.20.1"],
+        file_status="HIDDEN",
+    )
     h_old = hashlib.sha256(old).hexdigest()
     unknown = hashlib.sha256(b"nothing").hexdigest()
-    body = {"algorithm": "sha256", "hashes": [h_old, unknown], "gameVersion": "1.20.1",
-            "runPlatform": "forge"}
+    body = {
+        "algorithm": "sha256",
+        "hashes": [h_old, unknown],
+        "gameVersion": "1.20.1",
+        "runPlatform": "forge",
+    }
     got = data(signed.post(UPDATES, json=body))
     assert got[1] is None
     assert got[0]["file"]["fileInfoId"] == newer and got[0]["upToDate"] is False
     current = data(signed.post(UPDATES, json={**body, "hashes": [got[0]["file"]["sha256"]]}))
     assert current[0]["upToDate"] is True
     assert data(signed.post(UPDATES, json={**body, "gameVersion": "1.12.2"})) == [None, None]
-    assert error_code(signed.post(UPDATES, json={"algorithm": "sha256", "hashes": [h_old]}),
-                      400) == 200301
+    assert error_code(signed.post(UPDATES, json={"algorithm": "sha256", "hashes": [h_old]}), 400) == 200301

@@ -15,13 +15,21 @@ from models.webhooks.tables import OutboxEvent
 from modhub.core.errors import ApiError
 from tests.functional.catalog.conftest import data, error_code
 
-FAILURE = ["/openapi/v2/mods/{}/download-failure", "/openapi/v2/resource/{}/download-failure",
-           "/openapi/v2/modpacks/{}/download-failure"]
-USEFUL = ["/openapi/v2/mods/{}/user-feedback-report", "/openapi/v2/resource/{}/user-feedback-report",
-          "/openapi/v2/modpacks/{}/user-feedback-report"]
-RESOLVED = ["/openapi/v2/mods/user-feedback/resolved-since",
-            "/openapi/v2/resource/user-feedback/resolved-since",
-            "/openapi/v2/modpacks/user-feedback/resolved-since"]
+FAILURE = [
+    "/openapi/v2/mods/{}/download-failure",
+    "/openapi/v2/resource/{}/download-failure",
+    "/openapi/v2/modpacks/{}/download-failure",
+]
+USEFUL = [
+    "/openapi/v2/mods/{}/user-feedback-report",
+    "/openapi/v2/resource/{}/user-feedback-report",
+    "/openapi/v2/modpacks/{}/user-feedback-report",
+]
+RESOLVED = [
+    "/openapi/v2/mods/user-feedback/resolved-since",
+    "/openapi/v2/resource/user-feedback/resolved-since",
+    "/openapi/v2/modpacks/user-feedback/resolved-since",
+]
 
 
 @pytest.fixture()
@@ -32,8 +40,11 @@ def settings(settings):
 
 def _fail(signed, post, fingerprint="fp-1", user=None, path=FAILURE[0], **extra):
     headers = {"X-Proxy-User-Id": str(user)} if user else {}
-    return signed.post(path.format(post), json={"fingerprint": fingerprint, "errorType": "HTTP_ERROR",
-                                                "httpStatus": 503, **extra}, headers=headers)
+    return signed.post(
+        path.format(post),
+        json={"fingerprint": fingerprint, "errorType": "HTTP_ERROR", "httpStatus": 503, **extra},
+        headers=headers,
+    )
 
 
 def _rows(db, post):
@@ -48,7 +59,9 @@ def test_failures_are_merged_by_fingerprint_and_summed(signed, db, cat, post):
     _fail(signed, post, fingerprint="fp-2", errorType="TIMEOUT")
     rows = _rows(db, post)
     assert [(r.fingerprint, r.count, r.kind) for r in rows] == [
-        ("fp-1", 6, "DOWNLOAD_FAILURE"), ("fp-2", 1, "DOWNLOAD_FAILURE")]
+        ("fp-1", 6, "DOWNLOAD_FAILURE"),
+        ("fp-2", 1, "DOWNLOAD_FAILURE"),
+    ]
     assert rows[0].file_id == fid and rows[0].http_status == 503
     other = cat.post()
     assert error_code(_fail(signed, other, fileInfoId=fid), 404) == 200404
@@ -57,8 +70,7 @@ def test_failures_are_merged_by_fingerprint_and_summed(signed, db, cat, post):
     assert error_code(_fail(signed, post, httpStatus=10**12), 400) == 200301
 
 
-def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, post, make_user,
-                                                             settings):
+def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, post, make_user, settings):
     users = [make_user() for _ in range(3)]
     for _ in range(4):  # one reporter many times stays one reporter
         _fail(signed, post, user=users[0])
@@ -75,8 +87,9 @@ def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, po
         kinds = [(e.kind, e.data["postId"]) for e in s.scalars(select(OutboxEvent))]
     assert ("resource.deleted", post) in kinds
     assert error_code(_fail(signed, post, user=users[0]), 404) == 200404  # hidden: no more reports
-    since = dt.datetime.now(dt.UTC).astimezone(dt.timezone(dt.timedelta(hours=8))).strftime(
-        "%Y-%m-%dT%H:%M:%S")
+    since = (
+        dt.datetime.now(dt.UTC).astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%dT%H:%M:%S")
+    )
     with db.session() as s, s.begin():
         assert reports.restore(s, post_id=post, settings=settings, resolution="mirror fixed") == 2
     with db.session() as s, s.begin(), pytest.raises(ApiError) as again:
@@ -99,9 +112,9 @@ def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, po
     assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
 
 
-def test_resolved_since_is_per_application_and_validated(signed, db, post, make_app, client,
-                                                         settings):
+def test_resolved_since_is_per_application_and_validated(signed, db, post, make_app, client, settings):
     from tests.support import SignedClient
+
     _fail(signed, post)
     with db.session() as s, s.begin():
         reports.resolve(s, post_id=post, resolution="done")
@@ -116,12 +129,31 @@ def test_resolved_since_is_per_application_and_validated(signed, db, post, make_
 def test_user_feedback_snapshots_on_every_alias(signed, db, cat, post):
     fid = cat.file(post)
     for n, path in enumerate(USEFUL):
-        assert data(signed.post(path.format(post), json={
-            "usefulCount": 10 + n, "notUsefulCount": 2, "threshold": 12, "fileInfoId": fid,
-            "comment": "clear", "clientVersion": "launcher 2"})) is None
+        assert (
+            data(
+                signed.post(
+                    path.format(post),
+                    json={
+                        "usefulCount": 10 + n,
+                        "notUsefulCount": 2,
+                        "threshold": 12,
+                        "fileInfoId": fid,
+                        "comment": "clear",
+                        "clientVersion": "launcher 2",
+                    },
+                )
+            )
+            is None
+        )
     rows = [r for r in _rows(db, post) if r.kind == "USER_FEEDBACK"]
     assert [r.useful_count for r in rows] == [10, 11, 12] and rows[0].message == "clear"
-    assert error_code(signed.post(USEFUL[0].format(post), json={"usefulCount": -1,
-                                                               "notUsefulCount": 0}), 400) == 200301
-    assert error_code(signed.post(USEFUL[1].format(999999999), json={
-        "usefulCount": 1, "notUsefulCount": 0}), 404) == 200404
+    assert (
+        error_code(signed.post(USEFUL[0].format(post), json={"usefulCount": -1, "notUsefulCount": 0}), 400)
+        == 200301
+    )
+    assert (
+        error_code(
+            signed.post(USEFUL[1].format(999999999), json={"usefulCount": 1, "notUsefulCount": 0}), 404
+        )
+        == 200404
+    )

@@ -33,9 +33,14 @@ def s3_client(endpoint: str):
     import boto3
     from botocore.config import Config
 
-    return boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
-                        aws_access_key_id="test", aws_secret_access_key="test",
-                        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
+    return boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}),
+    )
 
 
 @pytest.fixture(params=["disk", "s3"])
@@ -66,15 +71,30 @@ def stored(cat, platform):
 
     def make(post_id: int, content: bytes, **fields) -> int:
         obj = platform.storage.put(io.BytesIO(content))
-        return cat.add(ResourceFile, **{
-            "post_id": post_id, "title": "主文件 main", "file_name": "模组-1.0.jar",
-            "run_platform": "forge", "resource_versions": ["1.20.1"], "storage_type": "DIRECT_UPLOAD",
-            "object_key": obj.key, "file_size": obj.size, "sha1": obj.sha1, "sha256": obj.sha256,
-            "sha512": obj.sha512, **fields})
+        return cat.add(
+            ResourceFile,
+            **{
+                "post_id": post_id,
+                "title": "主文件 main",
+                "file_name": "模组-1.0.jar",
+                "run_platform": "forge",
+                "resource_versions": ["1.20.1"],
+                "storage_type": "DIRECT_UPLOAD",
+                "object_key": obj.key,
+                "file_size": obj.size,
+                "sha1": obj.sha1,
+                "sha256": obj.sha256,
+                "sha512": obj.sha512,
+                **fields,
+            },
+        )
+
     return make
 
 
 def file_paths(post_id: int, file_id: int, suffix: str = "") -> list[str]:
     """A file path under both aliases: /mods/{p}/files/{f} and /resource/{p}/file/{f}."""
-    return [f"/openapi/v2/mods/{post_id}/files/{file_id}{suffix}",
-            f"/openapi/v2/resource/{post_id}/file/{file_id}{suffix}"]
+    return [
+        f"/openapi/v2/mods/{post_id}/files/{file_id}{suffix}",
+        f"/openapi/v2/resource/{post_id}/file/{file_id}{suffix}",
+    ]

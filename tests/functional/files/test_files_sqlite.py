@@ -26,9 +26,14 @@ def test_a_seeded_file_downloads_and_matches_its_hashes_on_sqlite(embedded_setti
         pid, fid = session.execute(
             select(ResourceFile.post_id, ResourceFile.id)
             .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
-            .where(listed_clause(), ResourceFile.storage_type == "DIRECT_UPLOAD",
-                   ResourceFile.file_status == "NORMAL", ResourceFile.is_delete.is_(False))
-            .order_by(ResourceFile.id)).first()
+            .where(
+                listed_clause(),
+                ResourceFile.storage_type == "DIRECT_UPLOAD",
+                ResourceFile.file_status == "NORMAL",
+                ResourceFile.is_delete.is_(False),
+            )
+            .order_by(ResourceFile.id)
+        ).first()
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     with app.test_client() as client:
         signed = SignedClient(client, creds, checker)

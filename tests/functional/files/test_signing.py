@@ -18,9 +18,21 @@ def _openssl_verify(tmp_path, pem: bytes, signature_b64: str, data: bytes) -> su
     (tmp_path / "key.pem").write_bytes(pem)
     (tmp_path / "sig.bin").write_bytes(base64.b64decode(signature_b64))
     (tmp_path / "script.txt").write_bytes(data)
-    return subprocess.run(["openssl", "dgst", "-sha256", "-verify", str(tmp_path / "key.pem"),
-                           "-signature", str(tmp_path / "sig.bin"), str(tmp_path / "script.txt")],
-                          capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [
+            "openssl",
+            "dgst",
+            "-sha256",
+            "-verify",
+            str(tmp_path / "key.pem"),
+            "-signature",
+            str(tmp_path / "sig.bin"),
+            str(tmp_path / "script.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 def test_published_key_verifies_a_signature_with_openssl(client, settings, tmp_path):
@@ -40,17 +52,22 @@ def test_embedded_key_is_generated_once_private_and_stable(settings):
     path = settings.data_dir / KEY_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     from modhub.core import script_signing
+
     script_signing._signer.cache_clear()  # a restart reads the same file
     assert install_signer(settings).public_pem() == first
 
 
 def test_key_from_the_pem_setting(settings, tmp_path):
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-                            serialization.NoEncryption()).decode()
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption(),
+    ).decode()
     signer = install_signer(settings.replace(install_signing_key=pem))
     assert signer.public_pem() == key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     assert not (settings.data_dir / KEY_FILE).exists()
     ok = _openssl_verify(tmp_path, signer.public_pem(), signer.sign(SCRIPT), SCRIPT)
     assert ok.returncode == 0

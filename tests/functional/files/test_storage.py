@@ -45,12 +45,11 @@ def test_put_hashes_the_streamed_bytes_and_stores_them_once(storage):
         assert stored == [storage.path(obj.key)]
 
 
-@pytest.mark.parametrize(("start", "end"), [(0, None), (0, 0), (5, 262_200), (699_999, None),
-                                            (100, 699_999)])
+@pytest.mark.parametrize(("start", "end"), [(0, None), (0, 0), (5, 262_200), (699_999, None), (100, 699_999)])
 def test_open_reads_a_byte_range(storage, start, end):
     key = storage.put(io.BytesIO(DATA)).key
     got = b"".join(storage.open(key, start, end))
-    assert got == DATA[start:None if end is None else end + 1]
+    assert got == DATA[start : None if end is None else end + 1]
 
 
 def test_empty_object(storage):
@@ -80,8 +79,9 @@ def test_download_url_serves_the_bytes_with_the_file_name(storage, served):
     assert "filename*=UTF-8''%E6%A8%A1%E7%BB%84%20v1.jar" in r.headers["Content-Disposition"]
 
 
-def test_disk_url_is_refused_when_tampered_expired_or_for_another_key(settings, db, quota,
-                                                                      contract, tmp_path):
+def test_disk_url_is_refused_when_tampered_expired_or_for_another_key(
+    settings, db, quota, contract, tmp_path
+):
     clock = [1_000_000.0]
     storage = DiskStorage(tmp_path / "files", signer=UrlSigner(b"s" * 32, clock=lambda: clock[0]))
     app = create_app(settings, db=db, quota=quota, contract=contract, storage=storage)

@@ -16,6 +16,7 @@ def run(tmp_path, monkeypatch):
         result = CliRunner().invoke(main, list(args), catch_exceptions=False)
         assert (result.exit_code == 0) is ok, result.output
         return result
+
     invoke("db", "upgrade")
     return invoke
 
@@ -25,8 +26,9 @@ def test_storage_check_finds_changed_and_missing_bytes(run, tmp_path):
     result = run("storage", "check")
     checked = int(result.output.split()[0])
     assert checked > 0 and result.output.strip().endswith(", 0 problem(s)")
-    stored = sorted(p for p in (tmp_path / "data" / "files").rglob("*")
-                    if p.is_file() and p.parent.name != "tmp")
+    stored = sorted(
+        p for p in (tmp_path / "data" / "files").rglob("*") if p.is_file() and p.parent.name != "tmp"
+    )
     assert len(stored) == checked
     stored[0].write_bytes(stored[0].read_bytes()[:-1] + b"!")
     stored[1].unlink()

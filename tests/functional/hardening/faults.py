@@ -42,13 +42,15 @@ class PrivatePostgres:
         command = list(args)
         if self._as_postgres:
             command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, timeout=timeout, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.STDOUT)
+        subprocess.run(
+            command, check=True, timeout=timeout, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
 
     def init(self) -> PrivatePostgres:
         """initdb (trust on loopback), start, and create the `modhub` database."""
-        self._run(_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--no-sync", timeout=120)
+        self._run(
+            _bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync", timeout=120
+        )
         self.start()
         conn = psycopg2.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres")
         conn.autocommit = True
@@ -59,10 +61,24 @@ class PrivatePostgres:
 
     def start(self) -> None:
         """Start (waits until it accepts connections)."""
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
-                   "-c full_page_writes=off -c max_connections=50")
-        self._run(_bin("pg_ctl"), "-D", str(self.data), "-o", options,
-                  "-l", str(self.root / "server.log"), "-w", "-t", "60", "start", timeout=90)
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
+            "-c full_page_writes=off -c max_connections=50"
+        )
+        self._run(
+            _bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+            timeout=90,
+        )
 
     def crash(self) -> None:
         """Stop at once, as a crash: no checkpoint, clients cut off."""
@@ -73,8 +89,9 @@ class PrivatePostgres:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                psycopg2.connect(host="127.0.0.1", port=self.port, user="postgres",
-                                 dbname="modhub", connect_timeout=2).close()
+                psycopg2.connect(
+                    host="127.0.0.1", port=self.port, user="postgres", dbname="modhub", connect_timeout=2
+                ).close()
                 return
             except psycopg2.OperationalError:
                 if time.monotonic() > deadline:

@@ -14,8 +14,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 FILE = Path(__file__).with_name("st_costs.json")
-NOTE = ("seconds per operation of the examples, coverage and fuzzing phases, from one run's junit "
-        "reports (tests/functional/hardening/st_costs.py); only the shards' balance depends on them")
+NOTE = (
+    "seconds per operation of the examples, coverage and fuzzing phases, from one run's junit "
+    "reports (tests/functional/hardening/st_costs.py); only the shards' balance depends on them"
+)
 
 
 def load() -> dict[str, float]:
@@ -39,9 +41,14 @@ def balanced(operations: list[str], shards: int, costs: dict[str, float]) -> lis
 
 def main(junit_dir: str) -> None:
     from modhub.app import Contract
+
     document = json.loads(Contract.load().json_bytes)
-    ids = {f"{method.upper()} {path}": op["operationId"] for path, item in document["paths"].items()
-           for method, op in item.items() if isinstance(op, dict) and "operationId" in op}
+    ids = {
+        f"{method.upper()} {path}": op["operationId"]
+        for path, item in document["paths"].items()
+        for method, op in item.items()
+        if isinstance(op, dict) and "operationId" in op
+    }
     costs = {}
     for report in Path(junit_dir).glob("operations-*.xml"):
         for case in ET.parse(report).getroot().iter("testcase"):

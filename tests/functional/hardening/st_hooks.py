@@ -55,8 +55,11 @@ class Credentials:
 
     def set(self, case, data, ctx):
         """Only the headers the operation's security asks for."""
-        names = {scheme for requirement in (case.operation.definition.raw.get("security") or [])
-                 for scheme in requirement}
+        names = {
+            scheme
+            for requirement in (case.operation.definition.raw.get("security") or [])
+            for scheme in requirement
+        }
         headers = case.headers if case.headers is not None else {}
         if "ApiKeyAuth" in names:
             headers["X-API-Key"] = data
@@ -85,8 +88,7 @@ def map_query(context, query):
     if not query:
         return query
     num, size = query.get("pageNum"), query.get("pageSize")
-    if _is_int(num) and _is_int(size) and num >= 1 and 1 <= size <= 100 \
-            and (num - 1) * size >= MAX_OFFSET:
+    if _is_int(num) and _is_int(size) and num >= 1 and 1 <= size <= 100 and (num - 1) * size >= MAX_OFFSET:
         query["pageNum"] = (MAX_OFFSET - 1) // size + 1
     return query
 

@@ -42,26 +42,24 @@ def signature(method: str, path: str, timestamp: str, secret: str | None = None)
     return base64.b64encode(hmac.new(key, text, hashlib.sha256).digest()).decode()
 
 
-
-
 def _sent_path(case, kwargs) -> str:
     base = kwargs.get("base_url") or case.operation.base_url or ""
     prepared = requests.Request(case.method.upper(), base.rstrip("/") + case.formatted_path).prepare()
     return urlsplit(prepared.url).path
 
 
-
-
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-
-
 def _forbid_nul(node) -> None:
     if isinstance(node, dict):
-        if node.get("type") == "string" and "pattern" not in node and "enum" not in node \
-                and "format" not in node:
+        if (
+            node.get("type") == "string"
+            and "pattern" not in node
+            and "enum" not in node
+            and "format" not in node
+        ):
             node["pattern"] = NO_NUL
         if node.get("type") == "integer" and node.get("format") != "int32":
             node.setdefault("minimum", INT64[0])
@@ -71,8 +69,6 @@ def _forbid_nul(node) -> None:
     elif isinstance(node, list):
         for value in node:
             _forbid_nul(value)
-
-
 
 
 def _refs(node, found: set) -> None:

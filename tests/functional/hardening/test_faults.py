@@ -45,13 +45,21 @@ def _seed(url: str, key: str) -> tuple[Creds, int, str]:
     db = Database.from_url(url)
     try:
         with db.session() as session, session.begin():
-            creds = applications.create(session, SecretBox(key), name="faults", approve=True,
-                                        permissions=["user:proxy"], per_minute=10**6, per_day=10**8)
+            creds = applications.create(
+                session,
+                SecretBox(key),
+                name="faults",
+                approve=True,
+                permissions=["user:proxy"],
+                per_minute=10**6,
+                per_day=10**8,
+            )
             user = User(username=f"faults-{uuid.uuid4().hex[:6]}")
             session.add(user)
             session.flush()
-            text, _ = tokens.issue_token(session, app_id=creds.app_id, user_id=user.id, scopes=[],
-                                         source="OAUTH", now=utcnow())
+            text, _ = tokens.issue_token(
+                session, app_id=creds.app_id, user_id=user.id, scopes=[], source="OAUTH", now=utcnow()
+            )
         return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, text
     finally:
         db.engine.dispose()
@@ -61,10 +69,12 @@ def _ledger(url: str, user_id: int) -> tuple[Decimal, int]:
     db = Database.from_url(url)
     try:
         with db.session() as session:
-            balance = session.scalar(select(Wallet.balance).where(Wallet.user_id == user_id,
-                                                                  Wallet.currency == "POINTS"))
-            rows = session.scalar(select(func.count()).select_from(WalletLedger)
-                                  .where(WalletLedger.user_id == user_id))
+            balance = session.scalar(
+                select(Wallet.balance).where(Wallet.user_id == user_id, Wallet.currency == "POINTS")
+            )
+            rows = session.scalar(
+                select(func.count()).select_from(WalletLedger).where(WalletLedger.user_id == user_id)
+            )
         return Decimal(balance or 0), rows
     finally:
         db.engine.dispose()
@@ -85,16 +95,23 @@ class Client:
         return response
 
     def read(self, base: str) -> requests.Response:
-        return self._record(requests.get(base + READ, headers=self.creds.headers("GET", READ),
-                                         timeout=30))
+        return self._record(requests.get(base + READ, headers=self.creds.headers("GET", READ), timeout=30))
 
     def add(self, base: str, key: str, amount: int = 1) -> requests.Response:
         path = f"/openapi/v2/proxy-user/{self.user_id}/wallet/POINTS/adjust"
-        headers = {**self.creds.headers("POST", path), "X-Proxy-Access-Token": self.token,
-                   "Idempotency-Key": key}
-        return self._record(requests.post(base + path, headers=headers, timeout=30,
-                                          json={"amount": amount, "direction": "ADD",
-                                                "reason": f"fault test {key}"}))
+        headers = {
+            **self.creds.headers("POST", path),
+            "X-Proxy-Access-Token": self.token,
+            "Idempotency-Key": key,
+        }
+        return self._record(
+            requests.post(
+                base + path,
+                headers=headers,
+                timeout=30,
+                json={"amount": amount, "direction": "ADD", "reason": f"fault test {key}"},
+            )
+        )
 
     def server_errors(self) -> list[tuple[int, int | None]]:
         """Any 5xx except the documented 503 / 200503."""
@@ -119,8 +136,12 @@ def test_sigkill_of_one_of_two_api_processes_loses_nothing(tmp_path, settings):
         with scratch_database("faults_kill") as url:
             creds, user_id, token = _seed(url, settings.encryption_key)
             client = Client(creds, user_id, token)
-            env = {"MODHUB_DATABASE_URL": url, "MODHUB_REDIS_URL": redis_server.url,
-                   "MODHUB_ENCRYPTION_KEY": settings.encryption_key, "MODHUB_DATA_DIR": str(tmp_path)}
+            env = {
+                "MODHUB_DATABASE_URL": url,
+                "MODHUB_REDIS_URL": redis_server.url,
+                "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+                "MODHUB_DATA_DIR": str(tmp_path),
+            }
             procs: list = []
             with serve_processes(2, env, procs) as bases:
                 started = threading.Event()
@@ -158,8 +179,12 @@ def test_redis_restart_answers_503_then_recovers_without_a_server_restart(tmp_pa
         with scratch_database("faults_redis") as url:
             creds, user_id, token = _seed(url, settings.encryption_key)
             client = Client(creds, user_id, token)
-            env = {"MODHUB_DATABASE_URL": url, "MODHUB_REDIS_URL": redis_server.url,
-                   "MODHUB_ENCRYPTION_KEY": settings.encryption_key, "MODHUB_DATA_DIR": str(tmp_path)}
+            env = {
+                "MODHUB_DATABASE_URL": url,
+                "MODHUB_REDIS_URL": redis_server.url,
+                "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+                "MODHUB_DATA_DIR": str(tmp_path),
+            }
             procs: list = []
             with serve_processes(1, env, procs) as (base,):
                 assert client.read(base).status_code == 200
@@ -187,8 +212,12 @@ def test_postgres_restart_answers_503_then_recovers_without_a_server_restart(tmp
         upgrade(pg.url)
         creds, user_id, token = _seed(pg.url, settings.encryption_key)
         client = Client(creds, user_id, token)
-        env = {"MODHUB_DATABASE_URL": pg.url, "MODHUB_REDIS_URL": redis_server.url,
-               "MODHUB_ENCRYPTION_KEY": settings.encryption_key, "MODHUB_DATA_DIR": str(tmp_path)}
+        env = {
+            "MODHUB_DATABASE_URL": pg.url,
+            "MODHUB_REDIS_URL": redis_server.url,
+            "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+            "MODHUB_DATA_DIR": str(tmp_path),
+        }
         procs: list = []
         with serve_processes(1, env, procs) as (base,):
             assert client.add(base, "before").json()["code"] == 0

@@ -38,8 +38,9 @@ def _code(response):
 def test_wrong_auth_codes_lock_the_user_out_then_the_real_code_works(api, make_user, db, clock):
     user = make_user()
     with db.session() as session:
-        real = oauth.create_auth_code(session, app_id=api.creds.app_id, user_id=user,
-                                      redirect_uri=REDIRECT, now=clock())
+        real = oauth.create_auth_code(
+            session, app_id=api.creds.app_id, user_id=user, redirect_uri=REDIRECT, now=clock()
+        )
         session.commit()
     for i in range(LIMITS["user"]):
         wrong = api.post(TOKEN, json={"userId": user, "authCode": f"ZZZZ{i:02d}"})
@@ -69,8 +70,9 @@ def test_wrong_pairing_codes_lock_the_application_out(api, make_user, db, clock)
 def test_wrong_sso_tickets_lock_the_address_out(client, make_app, make_user, db, clock):
     creds = make_app(permissions=["user:proxy"])
     with db.session() as session:
-        ticket = oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=make_user(),
-                                         now=clock())["ticket"]
+        ticket = oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=make_user(), now=clock())[
+            "ticket"
+        ]
         session.commit()
     for i in range(LIMITS["addr"]):
         assert client.get(f"/?sso_ticket=wrong{i}").status_code == 400

@@ -20,17 +20,24 @@ def _raw(base: str, path: str, headers: dict) -> tuple[int, dict, dict]:
     response = conn.getresponse()
     body = response.read()
     conn.close()
-    return response.status, {k.lower(): v for k, v in response.getheaders()}, \
-        (json.loads(body) if body else {})
+    return (
+        response.status,
+        {k.lower(): v for k, v in response.getheaders()},
+        (json.loads(body) if body else {}),
+    )
 
 
 @pytest.mark.slow  # server processes
 def test_double_slash_big_headers_and_host_over_uvicorn(tmp_path):
     settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db"))
     upgrade(settings.database_url)
-    env = {"MODHUB_DATA_DIR": str(tmp_path), "MODHUB_DATABASE_URL": settings.database_url,
-           "MODHUB_ENCRYPTION_KEY": settings.encryption_key, "MODHUB_REDIS_URL": "",
-           "MODHUB_MAX_HEADER_BYTES": "8192"}
+    env = {
+        "MODHUB_DATA_DIR": str(tmp_path),
+        "MODHUB_DATABASE_URL": settings.database_url,
+        "MODHUB_ENCRYPTION_KEY": settings.encryption_key,
+        "MODHUB_REDIS_URL": "",
+        "MODHUB_MAX_HEADER_BYTES": "8192",
+    }
     with serve_processes(1, env) as (base,):
         status, _, body = _raw(base, "//openapi/v2/mods/1", {})
         assert (status, body["code"]) == (404, 200401)

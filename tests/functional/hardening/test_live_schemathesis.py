@@ -66,25 +66,42 @@ ROOT = Path(__file__).resolve().parents[3]  # the hooks module is imported from 
 
 
 def _planned(document: dict) -> list[tuple[str, str, str]]:
-    return [(m.upper(), p, op["operationId"]) for p, item in document["paths"].items()
-            for m, op in item.items()
-            if isinstance(op, dict) and op.get("x-modhub-status") == "planned"]
+    return [
+        (m.upper(), p, op["operationId"])
+        for p, item in document["paths"].items()
+        for m, op in item.items()
+        if isinstance(op, dict) and op.get("x-modhub-status") == "planned"
+    ]
 
 
 def _identity(db_url: str, encryption_key: str) -> tuple[Creds, int, str]:
     import datetime as dt
+
     db = Database.from_url(db_url)
     try:
         with db.session() as s, s.begin():
-            creds = applications.create(s, SecretBox(encryption_key), name="QA fuzz",
-                                        permissions=["user:proxy"], approve=True,
-                                        per_minute=10**9, per_day=10**9)
+            creds = applications.create(
+                s,
+                SecretBox(encryption_key),
+                name="QA fuzz",
+                permissions=["user:proxy"],
+                approve=True,
+                per_minute=10**9,
+                per_day=10**9,
+            )
             user = User(username=f"qa-fuzz-{secrets.token_hex(4)}")
             s.add(user)
             s.flush()
             token = secrets.token_urlsafe(32)
-            s.add(ProxyToken(token_hash=token_hash(token), app_id=creds.app_id, user_id=user.id,
-                             scopes=[], expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(hours=2)))
+            s.add(
+                ProxyToken(
+                    token_hash=token_hash(token),
+                    app_id=creds.app_id,
+                    user_id=user.id,
+                    scopes=[],
+                    expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(hours=2),
+                )
+            )
             return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, token
     finally:
         db.engine.dispose()
@@ -100,8 +117,9 @@ def _without_nul(value):
     return value
 
 
-def _signed_probe(base: str, schema, creds: Creds, user_id: int, token: str, method: str,
-                  path: str) -> requests.Response:
+def _signed_probe(
+    base: str, schema, creds: Creds, user_id: int, token: str, method: str, path: str
+) -> requests.Response:
     """One schema-valid, signed request to a planned operation (it must answer 501 / 200501)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # hypothesis: .example() is meant for exploration
@@ -111,10 +129,14 @@ def _signed_probe(base: str, schema, creds: Creds, user_id: int, token: str, met
     kwargs = case.as_transport_kwargs(base_url=base)
     sent = urlsplit(requests.Request(kwargs["method"], kwargs["url"]).prepare().url).path
     ts = st_rules.next_timestamp()
-    kwargs["headers"] = {**(kwargs.get("headers") or {}), "X-API-Key": creds.api_key,
-                         "X-Timestamp": ts,
-                         "X-Signature": st_rules.signature(method, sent, ts, creds.secret_key),
-                         "X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
+    kwargs["headers"] = {
+        **(kwargs.get("headers") or {}),
+        "X-API-Key": creds.api_key,
+        "X-Timestamp": ts,
+        "X-Signature": st_rules.signature(method, sent, ts, creds.secret_key),
+        "X-Proxy-User-Id": str(user_id),
+        "X-Proxy-Access-Token": token,
+    }
     kwargs.pop("cookies", None)
     return requests.request(**kwargs, timeout=30)
 
@@ -146,9 +168,12 @@ class Live:
     def built(self) -> list[str]:
         """The operationIds that are fuzzed (every one not planned), in document order."""
         planned = {op_id for _, _, op_id in self.planned}
-        return [op["operationId"] for item in self.document["paths"].values()
-                for m, op in item.items()
-                if m in METHODS and op["operationId"] not in planned]
+        return [
+            op["operationId"]
+            for item in self.document["paths"].values()
+            for m, op in item.items()
+            if m in METHODS and op["operationId"] not in planned
+        ]
 
 
 def _run_folder(tmp_path_factory) -> Path:
@@ -168,11 +193,16 @@ def _start_shared(workdir: Path) -> dict:
     _STARTED.update(redis=RedisServer(workdir).start(), procs=[], db_url=db_url)
     try:
         copy_database(db_url, migrated_template(RUN_PG_URL))
-        env = {"MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": _STARTED["redis"].url,
-               "MODHUB_ENCRYPTION_KEY": ENCRYPTION_KEY,
-               "MODHUB_DATA_DIR": str(workdir), "MODHUB_PRODUCTION": "0"}
-        seeded = CliRunner().invoke(main, ["demo", "seed", "--resources", "40"], env=env,
-                                    catch_exceptions=False)
+        env = {
+            "MODHUB_DATABASE_URL": db_url,
+            "MODHUB_REDIS_URL": _STARTED["redis"].url,
+            "MODHUB_ENCRYPTION_KEY": ENCRYPTION_KEY,
+            "MODHUB_DATA_DIR": str(workdir),
+            "MODHUB_PRODUCTION": "0",
+        }
+        seeded = CliRunner().invoke(
+            main, ["demo", "seed", "--resources", "40"], env=env, catch_exceptions=False
+        )
         assert seeded.exit_code == 0, seeded.output
         bases = start_processes(SERVERS, env, _STARTED["procs"])
     except BaseException:
@@ -226,8 +256,10 @@ def live(tmp_path_factory):
     finally:
         update(lambda state: {**state, "users": state["users"] - 1})
         if _STARTED.get("db_url"):
+
             def close(state):  # when nobody uses it: stopped (a later worker starts anew)
                 return {**state, "bases": []} if state["users"] == 0 else state
+
             deadline = time.monotonic() + 3600
             while update(close)["bases"] and time.monotonic() < deadline:
                 time.sleep(0.5)  # the other workers' sessions are still running
@@ -264,35 +296,66 @@ def test_schemathesis_cli_against_the_live_server(live, shard, tmp_path):
         selected = st_costs.balanced(live.built, OPERATION_SHARDS, st_costs.load())[index]
     junit = str(tmp_path / "junit.xml")
     command = [
-        sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run",
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--config-file",
+        CONFIG,
+        "run",
         live.base + "/openapi/v2/meta/openapi.json",
-        "--phases", phases,
-        "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-        "--max-examples", str(MAX_EXAMPLES), "--seed", "20261123",
-        "--workers", "1", "--request-timeout", "30", "--no-shrink",
-        "--suppress-health-check", "all", "--warnings", "off",
-        "--report", "junit", "--report-junit-path", junit,
+        "--phases",
+        phases,
+        "--checks",
+        "all",
+        "--exclude-checks",
+        "positive_data_acceptance",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--seed",
+        "20261123",
+        "--workers",
+        "1",
+        "--request-timeout",
+        "30",
+        "--no-shrink",
+        "--suppress-health-check",
+        "all",
+        "--warnings",
+        "off",
+        "--report",
+        "junit",
+        "--report-junit-path",
+        junit,
         *[a for op_id in selected for a in ("--include-operation-id", op_id)],
     ]
-    st_env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS,
-              "MODHUB_ST_API_KEY": live.creds.api_key, "MODHUB_ST_SECRET": live.creds.secret_key,
-              "MODHUB_ST_USER_ID": str(live.user_id), "MODHUB_ST_TOKEN": live.token,
-              "PYTHONPATH": str(ROOT)}
+    st_env = {
+        **os.environ,
+        "SCHEMATHESIS_HOOKS": HOOKS,
+        "MODHUB_ST_API_KEY": live.creds.api_key,
+        "MODHUB_ST_SECRET": live.creds.secret_key,
+        "MODHUB_ST_USER_ID": str(live.user_id),
+        "MODHUB_ST_TOKEN": live.token,
+        "PYTHONPATH": str(ROOT),
+    }
     started = time.monotonic()
-    run = subprocess.run(command, env=st_env, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=900, check=False)
+    run = subprocess.run(
+        command, env=st_env, cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False
+    )
     took = time.monotonic() - started
     (tmp_path / "st-output.txt").write_text(run.stdout + run.stderr)
-    print(f"\nschemathesis {shard} ({len(selected)} operations): {took:.0f} s, "
-          f"exit {run.returncode}")
-    phases_seen = [line for line in run.stdout.splitlines()
-                   if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))]
+    print(f"\nschemathesis {shard} ({len(selected)} operations): {took:.0f} s, exit {run.returncode}")
+    phases_seen = [
+        line
+        for line in run.stdout.splitlines()
+        if any(w in line for w in ("(in ", "passed", "Scenarios", "API Links", "generated"))
+    ]
     print("\n".join(phases_seen))
     failures = _failures(junit)
     if os.environ.get("MODHUB_ST_JUNIT_DIR"):  # the per-operation times, for st_costs.py
         shutil.copy(junit, os.path.join(os.environ["MODHUB_ST_JUNIT_DIR"], f"{shard}.xml"))
-    assert run.returncode == 0 and not failures, \
-        "\n".join(failures[:30]) or (run.stdout[-8000:] + run.stderr[-4000:])
+    assert run.returncode == 0 and not failures, "\n".join(failures[:30]) or (
+        run.stdout[-8000:] + run.stderr[-4000:]
+    )
     summary = json.dumps({"shard": shard, "seconds": round(took), "operations": len(selected)})
     if shard == "stateful":
         assert "Stateful" in run.stdout or "stateful" in run.stdout, summary

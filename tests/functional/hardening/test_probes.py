@@ -22,8 +22,9 @@ def _code(response):
     return response.json()["code"]
 
 
-@pytest.mark.parametrize("url", [f"/openapi/v2/mods/{TOO_BIG}", f"/openapi/v1/post/{TOO_BIG}",
-                                 f"/openapi/v2/mods/-{TOO_BIG}1"])
+@pytest.mark.parametrize(
+    "url", [f"/openapi/v2/mods/{TOO_BIG}", f"/openapi/v1/post/{TOO_BIG}", f"/openapi/v2/mods/-{TOO_BIG}1"]
+)
 def test_path_id_beyond_int64_is_400(signed, url):
     response = signed.get(url)
     assert response.status_code == 400 and _code(response) == 200301
@@ -61,34 +62,50 @@ def test_double_slash_path_answers_envelope(app, caplog):
 async def _raw_get(app, path: str) -> tuple[int, bytes]:
     """One request straight through ASGI (an HTTP client would read `//x` as a host)."""
     sent: list[dict] = []
-    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
-             "query_string": b"", "headers": [(b"host", b"testserver")], "scheme": "http",
-             "server": ("testserver", 80), "client": ("127.0.0.1", 1), "root_path": "",
-             "http_version": "1.1", "asgi": {"version": "3.0"}}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1),
+        "root_path": "",
+        "http_version": "1.1",
+        "asgi": {"version": "3.0"},
+    }
 
     async def receive():
         return {"type": "http.request", "body": b"", "more_body": False}
 
     async def send(message):
         sent.append(message)
+
     await app(scope, receive, send)
     return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
 
 
-@pytest.mark.parametrize("body", [
-    b"[" * 100_000 + b"]" * 100_000,
-    b'{"postIds": [' + b"9" * 5000 + b"]}",
-    b'{"postIds": [1e999999]}',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"postIds": [' + b"9" * 5000 + b"]}",
+        b'{"postIds": [1e999999]}',
+    ],
+)
 def test_hostile_json_is_400(signed, body):
-    response = signed.post("/openapi/v2/mods", content=body,
-                           headers={"Content-Type": "application/json"})
+    response = signed.post("/openapi/v2/mods", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and _code(response) in (200301, 200305)
 
 
 def test_lone_surrogate_in_body_is_400(signed, make_user, make_token, creds):
-    response = signed.post("/openapi/v2/mods", content=b'{"postIds": [1], "x": "\\ud800"}',
-                           headers={"Content-Type": "application/json"})
+    response = signed.post(
+        "/openapi/v2/mods",
+        content=b'{"postIds": [1], "x": "\\ud800"}',
+        headers={"Content-Type": "application/json"},
+    )
     assert response.status_code == 400 and _code(response) == 200301
 
 
@@ -115,8 +132,7 @@ def test_header_size_limit_is_a_setting(settings, db, quota, contract):
 
 
 def test_trailing_slash_redirect_does_not_reflect_host(client):
-    response = client.get("/openapi/v2/mods/1/", headers={"Host": "evil.example"},
-                          follow_redirects=False)
+    response = client.get("/openapi/v2/mods/1/", headers={"Host": "evil.example"}, follow_redirects=False)
     assert "evil.example" not in response.headers.get("location", "")
     if response.status_code >= 400:
         assert _code(response) == 200401
@@ -124,8 +140,9 @@ def test_trailing_slash_redirect_does_not_reflect_host(client):
 
 def test_database_down_answers_503_once(settings, quota, contract, make_app, caplog):
     creds = make_app(permissions=["user:proxy"])
-    engine = create_engine("postgresql+psycopg2://postgres@127.0.0.1:1/none",
-                           connect_args={"connect_timeout": 1})
+    engine = create_engine(
+        "postgresql+psycopg2://postgres@127.0.0.1:1/none", connect_args={"connect_timeout": 1}
+    )
     down = Database(engine, sessionmaker(bind=engine))
     app = create_app(settings, db=down, quota=quota, contract=contract)
     with app.test_client() as client, caplog.at_level(logging.ERROR):

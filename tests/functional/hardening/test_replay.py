@@ -8,8 +8,9 @@ from modhub.quota import LocalQuota
 def _adjust(client, creds, user_id, token, amount, headers=None):
     path = f"/openapi/v2/proxy-user/{user_id}/wallet/POINTS/adjust"
     headers = headers or {**creds.headers("POST", path), "X-Proxy-Access-Token": token}
-    response = client.post(path, headers=headers,
-                           json={"amount": amount, "direction": "ADD", "reason": "replay"})
+    response = client.post(
+        path, headers=headers, json={"amount": amount, "direction": "ADD", "reason": "replay"}
+    )
     return response, headers
 
 

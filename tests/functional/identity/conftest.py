@@ -42,12 +42,15 @@ def proxy(creds, make_user, make_token) -> Proxy:
 @pytest.fixture()
 def make_auth_code(db):
     """Factory: an auth code issued on the consent page (committed in the test transaction)."""
+
     def make(app_id: int, user_id: int, redirect_uri: str, now: dt.datetime) -> str:
         with db.session() as session:
-            code = oauth.create_auth_code(session, app_id=app_id, user_id=user_id,
-                                          redirect_uri=redirect_uri, now=now)
+            code = oauth.create_auth_code(
+                session, app_id=app_id, user_id=user_id, redirect_uri=redirect_uri, now=now
+            )
             session.commit()
         return code
+
     return make
 
 

@@ -48,8 +48,9 @@ def serve(app):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", ws="none",
-                                           access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", lifespan="off", ws="none", access_log=False)
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -101,11 +102,28 @@ def start_processes(count: int, env: dict, procs: list) -> list[str]:
             sock.listen(128)
             socks.append(sock)
             bases.append(f"http://127.0.0.1:{sock.getsockname()[1]}")
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "modhub.asgi:create", "--factory",
-                 "--fd", str(sock.fileno()), "--log-level", "warning", "--no-access-log",
-                 "--lifespan", "off", "--ws", "none"],
-                pass_fds=(sock.fileno(),), env={**os.environ, **env}))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "uvicorn",
+                        "modhub.asgi:create",
+                        "--factory",
+                        "--fd",
+                        str(sock.fileno()),
+                        "--log-level",
+                        "warning",
+                        "--no-access-log",
+                        "--lifespan",
+                        "off",
+                        "--ws",
+                        "none",
+                    ],
+                    pass_fds=(sock.fileno(),),
+                    env={**os.environ, **env},
+                )
+            )
             sock.close()  # the child holds it now: a killed server leaves no listener behind
     finally:
         for sock in socks:

@@ -20,11 +20,18 @@ pytestmark = [pytest.mark.slow, needs_chromium]
 
 def _seed(platform, redirect_uri: str) -> tuple[Creds, int]:
     with platform.db.session() as session, session.begin():
-        made = applications.create(session, platform.secrets, name="Panel", approve=True,
-                                   permissions=["user:proxy"], redirect_uris=[redirect_uri],
-                                   scopes=["post:write"])
-        user = User(username="crafter", login_name="crafter_login",
-                    password_hash=accounts.hash_password(PASSWORD))
+        made = applications.create(
+            session,
+            platform.secrets,
+            name="Panel",
+            approve=True,
+            permissions=["user:proxy"],
+            redirect_uris=[redirect_uri],
+            scopes=["post:write"],
+        )
+        user = User(
+            username="crafter", login_name="crafter_login", password_hash=accounts.hash_password(PASSWORD)
+        )
         session.add(user)
         session.flush()
         return Creds(made.app_id, made.api_key, made.secret_key), user.id
@@ -32,8 +39,9 @@ def _seed(platform, redirect_uri: str) -> tuple[Creds, int]:
 
 def _profile(base: str, creds: Creds, token: str) -> dict:
     path = "/openapi/v1/user/profile"
-    return requests.get(base + path, timeout=30, headers={
-        **creds.headers("GET", path), "X-Proxy-Access-Token": token}).json()
+    return requests.get(
+        base + path, timeout=30, headers={**creds.headers("GET", path), "X-Proxy-Access-Token": token}
+    ).json()
 
 
 def test_consent_pairing_and_sso_in_a_real_browser(browser, site):
@@ -52,8 +60,9 @@ def test_consent_pairing_and_sso_in_a_real_browser(browser, site):
     wait(browser, "#who")
     landed = parse_qs(urlsplit(browser.current_url).query)
     assert landed["state"] == ["s-1"] and re.fullmatch(r"[A-Z0-9]{6}", landed["auth_code"][0])
-    issued = signed_post(base, creds, "/openapi/v2/oauth/token", {},
-                         {"userId": user_id, "authCode": landed["auth_code"][0]}).json()
+    issued = signed_post(
+        base, creds, "/openapi/v2/oauth/token", {}, {"userId": user_id, "authCode": landed["auth_code"][0]}
+    ).json()
     assert issued["code"] == 0 and issued["data"]["scopes"] == ["post:write"]
     assert _profile(base, creds, issued["data"]["accessToken"])["data"]["userId"] == user_id
 
@@ -68,8 +77,9 @@ def test_consent_pairing_and_sso_in_a_real_browser(browser, site):
     browser.delete_all_cookies()
     browser.get(f"{base}/")
     assert "not logged in" in wait(browser, "#who").text
-    ticket = signed_post(base, creds, "/openapi/v2/sso/exchange",
-                         {"X-Proxy-Access-Token": issued["data"]["accessToken"]}, {}).json()
+    ticket = signed_post(
+        base, creds, "/openapi/v2/sso/exchange", {"X-Proxy-Access-Token": issued["data"]["accessToken"]}, {}
+    ).json()
     browser.get(f"{base}/?sso_ticket={ticket['data']['ticket']}")
     assert "Logged in as crafter" in wait(browser, "#who").text
     assert "sso_ticket" not in browser.current_url

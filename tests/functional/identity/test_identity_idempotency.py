@@ -24,8 +24,11 @@ pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 def adjust(signed, proxy, amount, key=None, direction="ADD"):
     headers = {**proxy.headers, **({"Idempotency-Key": key} if key else {})}
-    return signed.post(f"/openapi/v2/proxy-user/{proxy.user_id}/wallet/GOLD_COIN/adjust",
-                       headers=headers, json={"amount": amount, "direction": direction, "reason": "r"})
+    return signed.post(
+        f"/openapi/v2/proxy-user/{proxy.user_id}/wallet/GOLD_COIN/adjust",
+        headers=headers,
+        json={"amount": amount, "direction": direction, "reason": "r"},
+    )
 
 
 def test_a_retry_with_the_same_key_applies_once(signed, proxy, db):
@@ -67,16 +70,27 @@ def committed_db():
 
 def test_two_simultaneous_requests_with_one_key_change_the_balance_once(committed_db):
     from cryptography.fernet import Fernet
+
     now = dt.datetime.now(dt.UTC)
     with committed_db.session() as s, s.begin():
-        app_id = applications.create(s, SecretBox(Fernet.generate_key().decode()), name="a",
-                                     approve=True).app_id
+        app_id = applications.create(
+            s, SecretBox(Fernet.generate_key().decode()), name="a", approve=True
+        ).app_id
         user = User(username="idem")
         s.add(user)
         s.flush()
         user_id = user.id
-    call = dict(app_id=app_id, acting_user_id=user_id, user_id=user_id, currency="POINTS",
-                amount="3", direction="ADD", reason="r", now=now, idempotency_key="same")
+    call = dict(
+        app_id=app_id,
+        acting_user_id=user_id,
+        user_id=user_id,
+        currency="POINTS",
+        amount="3",
+        direction="ADD",
+        reason="r",
+        now=now,
+        idempotency_key="same",
+    )
     first = committed_db.session()
     first_result = wallets.adjust(first, **call)  # claimed and applied, not committed yet
     second_result = {}

@@ -17,8 +17,14 @@ MAX_EXAMPLES = 60
 # authCode is 200911, a pairing code 200913, an amount with 5 decimals 200301); every other check
 # (no 5xx, status and body documented, headers) runs.
 EXCLUDED = [positive_data_acceptance]
-IDENTITY_PREFIXES = ("/openapi/v2/oauth/", "/openapi/v2/pairing/", "/openapi/v2/proxy-user/",
-                     "/openapi/v2/user-binding/", "/openapi/v2/sso/", "/openapi/v2/provider/")
+IDENTITY_PREFIXES = (
+    "/openapi/v2/oauth/",
+    "/openapi/v2/pairing/",
+    "/openapi/v2/proxy-user/",
+    "/openapi/v2/user-binding/",
+    "/openapi/v2/sso/",
+    "/openapi/v2/provider/",
+)
 
 
 def _operations(app):
@@ -44,13 +50,16 @@ def test_identity_operations_conform(app, roomy, path_prefix):
     assert ops
     statuses = set()
     for op in ops:
-        @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
+
+        @settings(
+            max_examples=MAX_EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+        )
         @hypothesis.given(case=op.as_strategy())
         def run(case):
             headers = {**creds.headers(case.method.upper(), case.formatted_path), **proxy_headers}
             response = case.call(headers=headers)
             statuses.add(response.status_code)
             validate_case(case, response, excluded_checks=EXCLUDED)
+
         run()
     assert 429 not in statuses

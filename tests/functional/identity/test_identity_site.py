@@ -23,14 +23,16 @@ def settings(settings):
 
 @pytest.fixture()
 def oauth_app(make_app):
-    return make_app(name="Launcher <b>X</b>", permissions=["user:proxy"], redirect_uris=[REDIRECT],
-                    scopes=["post:write"])
+    return make_app(
+        name="Launcher <b>X</b>", permissions=["user:proxy"], redirect_uris=[REDIRECT], scopes=["post:write"]
+    )
 
 
 @pytest.fixture()
 def member(make_user):
-    return make_user(username="steve", login_name="steve_login",
-                     password_hash=accounts.hash_password(PASSWORD))
+    return make_user(
+        username="steve", login_name="steve_login", password_hash=accounts.hash_password(PASSWORD)
+    )
 
 
 def csrf(response) -> str:
@@ -47,8 +49,8 @@ def log_in(client, login="steve", password=PASSWORD, next_=None):
 
 def authorize_url(app_id, redirect_uri=REDIRECT, state="xyz"):
     from urllib.parse import urlencode
-    return "/openapi-authorize?" + urlencode({"app_id": app_id, "redirect_uri": redirect_uri,
-                                              "state": state})
+
+    return "/openapi-authorize?" + urlencode({"app_id": app_id, "redirect_uri": redirect_uri, "state": state})
 
 
 def test_login_with_username_or_login_name(client, member):
@@ -68,8 +70,7 @@ def test_wrong_password_or_unknown_login(client, member):
 
 def test_posts_need_the_csrf_token(client, member):
     client.get("/login")
-    response = client.post("/login", data={"login": "steve", "password": PASSWORD,
-                                           "csrf_token": "forged"})
+    response = client.post("/login", data={"login": "steve", "password": PASSWORD, "csrf_token": "forged"})
     assert response.status_code == 400 and "did not come from this site" in response.text
     assert "not logged in" in client.get("/").text
 
@@ -87,26 +88,40 @@ def test_consent_flow_issues_a_code_the_api_accepts(client, checker, oauth_app, 
     page = client.get(back.headers["location"])
     assert page.status_code == 200 and "Launcher &lt;b&gt;X&lt;/b&gt;" in page.text
     assert page.headers["X-Frame-Options"] == "DENY"
-    response = client.post("/openapi-authorize", follow_redirects=False, data={
-        "csrf_token": csrf(page), "app_id": oauth_app.app_id, "redirect_uri": REDIRECT,
-        "state": "xyz", "decision": "allow"})
+    response = client.post(
+        "/openapi-authorize",
+        follow_redirects=False,
+        data={
+            "csrf_token": csrf(page),
+            "app_id": oauth_app.app_id,
+            "redirect_uri": REDIRECT,
+            "state": "xyz",
+            "decision": "allow",
+        },
+    )
     target = urlsplit(response.headers["location"])
     query = parse_qs(target.query)
     assert f"{target.scheme}://{target.netloc}{target.path}" == "https://launcher.example/cb"
     assert query["keep"] == ["1"] and query["state"] == ["xyz"]
     assert re.fullmatch(r"[A-Z0-9]{6}", query["auth_code"][0])
     api = SignedClient(client, oauth_app, checker)
-    token = api.post("/openapi/v2/oauth/token",
-                     json={"userId": member, "authCode": query["auth_code"][0]})
+    token = api.post("/openapi/v2/oauth/token", json={"userId": member, "authCode": query["auth_code"][0]})
     assert token.json()["data"]["userId"] == str(member) and token.json()["data"]["scopes"] == ["post:write"]
 
 
 def test_deny_redirects_with_access_denied(client, oauth_app, member):
     log_in(client)
     page = client.get(authorize_url(oauth_app.app_id))
-    response = client.post("/openapi-authorize", follow_redirects=False, data={
-        "csrf_token": csrf(page), "app_id": oauth_app.app_id, "redirect_uri": REDIRECT,
-        "decision": "deny"})
+    response = client.post(
+        "/openapi-authorize",
+        follow_redirects=False,
+        data={
+            "csrf_token": csrf(page),
+            "app_id": oauth_app.app_id,
+            "redirect_uri": REDIRECT,
+            "decision": "deny",
+        },
+    )
     query = parse_qs(urlsplit(response.headers["location"]).query)
     assert query["error"] == ["access_denied"] and "auth_code" not in query
 
@@ -114,11 +129,13 @@ def test_deny_redirects_with_access_denied(client, oauth_app, member):
 def test_consent_page_refuses_bad_requests(client, oauth_app, make_app, member):
     log_in(client)
     plain = make_app(permissions=[], redirect_uris=[REDIRECT])
-    cases = [(authorize_url(oauth_app.app_id, "https://evil.example/cb"), 400),
-             (authorize_url(999999999), 404),
-             (authorize_url(plain.app_id), 403),
-             ("/openapi-authorize?app_id=abc&redirect_uri=x", 400),
-             ("/openapi-authorize", 400)]
+    cases = [
+        (authorize_url(oauth_app.app_id, "https://evil.example/cb"), 400),
+        (authorize_url(999999999), 404),
+        (authorize_url(plain.app_id), 403),
+        ("/openapi-authorize?app_id=abc&redirect_uri=x", 400),
+        ("/openapi-authorize", 400),
+    ]
     for url, status in cases:
         response = client.get(url, follow_redirects=False)
         assert response.status_code == status, url
@@ -131,15 +148,17 @@ def test_pairing_page_makes_a_code_the_api_redeems(client, checker, creds, membe
     page = client.get("/pairing")
     made = client.post("/pairing", data={"csrf_token": csrf(page)})
     code = re.search(r'id="code">([A-Z0-9]{8})<', made.text).group(1)
-    redeemed = SignedClient(client, creds, checker).post("/openapi/v2/pairing/redeem",
-                                                         json={"pairingCode": code})
+    redeemed = SignedClient(client, creds, checker).post(
+        "/openapi/v2/pairing/redeem", json={"pairingCode": code}
+    )
     assert redeemed.json()["data"]["userId"] == str(member)
 
 
 def test_sso_ticket_logs_in_once(client, checker, creds, member, make_token):
     api = SignedClient(client, creds, checker)
-    ticket = api.post("/openapi/v2/sso/exchange", headers={
-        "X-Proxy-Access-Token": make_token(creds.app_id, member)}).json()["data"]["ticket"]
+    ticket = api.post(
+        "/openapi/v2/sso/exchange", headers={"X-Proxy-Access-Token": make_token(creds.app_id, member)}
+    ).json()["data"]["ticket"]
     landing = client.get(f"/pairing?sso_ticket={ticket}&x=1", follow_redirects=False)
     assert landing.status_code == 302 and landing.headers["location"] == "/pairing?x=1"
     assert "Logged in as <strong>steve</strong>" in client.get("/pairing").text
@@ -175,10 +194,21 @@ def test_consent_posted_after_logout_returns_to_the_consent_page(client, oauth_a
     page = client.get(authorize_url(oauth_app.app_id))
     token = csrf(page)
     client.post("/logout", data={"csrf_token": token})
-    response = client.post("/openapi-authorize", follow_redirects=False, data={
-        "csrf_token": csrf(client.get("/login")), "app_id": oauth_app.app_id,
-        "redirect_uri": REDIRECT, "state": "s", "decision": "allow"})
+    response = client.post(
+        "/openapi-authorize",
+        follow_redirects=False,
+        data={
+            "csrf_token": csrf(client.get("/login")),
+            "app_id": oauth_app.app_id,
+            "redirect_uri": REDIRECT,
+            "state": "s",
+            "decision": "allow",
+        },
+    )
     back = parse_qs(urlsplit(response.headers["location"]).query)["next"][0]
     assert urlsplit(back).path == "/openapi-authorize"
-    assert parse_qs(urlsplit(back).query) == {"app_id": [str(oauth_app.app_id)],
-                                              "redirect_uri": [REDIRECT], "state": ["s"]}
+    assert parse_qs(urlsplit(back).query) == {
+        "app_id": [str(oauth_app.app_id)],
+        "redirect_uri": [REDIRECT],
+        "state": ["s"],
+    }

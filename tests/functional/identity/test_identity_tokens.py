@@ -25,8 +25,9 @@ REDIRECT = "https://launcher.example/callback"
 @pytest.fixture()
 def oauth_app(make_app):
     """An approved proxy application with a redirect URI and two approved scopes."""
-    return make_app(permissions=["user:proxy"], redirect_uris=[REDIRECT],
-                    scopes=["comment:write", "post:write"])
+    return make_app(
+        permissions=["user:proxy"], redirect_uris=[REDIRECT], scopes=["comment:write", "post:write"]
+    )
 
 
 @pytest.fixture()
@@ -35,8 +36,9 @@ def api(client, oauth_app, checker):
     return SignedClient(client, oauth_app, checker)
 
 
-def test_auth_code_is_exchanged_once_for_a_24_hour_token(api, oauth_app, make_user, make_auth_code,
-                                                          clock, db):
+def test_auth_code_is_exchanged_once_for_a_24_hour_token(
+    api, oauth_app, make_user, make_auth_code, clock, db
+):
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
     assert re.fullmatch(r"[A-Z0-9]{6}", code)
@@ -55,8 +57,9 @@ def test_auth_code_is_exchanged_once_for_a_24_hour_token(api, oauth_app, make_us
 
 
 @pytest.mark.parametrize("as_text", [True, False])
-def test_user_id_may_be_a_number_or_a_numeric_string(api, oauth_app, make_user, make_auth_code, clock,
-                                                     as_text):
+def test_user_id_may_be_a_number_or_a_numeric_string(
+    api, oauth_app, make_user, make_auth_code, clock, as_text
+):
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
     response = api.post(TOKEN, json={"userId": str(user) if as_text else user, "authCode": code})
@@ -73,8 +76,9 @@ def test_user_id_text_must_be_decimal_digits(api, oauth_app, make_user, make_aut
 def test_requested_scopes_narrow_the_token(api, oauth_app, make_user, make_auth_code, clock):
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
-    data = api.post(TOKEN, json={"userId": user, "authCode": code,
-                                 "requestedScopes": ["post:write"]}).json()["data"]
+    data = api.post(TOKEN, json={"userId": user, "authCode": code, "requestedScopes": ["post:write"]}).json()[
+        "data"
+    ]
     assert data["scopes"] == ["post:write"]
 
 
@@ -101,8 +105,9 @@ def test_auth_code_of_another_user(api, oauth_app, make_user, make_auth_code, cl
     assert response.status_code == 400 and code_of(response) == 200912
 
 
-def test_auth_code_of_another_application(client, checker, oauth_app, make_app, make_user,
-                                          make_auth_code, clock):
+def test_auth_code_of_another_application(
+    client, checker, oauth_app, make_app, make_user, make_auth_code, clock
+):
     other = make_app(permissions=["user:proxy"])
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
@@ -119,8 +124,9 @@ def test_unknown_and_malformed_codes(api, make_user):
 
 def test_token_exchange_needs_the_proxy_permission(client, checker, make_app, make_user):
     plain = make_app(permissions=[])
-    response = SignedClient(client, plain, checker).post(TOKEN, json={"userId": make_user(),
-                                                                       "authCode": "ABC123"})
+    response = SignedClient(client, plain, checker).post(
+        TOKEN, json={"userId": make_user(), "authCode": "ABC123"}
+    )
     assert response.status_code == 403 and code_of(response) == 200205
 
 
@@ -212,13 +218,15 @@ def test_sso_exchange_needs_a_token(api, make_user):
     assert code_of(response) == 200210
 
 
-def test_codes_and_tickets_are_stored_only_as_hashes(api, oauth_app, make_user, make_token,
-                                                     make_auth_code, clock, db):
+def test_codes_and_tickets_are_stored_only_as_hashes(
+    api, oauth_app, make_user, make_token, make_auth_code, clock, db
+):
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
     pairing = _pairing_code(db, user, clock())
-    ticket = api.post(SSO, headers={"X-Proxy-Access-Token": make_token(oauth_app.app_id, user)}
-                      ).json()["data"]["ticket"]
+    ticket = api.post(SSO, headers={"X-Proxy-Access-Token": make_token(oauth_app.app_id, user)}).json()[
+        "data"
+    ]["ticket"]
     with db.session() as session:
         stored = {r.code_hash for r in session.query(AuthCode)}
         stored |= {r.code_hash for r in session.query(PairingCode)}
@@ -229,6 +237,7 @@ def test_codes_and_tickets_are_stored_only_as_hashes(api, oauth_app, make_user, 
 
 def test_scopes_added_after_consent_are_not_granted(api, oauth_app, make_user, make_auth_code, clock, db):
     from models.identity.tables import Application
+
     user = make_user()
     code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
     with db.session() as session:
@@ -243,10 +252,12 @@ def test_purge_deletes_only_codes_expired_past_the_grace(creds, make_user, clock
     with db.session() as session:
         oauth.create_pairing_code(session, user_id=user, now=clock() - dt.timedelta(days=3))
         fresh, _ = oauth.create_pairing_code(session, user_id=user, now=clock())
-        oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=user,
-                                now=clock() - dt.timedelta(days=2))
-        kept = oauth.create_sso_ticket(session, app_id=creds.app_id, user_id=user,
-                                       now=clock() - dt.timedelta(hours=2))["ticket"]
+        oauth.create_sso_ticket(
+            session, app_id=creds.app_id, user_id=user, now=clock() - dt.timedelta(days=2)
+        )
+        kept = oauth.create_sso_ticket(
+            session, app_id=creds.app_id, user_id=user, now=clock() - dt.timedelta(hours=2)
+        )["ticket"]
         removed = oauth.purge_expired(session, now=clock())
         codes = {r.code_hash for r in session.query(PairingCode).filter_by(user_id=user)}
         tickets = {r.ticket_hash for r in session.query(SsoTicket).filter_by(user_id=user)}
@@ -260,11 +271,16 @@ def test_identity_purge_command(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from modhub.cli import main
+
     for name in ("DATABASE_URL", "REDIS_URL", "ENCRYPTION_KEY", "PRODUCTION"):
         monkeypatch.delenv(f"MODHUB_{name}", raising=False)
     monkeypatch.setenv("MODHUB_DATA_DIR", str(tmp_path / "data"))
     assert CliRunner().invoke(main, ["db", "upgrade"]).exit_code == 0
     result = CliRunner().invoke(main, ["identity", "purge"], catch_exceptions=False)
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"oauth_auth_code": 0, "pairing_code": 0, "sso_ticket": 0,
-                                         "idempotency_key": 0}
+    assert json.loads(result.stdout) == {
+        "oauth_auth_code": 0,
+        "pairing_code": 0,
+        "sso_ticket": 0,
+        "idempotency_key": 0,
+    }

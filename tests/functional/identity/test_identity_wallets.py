@@ -26,8 +26,11 @@ def points(user_id, op=""):
 
 
 def adjust(signed, proxy, currency, amount, direction="ADD", reason="test"):
-    return signed.post(wallet(proxy.user_id, currency, "adjust"), headers=proxy.headers,
-                       json={"amount": amount, "direction": direction, "reason": reason})
+    return signed.post(
+        wallet(proxy.user_id, currency, "adjust"),
+        headers=proxy.headers,
+        json={"amount": amount, "direction": direction, "reason": reason},
+    )
 
 
 def test_a_new_wallet_is_empty(signed, proxy):
@@ -47,7 +50,9 @@ def test_add_and_deduct_with_a_ledger_row_each(signed, proxy, db):
     with db.session() as session:
         rows = session.query(WalletLedger).filter_by(user_id=proxy.user_id).order_by(WalletLedger.id).all()
     assert [(r.amount, r.balance_after, r.reason) for r in rows] == [
-        (Decimal("10.5"), Decimal("10.5"), "test"), (Decimal("-0.25"), Decimal("10.25"), "shop")]
+        (Decimal("10.5"), Decimal("10.5"), "test"),
+        (Decimal("-0.25"), Decimal("10.25"), "shop"),
+    ]
     assert rows[1].id == second["recordId"]
 
 
@@ -56,8 +61,11 @@ def test_currencies_are_separate_and_points_alias_the_points_wallet(signed, prox
     adjust(signed, proxy, "CASH", 3)
     data = signed.get(points(proxy.user_id), headers=proxy.headers).json()["data"]
     assert data["balance"] == 7 and data["currencyCode"] == "POINTS"
-    added = signed.post(points(proxy.user_id, "adjust"), headers=proxy.headers,
-                        json={"amount": 1, "direction": "ADD", "reason": "bonus"}).json()["data"]
+    added = signed.post(
+        points(proxy.user_id, "adjust"),
+        headers=proxy.headers,
+        json={"amount": 1, "direction": "ADD", "reason": "bonus"},
+    ).json()["data"]
     assert added["newBalance"] == 8 and added["currencyCode"] == "POINTS"
 
 
@@ -77,8 +85,15 @@ def test_invalid_amounts(signed, proxy, amount):
 
 def test_balance_ceiling(signed, proxy, db, clock):
     with db.session() as session:
-        wallets.change(session, user_id=proxy.user_id, currency="POINTS", delta=wallets.MAX_BALANCE,
-                       reason="seed", app_id=None, now=clock())
+        wallets.change(
+            session,
+            user_id=proxy.user_id,
+            currency="POINTS",
+            delta=wallets.MAX_BALANCE,
+            reason="seed",
+            app_id=None,
+            now=clock(),
+        )
         session.commit()
     response = adjust(signed, proxy, "POINTS", 0.0001)
     assert response.status_code == 409 and "exceed" in response.json()["msg"]
@@ -87,10 +102,15 @@ def test_balance_ceiling(signed, proxy, db, clock):
 
 def test_path_user_must_be_the_token_user(signed, proxy, make_user):
     other = make_user()
-    for response in (signed.get(wallet(other, "POINTS", "balance"), headers=proxy.headers),
-                     signed.get(points(other), headers=proxy.headers),
-                     signed.post(wallet(other, "POINTS", "adjust"), headers=proxy.headers,
-                                 json={"amount": 1, "direction": "ADD", "reason": "x"})):
+    for response in (
+        signed.get(wallet(other, "POINTS", "balance"), headers=proxy.headers),
+        signed.get(points(other), headers=proxy.headers),
+        signed.post(
+            wallet(other, "POINTS", "adjust"),
+            headers=proxy.headers,
+            json={"amount": 1, "direction": "ADD", "reason": "x"},
+        ),
+    ):
         assert response.status_code == 403 and code_of(response) == 200214
 
 
@@ -102,8 +122,11 @@ def test_wallet_operations_need_a_token_and_a_known_currency(signed, proxy):
 
 
 def collect(signed, proxy, **body):
-    return signed.post(COLLECT, headers=proxy.headers,
-                       json={"requestId": "r-1", "activityCode": "spring", "amount": 3, **body})
+    return signed.post(
+        COLLECT,
+        headers=proxy.headers,
+        json={"requestId": "r-1", "activityCode": "spring", "amount": 3, **body},
+    )
 
 
 def test_collect_moves_points_once_per_request_id(signed, proxy, creds, db):
@@ -144,9 +167,16 @@ def test_collect_in_gold_coins_and_validation(signed, proxy):
 
 
 def carousel(signed, proxy, **body):
-    return signed.post(CAROUSEL, headers=proxy.headers, json={
-        "imageUrl": "https://cdn.example/slide.png", "targetUrl": "https://server.example/",
-        "title": "Join us", **body})
+    return signed.post(
+        CAROUSEL,
+        headers=proxy.headers,
+        json={
+            "imageUrl": "https://cdn.example/slide.png",
+            "targetUrl": "https://server.example/",
+            "title": "Join us",
+            **body,
+        },
+    )
 
 
 def _server_post(db, user_id) -> int:
@@ -177,8 +207,8 @@ def test_carousel_validation(signed, proxy, platform, clock, db, make_user):
     end = format_time(clock() + dt.timedelta(days=1), zone)
     past = format_time(clock() - dt.timedelta(days=1), zone)
     cases = [
-        ({"endTime": end, "imageFileId": 1}, 200301),        # both image sources
-        ({"endTime": end, "imageUrl": None}, 200301),        # neither
+        ({"endTime": end, "imageFileId": 1}, 200301),  # both image sources
+        ({"endTime": end, "imageUrl": None}, 200301),  # neither
         ({"endTime": past}, 200301),
         ({"endTime": end, "startTime": end}, 200301),
         ({"endTime": "tomorrow"}, 200301),

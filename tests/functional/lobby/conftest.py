@@ -39,16 +39,17 @@ class Lobby:
         self.headers = {"X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": token}
 
     def post(self, path: str, **kwargs):
-        return self.signed.post(BASE + path, headers={**self.headers, **kwargs.pop("headers", {})},
-                                **kwargs)
+        return self.signed.post(BASE + path, headers={**self.headers, **kwargs.pop("headers", {})}, **kwargs)
 
     def reserve(self, post_id: int, items: list[dict]):
         return self.post(f"/{post_id}/resources/reserve-batch", json={"items": items})
 
     def upload(self, post_id: int, resource_id: int, token: str, content: bytes, **headers):
-        return self.post(f"/{post_id}/resources/{resource_id}/upload",
-                         headers={"X-Upload-Token": token, **headers},
-                         files={"file": ("f.bin", content, "application/octet-stream")})
+        return self.post(
+            f"/{post_id}/resources/{resource_id}/upload",
+            headers={"X-Upload-Token": token, **headers},
+            files={"file": ("f.bin", content, "application/octet-stream")},
+        )
 
     def publish(self, body: dict):
         return self.post("/publish", json=body)
@@ -80,17 +81,31 @@ def stranger(signed, creds, make_user, make_token):
 
 def item(content: bytes, path: str = "mods/a.jar", **fields) -> dict:
     """A reserve item for these bytes."""
-    return {"sha256": hashlib.sha256(content).hexdigest(), "sizeBytes": len(content),
-            "name": path.rsplit("/", 1)[-1], "clientInstallPath": path, "resourceType": "mod",
-            **fields}
+    return {
+        "sha256": hashlib.sha256(content).hexdigest(),
+        "sizeBytes": len(content),
+        "name": path.rsplit("/", 1)[-1],
+        "clientInstallPath": path,
+        "resourceType": "mod",
+        **fields,
+    }
 
 
 def post_body(**fields) -> dict:
     """A publish body."""
-    return {"postTitle": "生存服 Survival", "mainName": "Survival", "sectionCode": "minecraft",
-            "serverIp": "play.example.org", "serverPort": 25565, "serverPassword": "pw",
-            "serverVersion": ["1.20.1", "1.20.2"], "queryType": "MINECRAFT", "maxPlayers": 20,
-            "resources": [], **fields}
+    return {
+        "postTitle": "生存服 Survival",
+        "mainName": "Survival",
+        "sectionCode": "minecraft",
+        "serverIp": "play.example.org",
+        "serverPort": 25565,
+        "serverPassword": "pw",
+        "serverVersion": ["1.20.1", "1.20.2"],
+        "queryType": "MINECRAFT",
+        "maxPlayers": 20,
+        "resources": [],
+        **fields,
+    }
 
 
 def fetch(client, url: str) -> bytes:

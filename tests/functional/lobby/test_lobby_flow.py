@@ -14,21 +14,42 @@ SHA_A, SHA_B = hashlib.sha256(A).hexdigest(), hashlib.sha256(B).hexdigest()
 
 
 def test_reserve_upload_publish_manifest_and_fetch(owner, client, backend):
-    got = data(owner.reserve(0, [item(A), item(B, "config/b.toml", resourceType="config",
-                                               environmentSide="SERVER")]))
+    got = data(
+        owner.reserve(0, [item(A), item(B, "config/b.toml", resourceType="config", environmentSide="SERVER")])
+    )
     assert got["postId"] == 0 and [r["status"] for r in got["results"]] == ["NEED_UPLOAD"] * 2
     for r, content in zip(got["results"], (A, B), strict=True):
         up = data(owner.upload(0, r["reservedResourceId"], r["uploadToken"], content))
         assert up["resourceId"] == r["reservedResourceId"]
         assert up["sha256"] == up["objectKey"] == hashlib.sha256(content).hexdigest()
         assert up["downloadUrl"] and up["downloadUrlExpiresAt"] > 0
-    resources = [{"source": "USER_UPLOAD", "sha256": SHA_A, "name": "a.jar", "resourceType": "mod",
-                  "clientInstallPath": "mods/a.jar", "environmentSide": "BOTH", "version": "1.0"},
-                 {"source": "USER_UPLOAD", "sha256": SHA_B, "name": "b.toml",
-                  "clientInstallPath": "config/b.toml", "environmentSide": "SERVER"},
-                 {"source": "BUILTIN", "sha256": "c" * 64, "sizeBytes": 5, "name": "ext.zip",
-                  "environmentSide": "CLIENT", "downloadUrl": "https://cdn.example/ext.zip",
-                  "downloadUrlExpiresAt": "2030-01-01 08:00:00"}]
+    resources = [
+        {
+            "source": "USER_UPLOAD",
+            "sha256": SHA_A,
+            "name": "a.jar",
+            "resourceType": "mod",
+            "clientInstallPath": "mods/a.jar",
+            "environmentSide": "BOTH",
+            "version": "1.0",
+        },
+        {
+            "source": "USER_UPLOAD",
+            "sha256": SHA_B,
+            "name": "b.toml",
+            "clientInstallPath": "config/b.toml",
+            "environmentSide": "SERVER",
+        },
+        {
+            "source": "BUILTIN",
+            "sha256": "c" * 64,
+            "sizeBytes": 5,
+            "name": "ext.zip",
+            "environmentSide": "CLIENT",
+            "downloadUrl": "https://cdn.example/ext.zip",
+            "downloadUrlExpiresAt": "2030-01-01 08:00:00",
+        },
+    ]
     post_id = data(owner.publish(post_body(resources=resources)))
     r = client.get(f"{BASE}/{post_id}/manifest")  # anonymous: no key, no signature
     assert r.status_code == 200
@@ -37,7 +58,9 @@ def test_reserve_upload_publish_manifest_and_fetch(owner, client, backend):
     assert manifest["serverVersion"] == "1.20.1,1.20.2" and manifest["serverPort"] == 25565
     items = manifest["items"]
     assert [(i["source"], i["sha256"], i["environmentSide"]) for i in items] == [
-        ("BUILTIN", SHA_A, "BOTH"), ("BUILTIN", "c" * 64, "CLIENT")]  # SERVER-only left out
+        ("BUILTIN", SHA_A, "BOTH"),
+        ("BUILTIN", "c" * 64, "CLIENT"),
+    ]  # SERVER-only left out
     assert items[0]["sizeBytes"] == len(A) and items[0]["clientInstallPath"] == "mods/a.jar"
     assert hashlib.sha256(fetch(client, items[0]["downloadUrl"])).hexdigest() == SHA_A
     assert items[1]["downloadUrl"] == "https://cdn.example/ext.zip"
@@ -70,13 +93,22 @@ def test_update_replaces_the_list_and_close_hides_the_manifest(owner, client, ba
         data(owner.upload(0, res["reservedResourceId"], res["uploadToken"], content))
     up = {"source": "USER_UPLOAD", "clientInstallPath": "mods/x.jar"}
     post_id = data(owner.publish(post_body(resources=[{**up, "sha256": SHA_A}])))
-    assert data(owner.post(f"/{post_id}/update", json=post_body(
-        mainName="Renamed", serverPassword=None,
-        resources=[{**up, "sha256": SHA_B}, {**up, "sha256": SHA_B, "clientInstallPath": "b2.jar"}])))
+    assert data(
+        owner.post(
+            f"/{post_id}/update",
+            json=post_body(
+                mainName="Renamed",
+                serverPassword=None,
+                resources=[{**up, "sha256": SHA_B}, {**up, "sha256": SHA_B, "clientInstallPath": "b2.jar"}],
+            ),
+        )
+    )
     m = data(client.get(f"{BASE}/{post_id}/manifest"))
     assert m["mainName"] == "Renamed" and m["serverPassword"] == ""
     assert [(i["sha256"], i["clientInstallPath"]) for i in m["items"]] == [
-        (SHA_B, "mods/x.jar"), (SHA_B, "b2.jar")]
+        (SHA_B, "mods/x.jar"),
+        (SHA_B, "b2.jar"),
+    ]
     # A dropped upload stays reserved under the post: it can be listed again without upload
     assert data(owner.post(f"/{post_id}/update", json=post_body(resources=[{**up, "sha256": SHA_A}])))
     assert [i["sha256"] for i in data(client.get(f"{BASE}/{post_id}/manifest"))["items"]] == [SHA_A]
@@ -88,9 +120,12 @@ def test_update_replaces_the_list_and_close_hides_the_manifest(owner, client, ba
 
 def test_owner_checks(owner, stranger):
     post_id = data(owner.publish(post_body()))
-    for path, kwargs in ((f"/{post_id}/update", {"json": post_body()}), (f"/{post_id}/close", {}),
-                         (f"/{post_id}/refresh-urls", {}),
-                         (f"/{post_id}/resources/reserve-batch", {"json": {"items": [item(A)]}})):
+    for path, kwargs in (
+        (f"/{post_id}/update", {"json": post_body()}),
+        (f"/{post_id}/close", {}),
+        (f"/{post_id}/refresh-urls", {}),
+        (f"/{post_id}/resources/reserve-batch", {"json": {"items": [item(A)]}}),
+    ):
         assert error_code(stranger.post(path, **kwargs), 404) == 200404, path
     r = data(owner.reserve(post_id, [item(A)]))["results"][0]
     rid = r["reservedResourceId"]
@@ -113,14 +148,18 @@ def test_mismatch_stores_nothing_and_voids_the_reservation(owner, backend):
     a, b = os.urandom(50_000), os.urandom(60_000)  # bytes no other test stored
     r = data(owner.reserve(0, [item(a), item(b, "b.jar")]))["results"]
     wrong = a[:-1] + bytes([a[-1] ^ 1])
-    assert error_code(owner.upload(0, r[0]["reservedResourceId"], r[0]["uploadToken"], wrong),
-                      400) == 200601
-    assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], b + b"x"),
-                      400) == 200602
+    assert error_code(owner.upload(0, r[0]["reservedResourceId"], r[0]["uploadToken"], wrong), 400) == 200601
+    assert (
+        error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], b + b"x"), 400) == 200602
+    )
     # the reservation is void: its row is gone
     assert error_code(owner.upload(0, r[1]["reservedResourceId"], r[1]["uploadToken"], b), 404) == 200404
-    for key in (hashlib.sha256(a).hexdigest(), hashlib.sha256(wrong).hexdigest(),
-                hashlib.sha256(b).hexdigest(), hashlib.sha256(b + b"x").hexdigest()):
+    for key in (
+        hashlib.sha256(a).hexdigest(),
+        hashlib.sha256(wrong).hexdigest(),
+        hashlib.sha256(b).hexdigest(),
+        hashlib.sha256(b + b"x").hexdigest(),
+    ):
         assert not _stored(backend, key), key
     again = data(owner.reserve(0, [item(a)]))["results"][0]
     assert again["status"] == "NEED_UPLOAD"  # the claim was released
@@ -128,6 +167,7 @@ def test_mismatch_stores_nothing_and_voids_the_reservation(owner, backend):
 
 def _stored(storage, key: str) -> bool:
     from modhub.core.storage import ObjectMissing
+
     try:
         storage.size(key)
     except ObjectMissing:
@@ -136,16 +176,30 @@ def _stored(storage, key: str) -> bool:
 
 
 def test_rejections_per_item(owner, settings):
-    items = [item(A, "../evil.jar"), item(A, "/etc/passwd"), item(A, "C:/x.jar"),
-             item(A, "mods\\a.jar"), {**item(A), "sha256": "A" * 64}, {**item(A), "sha256": "zz"},
-             {**item(A), "resourceType": "virus"}, {**item(A), "sizeBytes": -1},
-             {**item(A), "sizeBytes": settings.max_upload_bytes}, item(A), item(A, "mods/dup.jar")]
+    items = [
+        item(A, "../evil.jar"),
+        item(A, "/etc/passwd"),
+        item(A, "C:/x.jar"),
+        item(A, "mods\\a.jar"),
+        {**item(A), "sha256": "A" * 64},
+        {**item(A), "sha256": "zz"},
+        {**item(A), "resourceType": "virus"},
+        {**item(A), "sizeBytes": -1},
+        {**item(A), "sizeBytes": settings.max_upload_bytes},
+        item(A),
+        item(A, "mods/dup.jar"),
+    ]
     got = data(owner.reserve(0, items))["results"]
     reasons = [(g["status"], (g["rejectReason"] or "").split(":")[0]) for g in got]
     assert reasons == [("REJECTED", "UNSAFE_PATH")] * 4 + [
-        ("REJECTED", "BAD_SHA256"), ("REJECTED", "BAD_SHA256"), ("REJECTED", "BAD_RESOURCE_TYPE"),
-        ("REJECTED", "BAD_SIZE"), ("REJECTED", "TOO_LARGE"), ("NEED_UPLOAD", ""),
-        ("REJECTED", "DUPLICATE_IN_BATCH")]
+        ("REJECTED", "BAD_SHA256"),
+        ("REJECTED", "BAD_SHA256"),
+        ("REJECTED", "BAD_RESOURCE_TYPE"),
+        ("REJECTED", "BAD_SIZE"),
+        ("REJECTED", "TOO_LARGE"),
+        ("NEED_UPLOAD", ""),
+        ("REJECTED", "DUPLICATE_IN_BATCH"),
+    ]
     assert got[0]["sha256"] == SHA_A and got[4]["sha256"] is None
     too_many = owner.reserve(0, [item(A)] * 51)
     assert error_code(too_many, 400) == 200301
@@ -163,18 +217,43 @@ def test_second_reservation_while_uploading_is_upload_in_progress(owner, strange
 def test_cancel_pending_deletes_uploaded_becomes_tombstone(owner, client):
     r = data(owner.reserve(0, [item(A)]))["results"][0]
     data(owner.upload(0, r["reservedResourceId"], r["uploadToken"], A))
-    post_id = data(owner.publish(post_body(resources=[
-        {"source": "USER_UPLOAD", "sha256": SHA_A, "clientInstallPath": "mods/a.jar"}])))
+    post_id = data(
+        owner.publish(
+            post_body(
+                resources=[{"source": "USER_UPLOAD", "sha256": SHA_A, "clientInstallPath": "mods/a.jar"}]
+            )
+        )
+    )
     rid = data(client.get(f"{BASE}/{post_id}/manifest"))["items"][0]["id"]
     assert data(owner.post(f"/{post_id}/resources/{rid}/cancel")) is True
     assert data(owner.post(f"/{post_id}/resources/{rid}/cancel")) is False  # already a tombstone
     assert data(client.get(f"{BASE}/{post_id}/manifest"))["items"] == []
-    assert error_code(owner.publish(post_body(resources=[
-        {"source": "USER_UPLOAD", "sha256": "d" * 64}])), 400) == 200604
-    assert error_code(owner.publish(post_body(resources=[
-        {"source": "USER_UPLOAD", "sha256": SHA_A, "clientInstallPath": "../../x"}])), 400) == 200606
-    assert error_code(owner.publish(post_body(resources=[
-        {"source": "COMMUNITY", "communityPostId": 999999, "communityFileId": 1}])), 400) == 200605
+    assert (
+        error_code(owner.publish(post_body(resources=[{"source": "USER_UPLOAD", "sha256": "d" * 64}])), 400)
+        == 200604
+    )
+    assert (
+        error_code(
+            owner.publish(
+                post_body(
+                    resources=[{"source": "USER_UPLOAD", "sha256": SHA_A, "clientInstallPath": "../../x"}]
+                )
+            ),
+            400,
+        )
+        == 200606
+    )
+    assert (
+        error_code(
+            owner.publish(
+                post_body(
+                    resources=[{"source": "COMMUNITY", "communityPostId": 999999, "communityFileId": 1}]
+                )
+            ),
+            400,
+        )
+        == 200605
+    )
 
 
 def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settings):
@@ -189,8 +268,11 @@ def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settin
         session.commit()
     assert data(owner.post(f"/{post_id}/close")) is True  # an online server goes offline first
     with db.session() as session:
-        events = [(e.kind, e.data["postId"]) for e in session.scalars(
-            select(OutboxEvent).order_by(OutboxEvent.id)) if e.data.get("postId") == post_id]
+        events = [
+            (e.kind, e.data["postId"])
+            for e in session.scalars(select(OutboxEvent).order_by(OutboxEvent.id))
+            if e.data.get("postId") == post_id
+        ]
     assert events == [("server.status.online", post_id), ("server.status.offline", post_id)]
 
 
@@ -206,19 +288,27 @@ def test_tampered_and_expired_download_urls_are_refused(owner, client, platform)
     assert fetch(client, url) == content
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
     sig, expires = query["s"][0], query["e"][0]
-    tampered = [url.replace(sig, ("A" if sig[0] != "A" else "B") + sig[1:]),
-                url.replace(key, hashlib.sha256(b"other").hexdigest()),
-                url.replace("e=" + expires, "e=" + str(int(expires) + 3600)),
-                url.replace("n=a.jar", "n=b.jar")]
+    tampered = [
+        url.replace(sig, ("A" if sig[0] != "A" else "B") + sig[1:]),
+        url.replace(key, hashlib.sha256(b"other").hexdigest()),
+        url.replace("e=" + expires, "e=" + str(int(expires) + 3600)),
+        url.replace("n=a.jar", "n=b.jar"),
+    ]
     expired = platform.storage.url(key, expires_in=-1, filename="a.jar")
     for bad in [*tampered, expired]:
         assert bad != url and client.get(bad).status_code == 403, bad
 
 
 def test_publish_fields_are_validated(owner):
-    for fields in ({"serverIp": "bad host!"}, {"serverIp": "-x.example"}, {"sectionCode": "nogame"},
-                   {"runPlatform": "nope"}, {"serverPort": 70000}, {"serverPort": 0},
-                   {"mainName": ""}):
+    for fields in (
+        {"serverIp": "bad host!"},
+        {"serverIp": "-x.example"},
+        {"sectionCode": "nogame"},
+        {"runPlatform": "nope"},
+        {"serverPort": 70000},
+        {"serverPort": 0},
+        {"mainName": ""},
+    ):
         assert error_code(owner.publish(post_body(**fields)), 400) == 200301, fields
     for ip in ("10.0.0.1", "2001:db8::1", "mc.example.org"):
         assert isinstance(data(owner.publish(post_body(serverIp=ip, runPlatform="forge"))), int)

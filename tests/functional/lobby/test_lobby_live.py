@@ -19,8 +19,9 @@ SIZE = int(os.environ.get("MODHUB_LOBBY_BIG_BYTES", str(1 << 30)))  # 1 GiB unle
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One live server for the module, on a database of its own (<test database>_live)."""
-    with LiveServer(f"{PG_URL}_live", tmp_path_factory.mktemp("live"),
-                    max_upload_bytes=max(SIZE, 16 << 20) + (1 << 20)) as srv:
+    with LiveServer(
+        f"{PG_URL}_live", tmp_path_factory.mktemp("live"), max_upload_bytes=max(SIZE, 16 << 20) + (1 << 20)
+    ) as srv:
         yield srv
 
 
@@ -43,12 +44,14 @@ def test_concurrent_reserves_of_one_sha256_give_one_upload(server):
     content = os.urandom(4096)
     sha = hashlib.sha256(content).hexdigest()
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(lambda i: server.reserve([reserve_item(sha, 4096, f"c{i}.jar")])[0],
-                                range(8)))
+        results = list(
+            pool.map(lambda i: server.reserve([reserve_item(sha, 4096, f"c{i}.jar")])[0], range(8))
+        )
     statuses = sorted(r["status"] for r in results)
     assert statuses == ["NEED_UPLOAD"] + ["REJECTED"] * 7, statuses
-    assert all(r["rejectReason"].startswith("UPLOAD_IN_PROGRESS")
-               for r in results if r["status"] == "REJECTED")
+    assert all(
+        r["rejectReason"].startswith("UPLOAD_IN_PROGRESS") for r in results if r["status"] == "REJECTED"
+    )
     winner = next(r for r in results if r["status"] == "NEED_UPLOAD")
     path = server.data_dir / "c.bin"
     path.write_bytes(content)
@@ -65,9 +68,14 @@ def test_a_token_used_twice_concurrently_uploads_once(server):
     path = server.data_dir / "t.bin"
     path.write_bytes(content)
     with ThreadPoolExecutor(4) as pool:
-        codes = list(pool.map(lambda _: server.upload_file(path, res["reservedResourceId"],
-                                                           res["uploadToken"]).json()["code"],
-                              range(4)))
+        codes = list(
+            pool.map(
+                lambda _: server.upload_file(path, res["reservedResourceId"], res["uploadToken"]).json()[
+                    "code"
+                ],
+                range(4),
+            )
+        )
     assert sorted(codes) == [0, 200600, 200600, 200600], codes
 
 
@@ -81,16 +89,21 @@ def test_a_client_that_stops_mid_upload_leaves_no_row_and_no_bytes(server):
     sha = hashlib.sha256(content).hexdigest()
     res = server.reserve([reserve_item(sha, len(content))])[0]
     path = f"/openapi/v2/server-post/lobby/0/resources/{res['reservedResourceId']}/upload"
-    head = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n'
-            b"Content-Type: application/octet-stream\r\n\r\n")
+    head = (
+        b'--B\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n"
+    )
     tail = b"\r\n--B--\r\n"
     headers = server.headers("POST", path, **{"X-Upload-Token": res["uploadToken"]})
-    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}",
-             "Content-Type: multipart/form-data; boundary=B",
-             f"Content-Length: {len(head) + len(content) + len(tail)}",
-             *(f"{k}: {v}" for k, v in headers.items())]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{server.port}",
+        "Content-Type: multipart/form-data; boundary=B",
+        f"Content-Length: {len(head) + len(content) + len(tail)}",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
-        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + head + content[:3 << 20])
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + head + content[: 3 << 20])
         time.sleep(1)
     spool = server.data_dir / "files" / "tmp"
     for _ in range(100):  # the server notices the hang-up and cleans up

@@ -64,8 +64,14 @@ def test_a_killed_upload_leaves_nothing_after_the_sweep(owner, db, backend, plat
 
     r = data(owner.reserve(0, [item(A)]))["results"][0]
     rid = r["reservedResourceId"]
-    uploads.claim(db, user_id=owner.user_id, post_id=0, resource_id=rid, token=r["uploadToken"],
-                  now=dt.datetime.now(dt.UTC))
+    uploads.claim(
+        db,
+        user_id=owner.user_id,
+        post_id=0,
+        resource_id=rid,
+        token=r["uploadToken"],
+        now=dt.datetime.now(dt.UTC),
+    )
     spool = getattr(backend, "spool_dir", None)
     spool.mkdir(parents=True, exist_ok=True)
     leftover = spool / "upload-killed"
@@ -91,8 +97,9 @@ def test_cancel_while_uploading_leaves_no_orphan_bytes(owner, db, backend):
     sha = hashlib.sha256(content).hexdigest()
     r = data(owner.reserve(0, [item(content)]))["results"][0]
     rid, now = r["reservedResourceId"], dt.datetime.now(dt.UTC)
-    expected = uploads.claim(db, user_id=owner.user_id, post_id=0, resource_id=rid,
-                             token=r["uploadToken"], now=now)
+    expected = uploads.claim(
+        db, user_id=owner.user_id, post_id=0, resource_id=rid, token=r["uploadToken"], now=now
+    )
     obj = uploads.store(db, backend, resource_id=rid, expected=expected, reader=io.BytesIO(content))
     assert data(owner.post(f"/0/resources/{rid}/cancel")) is True
     try:

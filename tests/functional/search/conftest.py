@@ -32,37 +32,49 @@ def post_row(**fields) -> dict:
     """Columns of a listed resource post, overridden by fields."""
     n = next(_names)
     now = dt.datetime.now(dt.UTC)
-    row = {"section_code": "minecraft", "main_name": f"Resource {n}", "status": "PUBLISHED",
-           "visibility": "PUBLIC", "resource_type": "mod", "run_platform": "forge",
-           "main_categories": ["tech"], "tags": [], "publish_time": now, "update_time": now}
+    row = {
+        "section_code": "minecraft",
+        "main_name": f"Resource {n}",
+        "status": "PUBLISHED",
+        "visibility": "PUBLIC",
+        "resource_type": "mod",
+        "run_platform": "forge",
+        "main_categories": ["tech"],
+        "tags": [],
+        "publish_time": now,
+        "update_time": now,
+    }
     return {**row, **fields}
 
 
 @pytest.fixture()
 def make_post(db):
     """Factory: a resource post committed in the test transaction; returns its id."""
+
     def make(authors: tuple[tuple[int, str], ...] = (), **fields) -> int:
         with db.session() as session:
             post = ResourcePost(**post_row(**fields))
             session.add(post)
             session.flush()
             for order, (user_id, role) in enumerate(authors):
-                session.add(ResourceAuthor(post_id=post.id, user_id=user_id, role=role,
-                                           sort_order=order))
+                session.add(ResourceAuthor(post_id=post.id, user_id=user_id, role=role, sort_order=order))
             session.commit()
             return post.id
+
     return make
 
 
 @pytest.fixture()
 def change_post(db):
     """Factory: update columns of a post (committed in the test transaction)."""
+
     def change(post_id: int, **fields) -> None:
         with db.session() as session:
             post = session.get(ResourcePost, post_id)
             for name, value in fields.items():
                 setattr(post, name, value)
             session.commit()
+
     return change
 
 
@@ -97,8 +109,9 @@ class LiveCatalogue:
     def live(self) -> dict[int, str]:
         """Listed posts now: id -> mainName."""
         with self.db.session() as session:
-            return dict(session.execute(select(ResourcePost.id, ResourcePost.main_name)
-                                        .where(listed_clause())).all())
+            return dict(
+                session.execute(select(ResourcePost.id, ResourcePost.main_name).where(listed_clause())).all()
+            )
 
 
 @pytest.fixture()
@@ -109,14 +122,20 @@ def live_catalogue(settings, quota, contract, checker):
     migrated_database(url, RUN_PG_URL)
     try:
         database = Database.from_url(url, pool_size=4)
-        app = create_app(replace(settings, database_url=url), db=database, quota=quota,
-                         contract=contract)
+        app = create_app(replace(settings, database_url=url), db=database, quota=quota, contract=contract)
         with database.session() as session, session.begin():
-            creds = applications.create(session, SecretBox(settings.encryption_key), name="sync",
-                                        approve=True, per_minute=10**6, per_day=10**7)
+            creds = applications.create(
+                session,
+                SecretBox(settings.encryption_key),
+                name="sync",
+                approve=True,
+                per_minute=10**6,
+                per_day=10**7,
+            )
         with app.test_client() as client:
-            yield LiveCatalogue(database, SignedClient(
-                client, Creds(creds.app_id, creds.api_key, creds.secret_key), checker))
+            yield LiveCatalogue(
+                database, SignedClient(client, Creds(creds.app_id, creds.api_key, creds.secret_key), checker)
+            )
         database.engine.dispose()
     finally:
         drop_database(url)

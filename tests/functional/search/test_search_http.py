@@ -25,23 +25,46 @@ def catalogue(make_post, make_user):
     author = make_user(username="steve", avatar="avatars/steve.png")
     helper = make_user(username="alex")
     return {
-        "optifine": make_post(main_name="OptiFine HD", sub_name="Performance boost",
-                              abbr_name="optifine", introduction="Makes the game run faster",
-                              tags=["performance"], download_count=900, like_count=5,
-                              authors=((helper, "CONTRIBUTOR"), (author, "OWNER"))),
-        "shader": make_post(main_name="Sildur Shaders", introduction="Beautiful shaders with optifine",
-                            tags=["graphics"], download_count=500, like_count=50,
-                            resource_type="shader", run_platform="fabric", is_paid=True,
-                            main_categories=["graphics", "tech"], rating_count=2, rating_total=9),
-        "chinese": make_post(main_name="我的世界工业模组", sub_name="工业时代",
-                             introduction="添加机器与电力系统", tags=["科技"], download_count=700,
-                             client_environment="REQUIRED", server_environment="REQUIRED",
-                             resource_state="ABANDONED", section_code="terraria",
-                             main_categories=["industry"]),
+        "optifine": make_post(
+            main_name="OptiFine HD",
+            sub_name="Performance boost",
+            abbr_name="optifine",
+            introduction="Makes the game run faster",
+            tags=["performance"],
+            download_count=900,
+            like_count=5,
+            authors=((helper, "CONTRIBUTOR"), (author, "OWNER")),
+        ),
+        "shader": make_post(
+            main_name="Sildur Shaders",
+            introduction="Beautiful shaders with optifine",
+            tags=["graphics"],
+            download_count=500,
+            like_count=50,
+            resource_type="shader",
+            run_platform="fabric",
+            is_paid=True,
+            main_categories=["graphics", "tech"],
+            rating_count=2,
+            rating_total=9,
+        ),
+        "chinese": make_post(
+            main_name="我的世界工业模组",
+            sub_name="工业时代",
+            introduction="添加机器与电力系统",
+            tags=["科技"],
+            download_count=700,
+            client_environment="REQUIRED",
+            server_environment="REQUIRED",
+            resource_state="ABANDONED",
+            section_code="terraria",
+            main_categories=["industry"],
+        ),
         "draft": make_post(main_name="OptiFine draft", status="DRAFT"),
         "private": make_post(main_name="OptiFine private", visibility="PRIVATE"),
-        "deleted": make_post(main_name="OptiFine deleted", is_delete=True,
-                             delete_time=dt.datetime.now(dt.UTC)),
+        "deleted": make_post(
+            main_name="OptiFine deleted", is_delete=True, delete_time=dt.datetime.now(dt.UTC)
+        ),
     }
 
 
@@ -61,8 +84,9 @@ def test_search_keyword_partial_word_and_case(signed, catalogue):
     assert ids(get(signed, PATHS[0], keyword="FASTER")) == [catalogue["optifine"]]
 
 
-@pytest.mark.parametrize("keyword", ["工业", "世界工业", "电力系统", "科技", "工业时代", "机器",
-                                     "我的世界工业模组", "工"])
+@pytest.mark.parametrize(
+    "keyword", ["工业", "世界工业", "电力系统", "科技", "工业时代", "机器", "我的世界工业模组", "工"]
+)
 def test_search_keyword_chinese_substrings(signed, catalogue, keyword):
     assert ids(get(signed, PATHS[1], keyword=keyword)) == [catalogue["chinese"]]
 
@@ -78,29 +102,35 @@ def test_search_keyword_with_like_wildcards_is_literal(signed, catalogue):
     assert get(signed, PATHS[0], keyword="_")["total"] == 0
 
 
-@pytest.mark.parametrize(("params", "expected"), [
-    ({"sectionCode": "terraria"}, ["chinese"]),
-    ({"resourceType": "shader"}, ["shader"]),
-    ({"mainCategory": "graphics"}, ["shader"]),
-    ({"mainCategory": "tech", "sort": "downloads"}, ["optifine", "shader"]),
-    ({"runPlatform": "fabric"}, ["shader"]),
-    ({"clientEnvironment": "REQUIRED"}, ["chinese"]),
-    ({"serverEnvironment": "REQUIRED"}, ["chinese"]),
-    ({"isPaid": "true"}, ["shader"]),
-    ({"isPaid": "false", "sort": "downloads"}, ["optifine", "chinese"]),
-    ({"resourceState": "ABANDONED"}, ["chinese"]),
-    ({"resourceState": "ACTIVE", "keyword": "shaders"}, ["shader"]),
-])
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"sectionCode": "terraria"}, ["chinese"]),
+        ({"resourceType": "shader"}, ["shader"]),
+        ({"mainCategory": "graphics"}, ["shader"]),
+        ({"mainCategory": "tech", "sort": "downloads"}, ["optifine", "shader"]),
+        ({"runPlatform": "fabric"}, ["shader"]),
+        ({"clientEnvironment": "REQUIRED"}, ["chinese"]),
+        ({"serverEnvironment": "REQUIRED"}, ["chinese"]),
+        ({"isPaid": "true"}, ["shader"]),
+        ({"isPaid": "false", "sort": "downloads"}, ["optifine", "chinese"]),
+        ({"resourceState": "ABANDONED"}, ["chinese"]),
+        ({"resourceState": "ACTIVE", "keyword": "shaders"}, ["shader"]),
+    ],
+)
 def test_search_filters(signed, catalogue, params, expected):
     assert ids(get(signed, PATHS[0], **params)) == [catalogue[name] for name in expected]
 
 
-@pytest.mark.parametrize(("sort", "order", "expected"), [
-    ("downloads", "desc", ["optifine", "chinese", "shader"]),
-    ("downloads", "asc", ["shader", "chinese", "optifine"]),
-    ("likes", "desc", ["shader", "optifine", "chinese"]),
-    ("rating", "desc", ["shader", "chinese", "optifine"]),
-])
+@pytest.mark.parametrize(
+    ("sort", "order", "expected"),
+    [
+        ("downloads", "desc", ["optifine", "chinese", "shader"]),
+        ("downloads", "asc", ["shader", "chinese", "optifine"]),
+        ("likes", "desc", ["shader", "optifine", "chinese"]),
+        ("rating", "desc", ["shader", "chinese", "optifine"]),
+    ],
+)
 def test_search_sorts(signed, catalogue, sort, order, expected):
     page = get(signed, PATHS[1], sort=sort, order=order)
     got = [i for i in ids(page) if i in catalogue.values()]
@@ -126,22 +156,27 @@ def test_search_paging_totals_and_has_more(signed, make_post):
 
 def test_search_summary_carries_authors_in_role_order(signed, catalogue):
     item = get(signed, PATHS[0], keyword="OptiFine HD")["list"][0]
-    assert [(a["userName"], a["role"]) for a in item["authors"]] == [("steve", "OWNER"),
-                                                                     ("alex", "CONTRIBUTOR")]
+    assert [(a["userName"], a["role"]) for a in item["authors"]] == [
+        ("steve", "OWNER"),
+        ("alex", "CONTRIBUTOR"),
+    ]
     assert item["authors"][0]["avatarUrl"].endswith("avatars/steve.png")
     assert item["detailUrl"] == f"https://modhub.example/resource/{catalogue['optifine']}"
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"pageNum": 101, "pageSize": 100}, 200304),
-    ({"pageNum": 10000, "pageSize": 2}, 200304),
-    ({"pageSize": 101}, 200301),
-    ({"pageNum": 0}, 200301),
-    ({"sort": "popularity"}, 200301),
-    ({"order": "sideways"}, 200301),
-    ({"clientEnvironment": "SOMETIMES"}, 200301),
-    ({"isPaid": "maybe"}, 200301),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"pageNum": 101, "pageSize": 100}, 200304),
+        ({"pageNum": 10000, "pageSize": 2}, 200304),
+        ({"pageSize": 101}, 200301),
+        ({"pageNum": 0}, 200301),
+        ({"sort": "popularity"}, 200301),
+        ({"order": "sideways"}, 200301),
+        ({"clientEnvironment": "SOMETIMES"}, 200301),
+        ({"isPaid": "maybe"}, 200301),
+    ],
+)
 def test_search_bad_input(signed, params, code):
     response = signed.get(PATHS[0], params=params)
     assert response.status_code == 400 and response.json()["code"] == code
@@ -158,8 +193,10 @@ def test_legacy_query_newest_first_with_required_paging(signed, catalogue, chang
     page = get(signed, "/openapi/v1/resource/query", pageNum=1, pageSize=10, keyword="optifine")
     assert ids(page) == [catalogue["shader"], catalogue["optifine"]]
     assert page["list"][0]["mainName"] == "Sildur Shaders"
-    assert get(signed, "/openapi/v1/resource/query", pageNum=1, pageSize=10,
-               sectionCode="terraria")["total"] == 1
+    assert (
+        get(signed, "/openapi/v1/resource/query", pageNum=1, pageSize=10, sectionCode="terraria")["total"]
+        == 1
+    )
     missing = signed.get("/openapi/v1/resource/query", params={"pageNum": 1})
     assert missing.status_code == 400 and missing.json()["code"] == 200301
     deep = signed.get("/openapi/v1/resource/query", params={"pageNum": 201, "pageSize": 50})

@@ -45,16 +45,19 @@ def embedded(embedded_settings, checker):
     info = demo.ensure_demo_app(platform)
     app = create_app(settings, db=platform.db, quota=platform.quota)
     with app.test_client() as client:
-        yield Embedded(platform, SignedClient(client, Creds(info["appId"], info["apiKey"],
-                                                            info["secretKey"]), checker))
+        yield Embedded(
+            platform, SignedClient(client, Creds(info["appId"], info["apiKey"], info["secretKey"]), checker)
+        )
     platform.db.engine.dispose()
 
 
 def test_sqlite_search_english_chinese_and_short_keywords(embedded):
-    mod = embedded.add(main_name="OptiFine HD", introduction="faster game", tags=["performance"],
-                       download_count=5)
-    shader = embedded.add(main_name="Shaders", introduction="needs optifine", download_count=9,
-                          main_categories=["graphics"])
+    mod = embedded.add(
+        main_name="OptiFine HD", introduction="faster game", tags=["performance"], download_count=5
+    )
+    shader = embedded.add(
+        main_name="Shaders", introduction="needs optifine", download_count=9, main_categories=["graphics"]
+    )
     chinese = embedded.add(main_name="我的世界工业模组", tags=["科技"], section_code="terraria")
     embedded.add(main_name="OptiFine private", visibility="PRIVATE")
     search = "/openapi/v2/mods/search"
@@ -65,8 +68,9 @@ def test_sqlite_search_english_chinese_and_short_keywords(embedded):
     assert ids(embedded.data(search, keyword="科技")) == [chinese]  # tags, decoded from JSON
     assert ids(embedded.data(search, keyword="faster game")) == [mod]
     assert ids(embedded.data(search, mainCategory="graphics")) == [shader]
-    assert ids(embedded.data("/openapi/v2/resource/query", sort="downloads", order="asc",
-                             sectionCode="minecraft")) == [mod, shader]
+    assert ids(
+        embedded.data("/openapi/v2/resource/query", sort="downloads", order="asc", sectionCode="minecraft")
+    ) == [mod, shader]
     page = embedded.data("/openapi/v1/resource/query", pageNum=1, pageSize=2)
     assert page["total"] == 3 and page["pages"] == 2 and page["hasMore"] is True
     deep = embedded.signed.get(search, params={"pageNum": 201, "pageSize": 50})

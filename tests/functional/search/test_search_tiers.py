@@ -37,15 +37,21 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
     """Windows of 1 and 3 rows force reads past the window for every tier; a window of 1,000 holds
     all; each page, in both directions and past the last page, equals the plain ranking."""
     keywords = ("shader", "shader pack", "PACK SHADER", "光影", "hader pa", "ader", "pack 光影", "zzz", "k")
-    filters = ([], [D.c.section_code == "terraria"], [D.c.resource_type == "shader"],
-               tiers.doc_filters(is_paid=True), tiers.doc_filters(main_category="graphics"))
+    filters = (
+        [],
+        [D.c.section_code == "terraria"],
+        [D.c.resource_type == "shader"],
+        tiers.doc_filters(is_paid=True),
+        tiers.doc_filters(main_category="graphics"),
+    )
     with db.session() as session:
         for keyword, where, order in itertools.product(keywords, filters, ("desc", "asc")):
             expected = tiers.every_match(session, keyword, where, order)
             for window, offset in itertools.product((1, 3, 1000), (0, 5, 40)):
-                page, total = tiers.ranked_ids(session, keyword, where, order, offset=offset, page_size=4,
-                                               window=window)
-                assert page == expected[offset:offset + 4], (keyword, where, order, window, offset)
+                page, total = tiers.ranked_ids(
+                    session, keyword, where, order, offset=offset, page_size=4, window=window
+                )
+                assert page == expected[offset : offset + 4], (keyword, where, order, window, offset)
                 assert total in (None, len(expected)), (keyword, where, order, window, offset)
             assert session.scalar(tiers.count_matches(keyword, where, cap=100)) == len(expected)
             assert session.scalar(tiers.count_matches(keyword, where, cap=2)) == min(len(expected), 3)
@@ -72,20 +78,36 @@ def test_the_document_copies_follow_resource_post(db, signed, make_post):
     post = make_post(main_name="Lantern Glow", resource_type="mod", main_categories=["tech"])
     assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="mod", mainCategory="tech")) == [post]
     with db.session() as session:
-        session.execute(update(P).where(P.id == post).values(
-            resource_type="shader", main_categories=["light"], is_paid=True, resource_state="ABANDONED"))
+        session.execute(
+            update(P)
+            .where(P.id == post)
+            .values(
+                resource_type="shader", main_categories=["light"], is_paid=True, resource_state="ABANDONED"
+            )
+        )
         session.commit()
     assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="mod")) == []
-    assert ids(get(signed, PATHS[0], keyword="lantern", resourceType="shader", mainCategory="light",
-                   isPaid="true", resourceState="ABANDONED")) == [post]
+    assert ids(
+        get(
+            signed,
+            PATHS[0],
+            keyword="lantern",
+            resourceType="shader",
+            mainCategory="light",
+            isPaid="true",
+            resourceState="ABANDONED",
+        )
+    ) == [post]
     with db.session() as session:
         session.execute(update(P).where(P.id == post).values(visibility="PRIVATE"))
         session.commit()
     assert get(signed, PATHS[0], keyword="lantern")["total"] == 0
 
 
-@pytest.mark.parametrize("params", [{"keyword": "lantern"}, {"keyword": "lantern", "sort": "downloads"},
-                                    {"sectionCode": "minecraft"}])
+@pytest.mark.parametrize(
+    "params",
+    [{"keyword": "lantern"}, {"keyword": "lantern", "sort": "downloads"}, {"sectionCode": "minecraft"}],
+)
 def test_a_total_beyond_the_cap_is_a_lower_bound(signed, make_post, monkeypatch, params):
     """Counting stops past TOTAL_CAP (MAX_OFFSET in production): total is the cap, extData says it
     is not exact, and every counted page can be read."""

@@ -36,8 +36,9 @@ def test_sync_walks_posts_sharing_one_timestamp_exactly_once(signed, make_post):
         if not data["hasMore"]:
             break
     assert seen == posts and calls == 3
-    assert all(item["updateTime"] == "2026-05-01 20:00:00" for item in
-               batch(signed, PATHS[0], size=200)["items"])  # Asia/Shanghai display
+    assert all(
+        item["updateTime"] == "2026-05-01 20:00:00" for item in batch(signed, PATHS[0], size=200)["items"]
+    )  # Asia/Shanghai display
     again = batch(signed, PATHS[1], cursor=cursor)
     assert again == {"nextCursor": cursor, "hasMore": False, "items": [], "deletedPostIds": []}
 
@@ -59,8 +60,10 @@ def _b64(text: str) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-@pytest.mark.parametrize("cursor", ["garbage!", "2026-01-01T00:00:00", _b64("v2.1.1"),
-                                    _b64("v1.1"), _b64("v1.-1.5"), _b64("v1.1.1.1"), "é"])
+@pytest.mark.parametrize(
+    "cursor",
+    ["garbage!", "2026-01-01T00:00:00", _b64("v2.1.1"), _b64("v1.1"), _b64("v1.-1.5"), _b64("v1.1.1.1"), "é"],
+)
 @pytest.mark.parametrize("path", PATHS)
 def test_sync_invalid_cursor_is_200306(signed, path, cursor):
     response = signed.get(path, params={"cursor": cursor})

@@ -11,8 +11,10 @@ import pytest
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
-needs_chromium = pytest.mark.skipif(not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-                                    reason="Debian's chromium and chromium-driver are not installed")
+needs_chromium = pytest.mark.skipif(
+    not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
+    reason="Debian's chromium and chromium-driver are not installed",
+)
 
 
 def start_browser(profile: Path, width: int = 1280, height: int = 900):
@@ -22,10 +24,19 @@ def start_browser(profile: Path, width: int = 1280, height: int = 900):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--window-size={width},{height}",
-                 f"--user-data-dir={profile}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--window-size={width},{height}",
+        f"--user-data-dir={profile}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console log, for CSP
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -45,21 +56,28 @@ def wait(driver, css: str):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(driver, 20).until(
-        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
+        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css))
+    )
 
 
 def computed(driver, css: str, prop: str) -> str:
     """The computed value of a CSS property of the first element matching `css`."""
     return driver.execute_script(
         "return getComputedStyle(document.querySelector(arguments[0])).getPropertyValue(arguments[1]);",
-        css, prop)
+        css,
+        prop,
+    )
 
 
 def csp_violations(driver) -> list[str]:
     """Console messages since the last call that report something the CSP blocked."""
-    return [entry["message"] for entry in driver.get_log("browser")
-            if "Content Security Policy" in entry["message"] or "Refused to" in entry["message"]]
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if "Content Security Policy" in entry["message"] or "Refused to" in entry["message"]
+    ]
 
 
 def assert_styled(driver, folder: Path, name: str) -> Path:
@@ -70,8 +88,8 @@ def assert_styled(driver, folder: Path, name: str) -> Path:
     assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 1000
     font = computed(driver, "body", "font-family")
     assert "DejaVu Sans" in font and "Times" not in font, font
-    assert computed(driver, "body", "margin-top") == "0px"           # default is 8px
-    assert computed(driver, ".site-header", "display") == "flex"     # default is block
+    assert computed(driver, "body", "margin-top") == "0px"  # default is 8px
+    assert computed(driver, ".site-header", "display") == "flex"  # default is block
     assert computed(driver, ".site-header", "background-color") == "rgb(31, 35, 40)"
     width = float(re.sub(r"px$", "", computed(driver, "main", "width")))
     viewport = driver.execute_script("return document.documentElement.clientWidth;")

@@ -15,8 +15,12 @@ PASSWORD = "console-browser-1"
 
 def _people(platform) -> dict:
     with platform.db.session() as session, session.begin():
-        users = {name: User(username=name, login_name=f"{name}_login",
-                            password_hash=accounts.hash_password(PASSWORD)) for name in ("dev", "boss")}
+        users = {
+            name: User(
+                username=name, login_name=f"{name}_login", password_hash=accounts.hash_password(PASSWORD)
+            )
+            for name in ("dev", "boss")
+        }
         session.add_all(users.values())
         session.flush()
         service.set_role(session, user_id=users["boss"].id, role="admin")
@@ -69,8 +73,9 @@ def test_register_approve_and_see_the_secret_once(browser, site, shots):
     secret = wait(browser, "#secret").text
     assert_styled(browser, shots, "console-secret-once")
     path = "/openapi/v2/games"
-    answer = requests.get(base + path, timeout=30,
-                          headers=Creds(app_id, api_key, secret).headers("GET", path)).json()
+    answer = requests.get(
+        base + path, timeout=30, headers=Creds(app_id, api_key, secret).headers("GET", path)
+    ).json()
     assert answer["code"] == 0
     browser.get(f"{base}/console/apps/{app_id}")  # opened again: no secret, rotation is offered
     wait(browser, "#rotate")

@@ -20,7 +20,9 @@ def test_admin_user_role(run, tmp_path):  # noqa: F811
         session.commit()
         user_id = user.id
     assert json.loads(run("admin", "user", "role", str(user_id), "admin").stdout) == {
-        "userId": user_id, "role": "admin"}
+        "userId": user_id,
+        "role": "admin",
+    }
     with Session(engine) as session:
         assert service.has_role(session, user_id=user_id)
     run("admin", "user", "role", str(user_id), "none")

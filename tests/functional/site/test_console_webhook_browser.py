@@ -20,9 +20,16 @@ PASSWORD = "hooks-browser-1"
 def hook_site(settings, quota):
     """A live server that may call loopback receivers, with the in-process relay running."""
     with scratch_database("hooks") as url:
-        app = live_app(settings.replace(site_url="http://127.0.0.1", webhook_allow_private=True,
-                                        webhook_sweep_seconds=0.2, webhook_timeout_seconds=2),
-                       url, quota=quota)
+        app = live_app(
+            settings.replace(
+                site_url="http://127.0.0.1",
+                webhook_allow_private=True,
+                webhook_sweep_seconds=0.2,
+                webhook_timeout_seconds=2,
+            ),
+            url,
+            quota=quota,
+        )
         platform = app.app.extensions["modhub"]
         relay = embedded.start(platform)
         try:
@@ -37,13 +44,21 @@ def hook_site(settings, quota):
 def test_test_event_arrives_signed_and_is_redelivered(browser, hook_site, shots):
     base, platform = hook_site
     with platform.db.session() as session, session.begin():
-        dev = User(username="hooker", login_name="hooker_login",
-                   password_hash=accounts.hash_password(PASSWORD))
+        dev = User(
+            username="hooker", login_name="hooker_login", password_hash=accounts.hash_password(PASSWORD)
+        )
         session.add(dev)
         session.flush()
-        app_id = service.register(session, platform.secrets, owner_user_id=dev.id, name="Hooks",
-                                  description="", redirect_uris=[], ip_allow=[],
-                                  wanted_permissions=[]).app_id
+        app_id = service.register(
+            session,
+            platform.secrets,
+            owner_user_id=dev.id,
+            name="Hooks",
+            description="",
+            redirect_uris=[],
+            ip_allow=[],
+            wanted_permissions=[],
+        ).app_id
         admin.approve(session, actor=dev.id, app_id=app_id, proxy=False, per_minute=None, per_day=None)
     receiver = Receiver().start()
     try:

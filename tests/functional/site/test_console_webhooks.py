@@ -30,12 +30,26 @@ def _delivery(db, subscription_id: int) -> str:
         event = OutboxEvent(event_id="ev-console-1", kind="resource.published", data={"id": 1})
         session.add(event)
         session.flush()
-        delivery = WebhookDelivery(event_id=event.id, subscription_id=subscription_id, attempts=1,
-                                   status=DeliveryStatus.FAILED, last_status_code=500)
+        delivery = WebhookDelivery(
+            event_id=event.id,
+            subscription_id=subscription_id,
+            attempts=1,
+            status=DeliveryStatus.FAILED,
+            last_status_code=500,
+        )
         session.add(delivery)
         session.flush()
-        session.add(WebhookAttempt(delivery_id=delivery.id, number=1, attempted_at=utcnow(),
-                                   status_code=500, latency_ms=42, response_excerpt="boom", error=None))
+        session.add(
+            WebhookAttempt(
+                delivery_id=delivery.id,
+                number=1,
+                attempted_at=utcnow(),
+                status_code=500,
+                latency_ms=42,
+                response_excerpt="boom",
+                error=None,
+            )
+        )
         session.commit()
         return event.event_id
 

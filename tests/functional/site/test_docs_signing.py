@@ -25,7 +25,7 @@ def test_docs_page_is_files_only_under_a_strict_csp(client):
     assert page.headers["x-frame-options"] == "DENY"
     assert "<style" not in page.text and " style=" not in page.text
     assert not re.search(r"<script(?![^>]*\bsrc=)", page.text)  # every script is a file
-    assert not re.search(r"\son[a-z]+=", page.text)             # no inline event handler
+    assert not re.search(r"\son[a-z]+=", page.text)  # no inline event handler
     assert '<script src="/site-static/docs-sign.js"' in page.text and 'id="sign-secret"' in page.text
     assets = re.findall(r'(?:src|href)="([^"#]+\.(?:js|css|png))"', page.text)
     assert len(assets) >= 5
@@ -47,6 +47,7 @@ def _signing_form(browser, base, app, fragment: str):
 def _try(browser, op: str, params: dict | None = None, body: str | None = None) -> dict:
     """Open an operation block, fill it, Execute, and return the JSON answer shown."""
     from selenium.webdriver.common.keys import Keys
+
     block = wait(browser, op)
     if not block.find_elements("css selector", ".try-out__btn"):
         block.find_element("css selector", ".opblock-summary").click()
@@ -82,9 +83,11 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
     # The first screen: quick start and the whole key + secret form, the long reference below it.
     height = browser.execute_script("return window.innerHeight;")
     form = browser.execute_script(
-        "return document.getElementById('sign-form').getBoundingClientRect().bottom;")
+        "return document.getElementById('sign-form').getBoundingClientRect().bottom;"
+    )
     reference = browser.execute_script(
-        "return document.querySelector('#swagger-ui .information-container').getBoundingClientRect().top;")
+        "return document.querySelector('#swagger-ui .information-container').getBoundingClientRect().top;"
+    )
     assert 0 < form <= height and reference > form
     assert browser.find_element("css selector", "#quick-start p").is_displayed()
     assert browser.find_element("css selector", "#sign-token").is_displayed()
@@ -107,8 +110,10 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
     assert secret_box["y"] > key_box["y"]  # stacked, not side by side
 
     # The detector above is not blind: an inline script is refused and reported.
-    browser.execute_script("var s = document.createElement('script'); s.textContent = 'window.x = 1';"
-                           "document.body.appendChild(s);")
+    browser.execute_script(
+        "var s = document.createElement('script'); s.textContent = 'window.x = 1';"
+        "document.body.appendChild(s);"
+    )
     assert browser.execute_script("return window.x;") is None
     assert any("script-src" in line or "default-src" in line for line in csp_violations(browser))
 
@@ -117,8 +122,9 @@ def test_try_it_out_of_a_k_operation_is_signed(browser, site, shots):
 def test_try_it_out_of_a_p_operation_carries_the_proxy_user(browser, site, shots):
     base, platform = site
     with platform.db.session() as session, session.begin():
-        made = applications.create(session, platform.secrets, name="Docs P", approve=True,
-                                   permissions=["user:proxy"])
+        made = applications.create(
+            session, platform.secrets, name="Docs P", approve=True, permissions=["user:proxy"]
+        )
         user = User(username="docs-user")
         session.add(user)
         session.flush()
@@ -138,10 +144,17 @@ def test_try_it_out_of_a_t_operation_with_a_token_from_the_consent_flow(browser,
     base, platform = site
     callback = f"{base}/demo/callback"
     with platform.db.session() as session, session.begin():
-        made = applications.create(session, platform.secrets, name="Docs T", approve=True,
-                                   permissions=["user:proxy"], redirect_uris=[callback])
-        user = User(username="docs-t", login_name="docs_t_login",
-                    password_hash=accounts.hash_password(PASSWORD))
+        made = applications.create(
+            session,
+            platform.secrets,
+            name="Docs T",
+            approve=True,
+            permissions=["user:proxy"],
+            redirect_uris=[callback],
+        )
+        user = User(
+            username="docs-t", login_name="docs_t_login", password_hash=accounts.hash_password(PASSWORD)
+        )
         session.add(user)
         session.flush()
         user_id = user.id
@@ -151,8 +164,10 @@ def test_try_it_out_of_a_t_operation_with_a_token_from_the_consent_flow(browser,
     browser.find_element("css selector", "#password").send_keys(PASSWORD)
     browser.find_element("css selector", "#submit").click()
     wait(browser, "#logout")
-    browser.get(f"{base}/openapi-authorize?" + urlencode({"app_id": made.app_id, "redirect_uri": callback,
-                                                          "state": "docs"}))
+    browser.get(
+        f"{base}/openapi-authorize?"
+        + urlencode({"app_id": made.app_id, "redirect_uri": callback, "state": "docs"})
+    )
     wait(browser, "#allow").click()
     code = wait(browser, "#auth-code").text
     assert browser.find_element("css selector", "#user-id").text == str(user_id)
@@ -165,8 +180,11 @@ def test_try_it_out_of_a_t_operation_with_a_token_from_the_consent_flow(browser,
     refused = _try(browser, "#operations-identity-getProxyUserPoints", params={"userId": str(user_id)})
     assert refused["code"] == 200210, refused
 
-    issued = _try(browser, "#operations-identity-issueAccessToken",
-                  body=json.dumps({"userId": user_id, "authCode": code}))
+    issued = _try(
+        browser,
+        "#operations-identity-issueAccessToken",
+        body=json.dumps({"userId": user_id, "authCode": code}),
+    )
     assert issued["code"] == 0 and issued["data"]["userId"] == str(user_id), issued
     token = issued["data"]["accessToken"]
     assert browser.execute_script("return document.getElementById('sign-token').value;") == token

@@ -25,11 +25,13 @@ def test_a_folder_that_is_not_a_data_folder_is_named(tmp_path, monkeypatch):
 
 def test_demo_redirect_password_and_banner(run, embedded_settings):  # noqa: F811
     from modhub.app import build_platform
+
     platform = build_platform(embedded_settings)
     creds = demo.ensure_demo_app(platform, redirect_uri="http://127.0.0.1:8000/demo/callback")
     password = demo.new_demo_password(platform, creds["demoUserId"])
     from models.console.service import has_role
     from models.identity import accounts
+
     with platform.db.session() as session:
         assert accounts.authenticate(session, login="demo", password=password) is not None
         assert has_role(session, user_id=creds["demoUserId"])

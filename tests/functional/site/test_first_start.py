@@ -30,12 +30,18 @@ def _start(folder, port: int) -> tuple[list[str], str]:
     The server is stopped with Ctrl+C (SIGINT) before returning."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MODHUB_")}
     env["PYTHONUNBUFFERED"] = "1"
-    proc = subprocess.Popen([sys.executable, "-m", "modhub.cli", "run", "--port", str(port)],
-                            cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "modhub.cli", "run", "--port", str(port)],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines: queue.Queue = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in proc.stdout],
-                              daemon=True)
+    reader = threading.Thread(
+        target=lambda: [lines.put(line.rstrip("\n")) for line in proc.stdout], daemon=True
+    )
     reader.start()
     out, rules, deadline = [], 0, time.monotonic() + 240
     base = f"http://127.0.0.1:{port}"
@@ -71,7 +77,7 @@ def _check(out: list[str], base: str) -> None:
     first_rule = next(i for i, line in enumerate(out) if line.startswith("=" * 20))
     last_rule = max(i for i, line in enumerate(out) if line.startswith("=" * 20))
     assert running < first_rule  # the banner after the log lines, not in the middle of them
-    after = [line for line in out[last_rule + 1:] if line.strip() and ' HTTP/1.1" ' not in line]
+    after = [line for line in out[last_rule + 1 :] if line.strip() and ' HTTP/1.1" ' not in line]
     assert after == []  # nothing but the access log line of the docs request above
     banner = "\n".join(out[first_rule:last_rule])
     assert f"{base}/openapi/v2/meta/docs/" in banner and f"{base}/console" in banner

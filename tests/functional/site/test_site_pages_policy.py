@@ -42,9 +42,18 @@ def test_every_page_is_strict_and_every_form_carries_csrf(client, people):  # no
     hooks = f"/console/apps/{app_id}/webhooks"
     post(client, f"/admin/apps/{app_id}/approve", "/admin", proxy="yes")
     post(client, hooks, hooks, url="http://127.0.0.1:9/hook")
-    pages = ["/", "/pairing", "/console", f"/console/apps/{app_id}", hooks, "/admin",
-             f"/openapi-authorize?app_id={app_id}&redirect_uri=https://l.example/cb",
-             "/openapi-authorize?app_id=x", "/demo/callback?error=access_denied", "/nope-not-a-page"]
+    pages = [
+        "/",
+        "/pairing",
+        "/console",
+        f"/console/apps/{app_id}",
+        hooks,
+        "/admin",
+        f"/openapi-authorize?app_id={app_id}&redirect_uri=https://l.example/cb",
+        "/openapi-authorize?app_id=x",
+        "/demo/callback?error=access_denied",
+        "/nope-not-a-page",
+    ]
     for path in pages:
         page = client.get(path)
         assert page.status_code in (200, 400, 404), (path, page.status_code)
@@ -60,14 +69,23 @@ def test_every_post_needs_this_sessions_csrf_token(client, db, people):  # noqa:
     sub_id = int(re.search(r'id="hook-(\d+)"', added.text).group(1))
     stale = csrf(client.get("/console"))
     log_in(client, "boss")  # a new session: the old token is worthless
-    posts = {"/console/apps": {"name": "X"}, f"/console/apps/{app_id}/settings": {"redirect_uris": ""},
-             f"/console/apps/{app_id}/rotate": {}, f"/console/apps/{app_id}/secret": {},
-             hooks: {"url": "http://127.0.0.1:9/other"},
-             **{f"/console/webhooks/{sub_id}/{action}": {}
-                for action in ("pause", "resume", "rotate", "test", "remove")},
-             **{f"/admin/apps/{app_id}/{action}": {"reason": "r", "per_minute": "5"}
-                for action in ("approve", "refuse", "disable", "enable", "quotas")},
-             "/pairing": {}, "/logout": {}}
+    posts = {
+        "/console/apps": {"name": "X"},
+        f"/console/apps/{app_id}/settings": {"redirect_uris": ""},
+        f"/console/apps/{app_id}/rotate": {},
+        f"/console/apps/{app_id}/secret": {},
+        hooks: {"url": "http://127.0.0.1:9/other"},
+        **{
+            f"/console/webhooks/{sub_id}/{action}": {}
+            for action in ("pause", "resume", "rotate", "test", "remove")
+        },
+        **{
+            f"/admin/apps/{app_id}/{action}": {"reason": "r", "per_minute": "5"}
+            for action in ("approve", "refuse", "disable", "enable", "quotas")
+        },
+        "/pairing": {},
+        "/logout": {},
+    }
     for path, form in posts.items():
         for token in (None, "", stale):
             data = form if token is None else {**form, "csrf_token": token}

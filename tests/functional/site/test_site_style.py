@@ -16,10 +16,17 @@ STRICT_CSP = "default-src 'self'; frame-ancestors 'none'"
 
 def _seed(platform, redirect_uri: str) -> int:
     with platform.db.session() as session, session.begin():
-        made = applications.create(session, platform.secrets, name="Styled", approve=True,
-                                   permissions=["user:proxy"], redirect_uris=[redirect_uri])
-        session.add(User(username="styler", login_name="styler_login",
-                         password_hash=accounts.hash_password(PASSWORD)))
+        made = applications.create(
+            session,
+            platform.secrets,
+            name="Styled",
+            approve=True,
+            permissions=["user:proxy"],
+            redirect_uris=[redirect_uri],
+        )
+        session.add(
+            User(username="styler", login_name="styler_login", password_hash=accounts.hash_password(PASSWORD))
+        )
         return made.app_id
 
 

@@ -71,10 +71,19 @@ def dispatcher(db):
 @pytest.fixture()
 def rt(settings, db, clock, dispatcher):
     """A delivery runtime: loopback allowed, 1 s timeout, 3 s lease, injected clock."""
-    wh_settings = settings.replace(webhook_allow_private=True, webhook_timeout_seconds=1.0,
-                                   webhook_lease_seconds=3.0, webhook_sweep_seconds=1.0)
-    runtime = Runtime(settings=wh_settings, db=db, secrets=SecretBox(settings.encryption_key),
-                      dispatcher=dispatcher, clock=clock)
+    wh_settings = settings.replace(
+        webhook_allow_private=True,
+        webhook_timeout_seconds=1.0,
+        webhook_lease_seconds=3.0,
+        webhook_sweep_seconds=1.0,
+    )
+    runtime = Runtime(
+        settings=wh_settings,
+        db=db,
+        secrets=SecretBox(settings.encryption_key),
+        dispatcher=dispatcher,
+        clock=clock,
+    )
     yield runtime
     runtime.close()
 
@@ -82,12 +91,15 @@ def rt(settings, db, clock, dispatcher):
 @pytest.fixture()
 def subscribe(db, rt, make_app):
     """Factory: an application subscribed to the receiver; returns (subscription id, secret)."""
+
     def make(url: str, events=(), app_id: int | None = None) -> tuple[int, str]:
         app_id = app_id or make_app().app_id
         with db.session() as session, session.begin():
-            sub, secret = webhooks.create(session, rt.secrets, app_id=app_id, url=url,
-                                          events=events, allow_private=True)
+            sub, secret = webhooks.create(
+                session, rt.secrets, app_id=app_id, url=url, events=events, allow_private=True
+            )
             return sub.id, secret
+
     return make
 
 
@@ -113,8 +125,10 @@ class Stack:
         live = sum(w.proc.poll() is None for w in self.workers)
         with redis.Redis.from_url(self.redis.url) as conn:
             queue = rq.Queue(self.settings.webhook_queue, connection=conn)
-            wait_until(lambda: rq.Worker.count(connection=conn, queue=queue) >= live,
-                       what=f"{live} worker(s) listening")
+            wait_until(
+                lambda: rq.Worker.count(connection=conn, queue=queue) >= live,
+                what=f"{live} worker(s) listening",
+            )
         return worker
 
 
@@ -124,15 +138,28 @@ def stack(tmp_path, settings):
     db_url = settings.database_url.rsplit("/", 1)[0] + f"/modhub_test_webhooks_e2e_{uuid.uuid4().hex[:8]}"
     migrated_database(db_url, RUN_PG_URL)
     server = RedisServer(tmp_path).start()
-    wh = settings.replace(database_url=db_url, redis_url=server.url, webhook_allow_private=True,
-                          webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:8]}",
-                          webhook_timeout_seconds=2.0, webhook_lease_seconds=3.0,
-                          webhook_sweep_seconds=0.5)
-    env = {**os.environ, "MODHUB_DATABASE_URL": db_url, "MODHUB_REDIS_URL": server.url,
-           "MODHUB_ENCRYPTION_KEY": wh.encryption_key, "MODHUB_DATA_DIR": str(tmp_path),
-           "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1", "MODHUB_WEBHOOK_QUEUE": wh.webhook_queue,
-           "MODHUB_WEBHOOK_TIMEOUT_SECONDS": "2", "MODHUB_WEBHOOK_LEASE_SECONDS": "3",
-           "MODHUB_WEBHOOK_SWEEP_SECONDS": "0.5", "MODHUB_PRODUCTION": "0"}
+    wh = settings.replace(
+        database_url=db_url,
+        redis_url=server.url,
+        webhook_allow_private=True,
+        webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:8]}",
+        webhook_timeout_seconds=2.0,
+        webhook_lease_seconds=3.0,
+        webhook_sweep_seconds=0.5,
+    )
+    env = {
+        **os.environ,
+        "MODHUB_DATABASE_URL": db_url,
+        "MODHUB_REDIS_URL": server.url,
+        "MODHUB_ENCRYPTION_KEY": wh.encryption_key,
+        "MODHUB_DATA_DIR": str(tmp_path),
+        "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1",
+        "MODHUB_WEBHOOK_QUEUE": wh.webhook_queue,
+        "MODHUB_WEBHOOK_TIMEOUT_SECONDS": "2",
+        "MODHUB_WEBHOOK_LEASE_SECONDS": "3",
+        "MODHUB_WEBHOOK_SWEEP_SECONDS": "0.5",
+        "MODHUB_PRODUCTION": "0",
+    }
     s = Stack(db_url, server, wh, env, tmp_path)
     yield s
     for worker in s.workers:

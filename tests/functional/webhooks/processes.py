@@ -36,9 +36,24 @@ class RedisServer:
         """Start and wait (bounded) until it answers PING."""
         with open(self.workdir / f"redis-{self.port}.log", "ab") as log:
             self.proc = subprocess.Popen(
-                ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--daemonize", "no", "--dir", str(self.workdir)],
-                stdout=log, stderr=subprocess.STDOUT)
+                [
+                    "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "no",
+                    "--dir",
+                    str(self.workdir),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + 10
         while True:
@@ -64,8 +79,13 @@ class Worker:
 
     def __init__(self, env: dict, log_path: Path, queue: str):
         with open(log_path, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "modhub.cli", "worker", "--queue", queue],
-                                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "modhub.cli", "worker", "--queue", queue],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def kill(self) -> None:
         """SIGKILL, as an OOM killer or a lost host would."""

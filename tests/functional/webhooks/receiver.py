@@ -61,8 +61,9 @@ class Receiver:
 
             def do_POST(self):  # noqa: N802 - http.server's naming
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                reply = receiver._record(Received({k.lower(): v for k, v in self.headers.items()},
-                                                  body, time.time()))
+                reply = receiver._record(
+                    Received({k.lower(): v for k, v in self.headers.items()}, body, time.time())
+                )
                 if reply.hang is not None:
                     reply.hang.wait(30)
                 if reply.delay:
@@ -85,8 +86,9 @@ class Receiver:
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
         # a short poll: shutdown() waits up to one poll interval (0.5 s by default, per test)
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02},
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def _record(self, item: Received) -> Reply:
         with self.cond:
@@ -102,8 +104,9 @@ class Receiver:
             while len(self.received) < count:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"receiver got {len(self.received)} of {count} requests "
-                                         f"within {timeout} s")
+                    raise AssertionError(
+                        f"receiver got {len(self.received)} of {count} requests within {timeout} s"
+                    )
                 self.cond.wait(left)
             return list(self.received)
 

@@ -33,8 +33,13 @@ def _delivery(db, delivery_id) -> WebhookDelivery:
 
 def _attempts(db, delivery_id) -> list[WebhookAttempt]:
     with db.session() as session:
-        return list(session.scalars(select(WebhookAttempt).where(WebhookAttempt.delivery_id == delivery_id)
-                                    .order_by(WebhookAttempt.number)))
+        return list(
+            session.scalars(
+                select(WebhookAttempt)
+                .where(WebhookAttempt.delivery_id == delivery_id)
+                .order_by(WebhookAttempt.number)
+            )
+        )
 
 
 def test_delivery_is_signed_and_shaped_as_the_spec_says(db, rt, receiver, subscribe):
@@ -200,7 +205,8 @@ def test_rotated_secret_signs_with_both_for_24_hours(db, rt, receiver, subscribe
     assert len(during.headers["x-webhook-signature"].split(",")) == 2
     assert during.signed_by(new) and during.signed_by(old)
     assert during.headers["x-webhook-signature"].split(",")[0] == spec_signature(
-        new, during.headers["x-webhook-timestamp"], during.body)
+        new, during.headers["x-webhook-timestamp"], during.body
+    )
     assert after.signed_by(new) and not after.signed_by(old)
     assert "," not in after.headers["x-webhook-signature"]
 

@@ -17,21 +17,28 @@ pytestmark = [pytest.mark.sqlite, pytest.mark.slow]
 
 
 def test_in_process_relay_delivers_and_retries(tmp_path, receiver, clock):
-    settings = finalize(Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db",
-                                 webhook_allow_private=True, webhook_timeout_seconds=2,
-                                 webhook_lease_seconds=4, webhook_sweep_seconds=0.2))
+    settings = finalize(
+        Settings(
+            data_dir=tmp_path,
+            database_url=f"sqlite:///{tmp_path}/m.db",
+            webhook_allow_private=True,
+            webhook_timeout_seconds=2,
+            webhook_lease_seconds=4,
+            webhook_sweep_seconds=0.2,
+        )
+    )
     upgrade(settings.database_url)
     platform = build_platform(settings)
     platform.clock = clock
     relay = embedded.start(platform)
     try:
         with platform.db.session() as s, s.begin():
-            app = Application(name="embedded", api_key="k" * 32, secret_encrypted="x",
-                              status="APPROVED")
+            app = Application(name="embedded", api_key="k" * 32, secret_encrypted="x", status="APPROVED")
             s.add(app)
             s.flush()
-            _, secret = webhooks.create(s, platform.secrets, app_id=app.id, url=receiver.url,
-                                        allow_private=True)
+            _, secret = webhooks.create(
+                s, platform.secrets, app_id=app.id, url=receiver.url, allow_private=True
+            )
         receiver.replies = [Reply(503, headers={"Retry-After": "0"})]
         with platform.db.session() as s, s.begin():
             event_id = emit(s, kind="resource.published", data={"postId": 1, "title": "T"}).event_id

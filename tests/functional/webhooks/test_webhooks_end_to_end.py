@@ -61,8 +61,17 @@ def test_every_event_kind_reaches_the_receiver_signed(stack, receiver):
     platform = stack.platform()
     post_id, server_id = _catalog(platform)
     cli(stack, "admin", "resource", "publish", str(post_id))
-    cli(stack, "admin", "resource", "update", str(post_id), "--set", "main_name=Better Trees 2",
-        "--set", "resource_version=1.10")
+    cli(
+        stack,
+        "admin",
+        "resource",
+        "update",
+        str(post_id),
+        "--set",
+        "main_name=Better Trees 2",
+        "--set",
+        "resource_version=1.10",
+    )
     cli(stack, "admin", "server", "status", str(server_id), "online")
     cli(stack, "admin", "server", "status", str(server_id), "offline")
     deleted = json.loads(cli(stack, "admin", "resource", "delete", str(post_id)))
@@ -80,8 +89,10 @@ def test_every_event_kind_reaches_the_receiver_signed(stack, receiver):
     assert gone == deleted and gone["mainName"] == "Better Trees 2"
     assert by_kind["server.status.online"].json["data"]["serverStatus"] == "ONLINE"
     assert by_kind["server.status.offline"].json["data"]["postId"] == server_id
-    wait_until(lambda: sum(d["status"] == "SUCCEEDED" for d in _deliveries(stack)) == 7,
-               what="7 deliveries recorded as SUCCEEDED")
+    wait_until(
+        lambda: sum(d["status"] == "SUCCEEDED" for d in _deliveries(stack)) == 7,
+        what="7 deliveries recorded as SUCCEEDED",
+    )
     assert all(d["attempts"][0]["statusCode"] == 200 for d in _deliveries(stack))
     again = by_kind["resource.deleted"].headers["x-webhook-id"]
     assert json.loads(cli(stack, "webhook", "redeliver", again)) == {"eventId": again, "requeued": 1}
@@ -103,8 +114,10 @@ def test_a_worker_killed_mid_delivery_does_not_lose_the_event(stack, receiver):
     first, second = receiver.wait_for(2, timeout=40)
     assert first.headers["x-webhook-id"] == second.headers["x-webhook-id"] == event_id
     assert second.signed_by(sub["secret"])
-    wait_until(lambda: [d for d in _deliveries(stack) if d["status"] == "SUCCEEDED"],
-               what="the delivery recorded as SUCCEEDED")
+    wait_until(
+        lambda: [d for d in _deliveries(stack) if d["status"] == "SUCCEEDED"],
+        what="the delivery recorded as SUCCEEDED",
+    )
 
 
 def test_redis_restarted_between_commit_and_enqueue_loses_nothing(stack, receiver, caplog):

@@ -20,8 +20,11 @@ from tests.functional.webhooks.test_webhooks_end_to_end import _app_and_subscrip
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
-PRODUCTION = {"MODHUB_WEBHOOK_SWEEP_SECONDS": "10", "MODHUB_WEBHOOK_LEASE_SECONDS": "30",
-              "MODHUB_WEBHOOK_TIMEOUT_SECONDS": "10"}
+PRODUCTION = {
+    "MODHUB_WEBHOOK_SWEEP_SECONDS": "10",
+    "MODHUB_WEBHOOK_LEASE_SECONDS": "30",
+    "MODHUB_WEBHOOK_TIMEOUT_SECONDS": "10",
+}
 BURST, KILL_AT = 600, 200
 
 
@@ -55,8 +58,11 @@ def test_worker_sigkilled_mid_burst_loses_nothing_and_latency_recovers(stack, re
     stack.start_worker()  # back after the burst: 400+ events and the killed worker's jobs owed
     # "Returned" = listening: the killed worker's RQ registration outlives it, so the count that
     # start_worker waits for is reached before the new process has even imported (20 s here).
-    wait_until(lambda: log.exists() and b"Listening on" in log.read_bytes(), timeout=120,
-               what="the new worker listening")
+    wait_until(
+        lambda: log.exists() and b"Listening on" in log.read_bytes(),
+        timeout=120,
+        what="the new worker listening",
+    )
     back_at.append(time.monotonic())
 
     probes: list[tuple[str, float, float]] = []  # (uid, since the return, commit time)
@@ -76,10 +82,15 @@ def test_worker_sigkilled_mid_burst_loses_nothing_and_latency_recovers(stack, re
     for r in receiver.received:
         first_seen.setdefault(r.headers["x-webhook-id"], r.at)
     assert all(r.signed_by(sub["secret"]) for r in receiver.received[:50])
-    late = [(round(since, 1), round(first_seen[uid] - at, 2)) for uid, since, at in probes
-            if since >= 15 and first_seen[uid] - at >= 1.0]
-    print(f"\nburst of {BURST} committed in {took:.1f} s; probe latencies (s since return, latency): "
-          f"{[(round(s, 1), round(first_seen[u] - a, 2)) for u, s, a in probes]}")
+    late = [
+        (round(since, 1), round(first_seen[uid] - at, 2))
+        for uid, since, at in probes
+        if since >= 15 and first_seen[uid] - at >= 1.0
+    ]
+    print(
+        f"\nburst of {BURST} committed in {took:.1f} s; probe latencies (s since return, latency): "
+        f"{[(round(s, 1), round(first_seen[u] - a, 2)) for u, s, a in probes]}"
+    )
     assert [p for p in probes if p[1] >= 15], "no probe ran 15 s after the return"
     assert late == [], f"deliveries slower than 1 s 15 s after the worker's return: {late}"
 

@@ -40,9 +40,11 @@ def test_resource_life_cycle_emits_its_events(db, settings, posts, dispatcher):
     with db.session() as s, s.begin():
         lifecycle.delete_resource(s, post_id=post_id, settings=settings)
     kinds = [(e.kind, e.data["postId"], e.data["title"]) for e in _events(db)]
-    assert kinds == [("resource.published", post_id, "Better Trees"),
-                     ("resource.updated", post_id, "Better Trees"),
-                     ("resource.deleted", post_id, "Better Trees")]
+    assert kinds == [
+        ("resource.published", post_id, "Better Trees"),
+        ("resource.updated", post_id, "Better Trees"),
+        ("resource.deleted", post_id, "Better Trees"),
+    ]
     assert _events(db)[2].data["resourceVersion"] == "2.0"
     assert len(dispatcher.notified) == 3  # one hand-over per committed transaction
     with db.session() as s:
@@ -65,7 +67,9 @@ def test_server_status_emits_only_on_change(db, settings, posts):
         assert not lifecycle.set_server_status(s, post_id=server_id, online=True, settings=settings)
         assert lifecycle.set_server_status(s, post_id=server_id, online=False, settings=settings)
     assert [(e.kind, e.data["serverStatus"]) for e in _events(db)] == [
-        ("server.status.online", "ONLINE"), ("server.status.offline", "OFFLINE")]
+        ("server.status.online", "ONLINE"),
+        ("server.status.offline", "OFFLINE"),
+    ]
 
 
 def test_events_roll_back_with_the_change(db, settings, posts, dispatcher):

@@ -74,8 +74,9 @@ def test_redeliver_and_replay(db, rt, receiver, subscribe, clock):
         [logged] = webhooks.list_deliveries(session, event_id=event_id)
     assert logged["status"] == "FAILED" and logged["attempts"][0]["statusCode"] == 410
     with db.session() as session, session.begin():
-        assert webhooks.replay(session, since=clock.now - dt.timedelta(minutes=1),
-                                  now=clock.now) == [delivery_id]
+        assert webhooks.replay(session, since=clock.now - dt.timedelta(minutes=1), now=clock.now) == [
+            delivery_id
+        ]
     assert rt.dispatcher.notified[-1] == ([], [delivery_id])
     with db.session() as session, session.begin():
         assert webhooks.redeliver(session, event_id=event_id, now=clock.now) == [delivery_id]

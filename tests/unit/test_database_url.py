@@ -11,7 +11,7 @@ from sqlalchemy.engine import make_url
 from modhub.cli import main
 from modhub.db import Database
 from modhub.settings import SettingsError, from_env
-from tests.conftest import PG_URL
+from tests.helpers.env import PG_URL
 
 
 def bare(scheme: str) -> str:

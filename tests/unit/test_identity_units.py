@@ -61,6 +61,6 @@ def test_the_unknown_login_hash_costs_what_a_real_one_does():
     PasswordHasher() uses now, so the time taken does not tell an unknown name from a wrong password."""
     from argon2 import PasswordHasher, extract_parameters
 
-    from tests.conftest import PRODUCTION_DUMMY_HASH
+    from tests.helpers.env import PRODUCTION_DUMMY_HASH
 
     assert extract_parameters(PRODUCTION_DUMMY_HASH) == extract_parameters(PasswordHasher().hash("x"))

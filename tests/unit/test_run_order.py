@@ -1,11 +1,11 @@
-"""The test run's order (tests/conftest.py run_order): longest first, the tests that mostly wait
+"""The test run's order (tests/run_order.py): longest first, the tests that mostly wait
 spread out so that two of them never run side by side."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.conftest import run_order
+from tests.run_order import run_order
 
 
 @dataclass

@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import make_url
 
 from modhub.migrate import alembic_config, upgrade
-from tests.conftest import PG_URL
+from tests.helpers.env import PG_URL
 from tests.support import drop_database, recreate_database
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations

@@ -4,7 +4,6 @@ proxy token, and helpers for the draft operations on both alias paths."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 
 import pytest
 
@@ -12,28 +11,10 @@ from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken
 from models.types import utcnow
-from tests.functional.catalog.conftest import data
-from tests.functional.site.conftest import browser, shots, site  # noqa: F401
-from tests.functional.webhooks.conftest import clock, dispatcher, receiver, rt, subscribe  # noqa: F401
-
-V2 = "/openapi/v2"
-# (mods alias, resource alias) of each operation
-INIT = (f"{V2}/mods/draft/init", f"{V2}/resource/init-draft")
-SAVE = (f"{V2}/mods/draft/{{}}/save", f"{V2}/resource/draft/{{}}/save")
-PUBLISH = (f"{V2}/mods/draft/{{}}/publish", f"{V2}/resource/draft/{{}}/publish")
-EDIT = (f"{V2}/mods/{{}}/edit", f"{V2}/resource/{{}}/edit")
-
-
-@dataclass
-class Taxonomy:
-    """Ids of the test taxonomy."""
-
-    mod_type: int
-    tech: int
-    magic: int
-    other_section_cat: int
-    forge: int
-    listed_post: int
+from tests.helpers.authoring import (
+    Author,
+    Taxonomy,
+)
 
 
 @pytest.fixture()
@@ -65,14 +46,6 @@ def tax(db) -> Taxonomy:
         return Taxonomy(mod.id, tech.id, magic.id, other.id, forge.id, listed.id)
 
 
-@dataclass
-class Author:
-    """A proxy user and the headers that act for them."""
-
-    user_id: int
-    headers: dict
-
-
 @pytest.fixture()
 def make_author(db, creds, make_user):
     """Factory: a user with a proxy token of the test app (scopes: none = unrestricted)."""
@@ -100,37 +73,3 @@ def make_author(db, creds, make_user):
 def author(make_author) -> Author:
     """The author of most tests."""
     return make_author()
-
-
-def full_body(tax: Taxonomy, **fields) -> dict:
-    """A complete save record of a free mod."""
-    return {
-        "mainName": "机械动力 Create",
-        "subName": "Create",
-        "sectionCode": "minecraft",
-        "resourceTypeId": tax.mod_type,
-        "mainCategory": f"{tax.tech},{tax.magic}",
-        "runPlatformId": tax.forge,
-        "introduction": "齿轮 gears",
-        "resourceVersion": "1.0",
-        "content": "<p>hello<script>x()</script></p>",
-        "mdContent": "hello",
-        "clientEnvironment": "REQUIRED",
-        "serverEnvironment": "REQUIRED",
-        "postTags": ["tech"],
-        "updateCommit": "first",
-        "relation": {"dependencies": [{"postId": tax.listed_post, "required": True}]},
-        "authors": "[]",
-        **fields,
-    }
-
-
-def new_draft(signed, author: Author, tax: Taxonomy, alias: int = 0) -> int:
-    """A NEW draft made with init; its id."""
-    body = {
-        "sectionCode": "minecraft",
-        "resourceTypeId": tax.mod_type,
-        "categoryId": str(tax.tech),
-        "title": "机械动力 Create",
-    }
-    return data(signed.post(INIT[alias], json=body, headers=author.headers))["postId"]

@@ -7,8 +7,8 @@ import hashlib
 import json
 
 from models.authoring import review
-from tests.functional.authoring.conftest import EDIT, PUBLISH, SAVE, V2, full_body, new_draft
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.authoring import EDIT, PUBLISH, SAVE, V2, full_body, new_draft
+from tests.helpers.catalog import data, error_code
 from workers.relay import relay_pending
 from workers.webhook_post import deliver_many
 

@@ -12,8 +12,8 @@ from models.authoring.tables import ResourceDraft
 from models.catalog.tables import Category, ResourceAuthor, ResourcePost
 from models.community.tables import Notification
 from models.webhooks.tables import OutboxEvent
-from tests.functional.authoring.conftest import EDIT, INIT, PUBLISH, SAVE, V2, full_body, new_draft
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.authoring import EDIT, INIT, PUBLISH, SAVE, V2, full_body, new_draft
+from tests.helpers.catalog import data, error_code
 
 
 def _draft(db, draft_id) -> ResourceDraft:

@@ -10,8 +10,8 @@ import contextlib
 from sqlalchemy import event
 
 from models.authoring import review
-from tests.functional.authoring.conftest import EDIT, PUBLISH, SAVE, full_body, new_draft
-from tests.functional.catalog.conftest import data
+from tests.helpers.authoring import EDIT, PUBLISH, SAVE, full_body, new_draft
+from tests.helpers.catalog import data
 
 
 @contextlib.contextmanager

@@ -15,8 +15,8 @@ from models.types import utcnow
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.cli.main import main
-from tests.functional.authoring.conftest import EDIT, INIT, PUBLISH, SAVE, V2
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.authoring import EDIT, INIT, PUBLISH, SAVE, V2
+from tests.helpers.catalog import data, error_code
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite

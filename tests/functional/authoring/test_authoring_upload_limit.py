@@ -4,8 +4,8 @@ import pytest
 from sqlalchemy import func, select
 
 from models.authoring.tables import DraftFile
-from tests.functional.authoring.conftest import V2
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.authoring import V2
+from tests.helpers.catalog import data, error_code
 
 
 @pytest.fixture()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.functional.catalog.conftest import data
+from tests.helpers.catalog import data
 
 READS = [
     "/openapi/v2/mods/{pid}",

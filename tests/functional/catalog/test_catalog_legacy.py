@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from tests.functional.catalog.conftest import NOW, data, error_code
+from tests.helpers.catalog import NOW, data, error_code
 
 
 def test_v1_post_detail_of_a_resource_and_of_a_server(signed, cat, clock):

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from tests.functional.catalog.conftest import NOW, data, error_code
+from tests.helpers.catalog import NOW, data, error_code
 
 PREFIXES = ["/openapi/v2/mods", "/openapi/v2/resource"]
 

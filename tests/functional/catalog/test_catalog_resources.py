@@ -6,7 +6,7 @@ import pytest
 
 from models.catalog.service import FEATURED
 from models.catalog.tables import ResourcePost
-from tests.functional.catalog.conftest import NOW, data, error_code
+from tests.helpers.catalog import NOW, data, error_code
 
 HIDDEN = [{"visibility": "PRIVATE"}, {"is_delete": True}, {"status": "DRAFT"}, {"status": "PENDING"}]
 

@@ -8,7 +8,7 @@ from models.catalog.tables import ResourceFile, ResourcePost, ServerPost
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.seed import seed_cli
-from tests.functional.catalog.conftest import data
+from tests.helpers.catalog import data
 from tests.support import Creds, SignedClient
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.slow]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 
 @pytest.fixture()

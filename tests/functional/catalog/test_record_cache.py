@@ -13,8 +13,8 @@ from models.catalog.tables import ResourcePost
 from models.identity import applications
 from models.types import utcnow
 from modhub.app import build_platform
-from tests.functional.catalog.conftest import data, error_code
 from tests.functional.identity.live import scratch_database, serve_processes
+from tests.helpers.catalog import data, error_code
 from tests.support import Creds
 
 DETAIL = "/openapi/v2/mods/{}"

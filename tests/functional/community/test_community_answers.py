@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from models.community import answers
 from models.community.tables import Answer, CommunityPost, Notification, Reaction
 from modhub.core.errors import ApiError
-from tests.functional.catalog.conftest import data
+from tests.helpers.catalog import data
 
 V2 = "/openapi/v2/community"
 

@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 
 from models.catalog.tables import Comment
 from models.community.tables import CommunityPost, Notification
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 V2 = "/openapi/v2/community"
 

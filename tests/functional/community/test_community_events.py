@@ -8,8 +8,8 @@ from models.community import posts
 from models.community.tables import CommunityPost, Notification
 from models.webhooks.tables import OutboxEvent
 from modhub.core.errors import ApiError
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.community.conftest import NOW
+from tests.helpers.catalog import data, error_code
+from tests.helpers.community import NOW
 
 V2 = "/openapi/v2/community"
 

@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from models.community.sensitive import Matcher
 from models.community.tables import Notification, PrivateMessage, UserBlock
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 SEND = "/openapi/v2/community/message/send"
 

@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.community.conftest import NOW
+from tests.helpers.catalog import data, error_code
+from tests.helpers.community import NOW
 
 V2 = "/openapi/v2/community"
 

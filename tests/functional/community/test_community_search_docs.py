@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from models.catalog.tables import ResourcePost
 from models.community.tables import Answer, CommunityPost, Moment
 from models.identity.tables import User
-from tests.functional.catalog.conftest import data
-from tests.functional.community.conftest import NOW
 from tests.functional.identity.live import scratch_database
+from tests.helpers.catalog import data
+from tests.helpers.community import NOW
 
 V2 = "/openapi/v2/community"
 

@@ -11,7 +11,7 @@ from models.identity.tables import User
 from models.types import utcnow
 from modhub import demo
 from modhub.app import build_platform, create_app
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite

@@ -5,7 +5,7 @@ from sqlalchemy import func, select
 
 from models.catalog.tables import Comment, ResourcePost
 from models.community.tables import CommunityPost, CommunityProfile, Moment, Reaction
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 V2 = "/openapi/v2/community"
 

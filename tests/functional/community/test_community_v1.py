@@ -1,6 +1,6 @@
 """v1 post/query and post/{postId} serve discussion and question posts."""
 
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 V1 = "/openapi/v1/post"
 

@@ -8,11 +8,7 @@ import uuid
 import pytest
 
 from models.catalog.tables import ResourceFile
-from tests.functional.files import conftest as files_fixtures
-from tests.functional.files.conftest import s3_client
-
-cat = files_fixtures.cat  # the catalogue factories
-moto_endpoint = files_fixtures.moto_endpoint  # one moto server for the run
+from tests.helpers.files import s3_client
 
 
 @pytest.fixture(params=["disk", "s3"])
@@ -67,9 +63,3 @@ def stored(cat, platform):
         )
 
     return make
-
-
-def fetch(client, url: str, **kwargs):
-    """GET a link the way a download manager does (relative or absolute), following nothing."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1] if "://" in url else url.lstrip("/")
-    return client.get("/" + path, **kwargs)

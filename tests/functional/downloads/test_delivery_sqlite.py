@@ -17,9 +17,9 @@ from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.cli import main
 from modhub.seed import seed_cli
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.downloads.conftest import fetch
 from tests.functional.files.test_signing import _openssl_verify
+from tests.helpers.catalog import data, error_code
+from tests.helpers.downloads import fetch
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite

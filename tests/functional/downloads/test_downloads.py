@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from models.catalog.tables import DailyStat
 from models.downloads import access, counting, links
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.downloads.conftest import fetch
+from tests.helpers.catalog import data, error_code
+from tests.helpers.downloads import fetch
 
 CONTENT = os.urandom(200_000)
 SHA = hashlib.sha256(CONTENT).hexdigest()

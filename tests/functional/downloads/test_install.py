@@ -11,9 +11,9 @@ from sqlalchemy import select
 from models.downloads import access
 from models.downloads.install import heap_sizes, java_version
 from models.downloads.tables import StartupCommandReport
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.downloads.conftest import fetch
 from tests.functional.files.test_signing import _openssl_verify
+from tests.helpers.catalog import data, error_code
+from tests.helpers.downloads import fetch
 
 CONFIG = [
     "/openapi/v2/mods/{}/install-config",

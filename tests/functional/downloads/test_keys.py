@@ -11,8 +11,8 @@ from models.catalog.tables import ResourcePost
 from models.downloads import keys
 from modhub.core.crypto import SecretBox
 from modhub.core.errors import ApiError
-from tests.functional.catalog.conftest import data
 from tests.functional.files.test_signing import _openssl_verify
+from tests.helpers.catalog import data
 
 KEY = "/openapi/v2/meta/install-signing-key"
 

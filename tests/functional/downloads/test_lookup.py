@@ -6,7 +6,7 @@ import datetime as dt
 import hashlib
 import os
 
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 LOOKUP, UPDATES = "/openapi/v2/files/lookup", "/openapi/v2/files/updates"
 

@@ -13,7 +13,7 @@ from models.downloads import reports
 from models.downloads.tables import Feedback
 from models.webhooks.tables import OutboxEvent
 from modhub.core.errors import ApiError
-from tests.functional.catalog.conftest import data, error_code
+from tests.helpers.catalog import data, error_code
 
 FAILURE = [
     "/openapi/v2/mods/{}/download-failure",

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.files.conftest import file_paths
+from tests.helpers.catalog import data, error_code
+from tests.helpers.files import file_paths
 
 CONTENT = os.urandom(300_000)
 

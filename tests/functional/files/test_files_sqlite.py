@@ -10,8 +10,8 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.seed import seed_cli
-from tests.functional.catalog.conftest import data
-from tests.functional.files.conftest import file_paths
+from tests.helpers.catalog import data
+from tests.helpers.files import file_paths
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite

@@ -48,10 +48,10 @@ from models.identity.tables import ProxyToken, User
 from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
-from tests.conftest import ENCRYPTION_KEY, RUN_PG_URL
 from tests.functional.hardening import st_costs, st_rules
 from tests.functional.identity.live import start_processes
 from tests.functional.webhooks.processes import RedisServer
+from tests.helpers.env import ENCRYPTION_KEY, RUN_PG_URL
 from tests.support import Creds, copy_database, drop_database, migrated_template
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations

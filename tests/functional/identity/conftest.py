@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 import pytest
 
 from models.identity import oauth
-from tests.functional.site.conftest import browser, site  # noqa: F401 (Chromium and a live server)
+from tests.helpers.identity import (
+    Proxy,
+)
 from tests.support import Clock
 
 
@@ -17,19 +18,6 @@ def clock(platform):
     """The app's clock, frozen at the real current time and movable by the test."""
     platform.clock = Clock(dt.datetime.now(dt.UTC).replace(microsecond=0))
     return platform.clock
-
-
-@dataclass
-class Proxy:
-    """A user and a token of the `creds` application acting for them."""
-
-    user_id: int
-    token: str
-
-    @property
-    def headers(self) -> dict:
-        """The proxy headers of a T operation."""
-        return {"X-Proxy-User-Id": str(self.user_id), "X-Proxy-Access-Token": self.token}
 
 
 @pytest.fixture()
@@ -52,8 +40,3 @@ def make_auth_code(db):
         return code
 
     return make
-
-
-def code_of(response) -> int:
-    """The envelope code of a response."""
-    return response.json()["code"]

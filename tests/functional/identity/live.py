@@ -17,7 +17,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from modhub.app import create_app
-from tests.conftest import PG_URL, RUN_PG_URL
+from tests.helpers.env import PG_URL, RUN_PG_URL
 from tests.support import drop_database, migrated_database
 
 BASE_PG_URL = PG_URL  # the run's (xdist worker's) test database

@@ -9,7 +9,7 @@ from argon2 import PasswordHasher
 from models.identity import accounts
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken, User, UserBinding
-from tests.functional.identity.conftest import code_of
+from tests.helpers.identity import code_of
 from tests.support import SignedClient
 
 REGISTER = "/openapi/v2/proxy-user/register"

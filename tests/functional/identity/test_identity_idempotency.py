@@ -15,8 +15,8 @@ from models.identity.tables import User, WalletLedger
 from modhub.core.crypto import SecretBox
 from modhub.core.errors import ApiError
 from modhub.db import Database
-from tests.conftest import PG_URL, RUN_PG_URL
-from tests.functional.identity.conftest import code_of
+from tests.helpers.env import PG_URL, RUN_PG_URL
+from tests.helpers.identity import code_of
 from tests.support import drop_database, migrated_database
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from models.identity import accounts
-from tests.functional.identity.conftest import code_of
+from tests.helpers.identity import code_of
 from tests.support import SignedClient
 
 REDIRECT = "https://launcher.example/cb?keep=1"

@@ -11,7 +11,7 @@ from models.identity import oauth
 from models.identity.service import token_hash
 from models.identity.tables import AuthCode, PairingCode, ProxyToken, SsoTicket
 from modhub.core.errors import ApiError
-from tests.functional.identity.conftest import code_of
+from tests.helpers.identity import code_of
 from tests.support import SignedClient
 
 TOKEN = "/openapi/v2/oauth/token"

@@ -11,7 +11,7 @@ from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.tables import CarouselPlacement, ProviderAccount, WalletLedger
 from modhub.core.display import format_time
-from tests.functional.identity.conftest import code_of
+from tests.helpers.identity import code_of
 
 COLLECT = "/openapi/v2/provider/activity/collect"
 CAROUSEL = "/openapi/v2/provider/activity/carousel"

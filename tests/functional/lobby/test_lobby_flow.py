@@ -6,8 +6,8 @@ import hashlib
 import os
 import time
 
-from tests.functional.catalog.conftest import data, error_code
-from tests.functional.lobby.conftest import BASE, fetch, item, post_body
+from tests.helpers.catalog import data, error_code
+from tests.helpers.lobby import BASE, fetch, item, post_body
 
 A, B = os.urandom(300_001), os.urandom(70_000)
 SHA_A, SHA_B = hashlib.sha256(A).hexdigest(), hashlib.sha256(B).hexdigest()

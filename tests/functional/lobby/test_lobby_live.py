@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.lobby import LiveServer, peak_rss_mb, random_file, reserve_item
-from tests.conftest import PG_URL
+from tests.helpers.env import PG_URL
+from tests.helpers.live_lobby import LiveServer, peak_rss_mb, random_file, reserve_item
 
 pytestmark = pytest.mark.slow
 SIZE = int(os.environ.get("MODHUB_LOBBY_BIG_BYTES", str(1 << 30)))  # 1 GiB unless told otherwise

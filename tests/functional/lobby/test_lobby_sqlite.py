@@ -11,8 +11,8 @@ from models.identity.tokens import issue_token
 from models.lobby.sweep import sweep
 from modhub import demo
 from modhub.app import build_platform, create_app
-from tests.functional.catalog.conftest import data
-from tests.functional.lobby.conftest import BASE, Lobby, fetch, item, post_body
+from tests.helpers.catalog import data
+from tests.helpers.lobby import BASE, Lobby, fetch, item, post_body
 from tests.support import Creds, SignedClient
 
 pytestmark = pytest.mark.sqlite

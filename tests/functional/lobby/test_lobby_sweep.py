@@ -12,8 +12,8 @@ from sqlalchemy import select
 from models.lobby.sweep import sweep
 from models.lobby.tables import LobbyResource
 from modhub.core.storage import ObjectMissing
-from tests.functional.catalog.conftest import data
-from tests.functional.lobby.conftest import item, post_body
+from tests.helpers.catalog import data
+from tests.helpers.lobby import item, post_body
 
 A = os.urandom(200_000)
 SHA_A = hashlib.sha256(A).hexdigest()

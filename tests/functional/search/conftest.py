@@ -2,49 +2,28 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import itertools
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pytest
-from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
-from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceAuthor, ResourcePost
 from models.identity import applications
 from modhub.app import create_app
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
-from tests.conftest import PG_URL, RUN_PG_URL
+from tests.helpers.env import PG_URL, RUN_PG_URL
+from tests.helpers.search import (
+    LiveCatalogue,
+    post_row,
+)
 from tests.support import (
     Creds,
     SignedClient,
     drop_database,
     migrated_database,
 )
-
-_names = itertools.count(1)
-
-
-def post_row(**fields) -> dict:
-    """Columns of a listed resource post, overridden by fields."""
-    n = next(_names)
-    now = dt.datetime.now(dt.UTC)
-    row = {
-        "section_code": "minecraft",
-        "main_name": f"Resource {n}",
-        "status": "PUBLISHED",
-        "visibility": "PUBLIC",
-        "resource_type": "mod",
-        "run_platform": "forge",
-        "main_categories": ["tech"],
-        "tags": [],
-        "publish_time": now,
-        "update_time": now,
-    }
-    return {**row, **fields}
 
 
 @pytest.fixture()
@@ -76,42 +55,6 @@ def change_post(db):
             session.commit()
 
     return change
-
-
-def ids(page: dict) -> list[int]:
-    """Post ids of a PageResult's list (or a sync batch's items)."""
-    return [item["postId"] for item in page.get("list", page.get("items", []))]
-
-
-@dataclass
-class LiveCatalogue:
-    """A committed database of its own, an app over it and a signed client of an app there."""
-
-    db: Database
-    signed: SignedClient
-
-    def write(self, **changes) -> None:
-        """Commit changes {post_id: {column: value}} in one transaction."""
-        with self.db.session() as session, session.begin():
-            for post_id, fields in changes.items():
-                post = session.get(ResourcePost, int(post_id))
-                for name, value in fields.items():
-                    setattr(post, name, value)
-
-    def add(self, count: int, **fields) -> list[int]:
-        """Commit `count` new listed posts in one transaction; their ids."""
-        with self.db.session() as session, session.begin():
-            posts = [ResourcePost(**post_row(**fields)) for _ in range(count)]
-            session.add_all(posts)
-            session.flush()
-            return [p.id for p in posts]
-
-    def live(self) -> dict[int, str]:
-        """Listed posts now: id -> mainName."""
-        with self.db.session() as session:
-            return dict(
-                session.execute(select(ResourcePost.id, ResourcePost.main_name).where(listed_clause())).all()
-            )
 
 
 @pytest.fixture()

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from tests.functional.search.conftest import ids
+from tests.helpers.search import ids
 
 PATHS = ["/openapi/v2/mods/search", "/openapi/v2/resource/query"]
 

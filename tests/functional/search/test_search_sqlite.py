@@ -7,7 +7,7 @@ import pytest
 from models.catalog.tables import ResourcePost
 from modhub import demo
 from modhub.app import build_platform, create_app
-from tests.functional.search.conftest import ids, post_row
+from tests.helpers.search import ids, post_row
 from tests.support import Creds, SignedClient
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.slow]

@@ -14,8 +14,8 @@ from sqlalchemy.engine import Engine
 from models.catalog.tables import ResourcePost as P
 from models.search import service, tiers
 from models.search.backends import RESOURCE_DOC as D
-from tests.functional.search.conftest import ids
 from tests.functional.search.test_search_http import PATHS, get
+from tests.helpers.search import ids
 
 
 @pytest.fixture()

@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 
-from tests.functional.search.conftest import ids
+from tests.helpers.search import ids
 
 PATHS = ["/openapi/v2/mods/sync", "/openapi/v2/resource/sync"]
 

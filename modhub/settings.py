@@ -7,7 +7,7 @@ import ipaddress
 import logging
 import os
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -60,7 +60,6 @@ class Settings:
     # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
     download_failure_hide_threshold: int = 5
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
-    extra: dict = field(default_factory=dict)
 
     @property
     def embedded(self) -> bool:

@@ -1,6 +1,7 @@
 """The code samples of the docs run against a live embedded server, as a reader would run them.
 
-A sample is a fenced block preceded by `<!-- sample: NAME -->` in a page of docs/. Its
+A sample is a fenced block preceded by `<!-- sample: NAME -->` in a page of docs/ or in the
+README. Its
 placeholders (the demo credentials, the server's address, an auth code) are replaced by live
 values; nothing else is changed. Every tagged sample has a test here."""
 
@@ -30,9 +31,9 @@ from tests.functional.identity.live import serve
 
 pytestmark = pytest.mark.sqlite
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = re.compile(r"<!-- sample: ([\w-]+) -->\n```(\w+)\n(.*?)\n```", re.S)
-TESTED = {"sign-python", "sign-curl", "sign-js", "token-exchange", "webhook-verify",
+TESTED = {"readme-sign", "sign-python", "sign-curl", "sign-js", "token-exchange", "webhook-verify",
           "webhook-receiver"}
 REDIRECT = "http://127.0.0.1/demo/callback"
 
@@ -40,7 +41,7 @@ REDIRECT = "http://127.0.0.1/demo/callback"
 def samples() -> dict[str, str]:
     """Every tagged sample of the docs by name."""
     found: dict[str, str] = {}
-    for page in sorted(DOCS.rglob("*.md")):
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for name, _lang, code in SAMPLE.findall(page.read_text(encoding="utf-8")):
             assert name not in found, f"sample {name} is tagged twice"
             found[name] = code
@@ -84,6 +85,14 @@ def run(args: list[str], **kwargs) -> dict:
 
 def test_every_sample_is_tested():
     assert set(SAMPLES) == TESTED
+
+
+def test_the_readme_signs_in_five_lines(live):
+    base, creds, _ = live
+    sample = filled("readme-sign", base, creds)
+    assert len(sample.splitlines()) == 5
+    body = run([sys.executable, "-c", sample])
+    assert body["code"] == 0 and isinstance(body["data"], list)
 
 
 def test_sign_in_python(live):

@@ -34,14 +34,18 @@ def _cell(text: str) -> str:
 def error_codes() -> str:
     """The error-code table, from the catalogue."""
     from modhub.core.errors import CATALOG
-    lines = [HEADER.format(source="modhub/core/errors.py"), "# Error codes\n\n",
-             "Every error answers the envelope with a non-zero `code` and the HTTP status below; "
-             "`msg` carries the message or a more precise one. A client tells failures apart by "
-             "`code` alone. Ranges: 2001xx gateway and quota, 2002xx application auth and "
-             "permission, 2003xx bad request, 2004xx not found and method, 2005xx server, "
-             "2006xx lobby, 2007xx authoring, 2008xx community, 2009xx codes, tickets and "
-             "pairing. How to react to each family: [Concepts](../start/concepts.md#errors).\n\n",
-             "| Code | Name | HTTP status | Meaning |\n| --- | --- | --- | --- |\n"]
+
+    lines = [
+        HEADER.format(source="modhub/core/errors.py"),
+        "# Error codes\n\n",
+        "Every error answers the envelope with a non-zero `code` and the HTTP status below; "
+        "`msg` carries the message or a more precise one. A client tells failures apart by "
+        "`code` alone. Ranges: 2001xx gateway and quota, 2002xx application auth and "
+        "permission, 2003xx bad request, 2004xx not found and method, 2005xx server, "
+        "2006xx lobby, 2007xx authoring, 2008xx community, 2009xx codes, tickets and "
+        "pairing. How to react to each family: [Concepts](../start/concepts.md#errors).\n\n",
+        "| Code | Name | HTTP status | Meaning |\n| --- | --- | --- | --- |\n",
+    ]
     for e in sorted(CATALOG.values(), key=lambda e: e.code):
         lines.append(f"| {e.code} | {e.name} | {e.status} | {_cell(e.message)} |\n")
     return "".join(lines)
@@ -50,10 +54,14 @@ def error_codes() -> str:
 def settings() -> str:
     """The production settings reference, from the settings table."""
     from modhub.settings import DESCRIBED
-    out = [HEADER.format(source="modhub/settings.py (DESCRIBED)"), "# Settings reference\n\n",
-           "Every setting is an environment variable, read once at start-up; a malformed value "
-           "stops the start with a message naming the variable. "
-           "[Deployment](deployment.md) shows a production set.\n"]
+
+    out = [
+        HEADER.format(source="modhub/settings.py (DESCRIBED)"),
+        "# Settings reference\n\n",
+        "Every setting is an environment variable, read once at start-up; a malformed value "
+        "stops the start with a message naming the variable. "
+        "[Deployment](deployment.md) shows a production set.\n",
+    ]
     group = None
     for g, name, default, meaning in DESCRIBED:
         if g != group:
@@ -76,8 +84,10 @@ def access_of(op: dict) -> str:
 
 def api_reference() -> str:
     """Every operation of the contract by tag: method, path, access class, summary."""
-    doc = yaml.load((ROOT / "openapi" / "openapi.yaml").read_text(encoding="utf-8"),
-                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    doc = yaml.load(
+        (ROOT / "openapi" / "openapi.yaml").read_text(encoding="utf-8"),
+        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+    )
     tags = {t["name"]: t.get("description", "") for t in doc.get("tags", [])}
     ops: dict[str, list] = {name: [] for name in tags}
     for path, item in doc["paths"].items():
@@ -86,16 +96,20 @@ def api_reference() -> str:
                 op = item[method]
                 ops.setdefault(op["tags"][0], []).append((path, method.upper(), op))
     total = sum(len(v) for v in ops.values())
-    out = [HEADER.format(source="openapi/openapi.yaml"), "# API reference\n\n",
-           f"The contract, `openapi/openapi.yaml` (version {doc['info']['version']}), declares "
-           f"{total} operations. A running server serves it at `/openapi/v2/meta/openapi.json` "
-           "and `/openapi/v2/meta/openapi.yaml`, with an interactive page that signs requests at "
-           "`/openapi/v2/meta/docs/` (for the embedded server: "
-           "<http://127.0.0.1:8000/openapi/v2/meta/docs/>). The contract is the reference for "
-           "parameters, bodies, schemas and examples; this page is its index.\n\n",
-           "Access: " + "; ".join(f"**{k}** {v}" for k, v in ACCESS.items())
-           + " ([Concepts](../start/concepts.md#access-classes)). Operations marked *planned* "
-           "answer 501 / 200501.\n"]
+    out = [
+        HEADER.format(source="openapi/openapi.yaml"),
+        "# API reference\n\n",
+        f"The contract, `openapi/openapi.yaml` (version {doc['info']['version']}), declares "
+        f"{total} operations. A running server serves it at `/openapi/v2/meta/openapi.json` "
+        "and `/openapi/v2/meta/openapi.yaml`, with an interactive page that signs requests at "
+        "`/openapi/v2/meta/docs/` (for the embedded server: "
+        "<http://127.0.0.1:8000/openapi/v2/meta/docs/>). The contract is the reference for "
+        "parameters, bodies, schemas and examples; this page is its index.\n\n",
+        "Access: "
+        + "; ".join(f"**{k}** {v}" for k, v in ACCESS.items())
+        + " ([Concepts](../start/concepts.md#access-classes)). Operations marked *planned* "
+        "answer 501 / 200501.\n",
+    ]
     for tag, rows in ops.items():
         if not rows:
             continue

@@ -33,8 +33,15 @@ pytestmark = pytest.mark.sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = re.compile(r"<!-- sample: ([\w-]+) -->\n```(\w+)\n(.*?)\n```", re.S)
-TESTED = {"readme-sign", "sign-python", "sign-curl", "sign-js", "token-exchange", "webhook-verify",
-          "webhook-receiver"}
+TESTED = {
+    "readme-sign",
+    "sign-python",
+    "sign-curl",
+    "sign-js",
+    "token-exchange",
+    "webhook-verify",
+    "webhook-receiver",
+}
 REDIRECT = "http://127.0.0.1/demo/callback"
 
 
@@ -67,9 +74,12 @@ def live(tmp_path_factory, sqlite_template):
 
 def filled(name: str, base: str, creds: dict, **more: str) -> str:
     """The sample's code with the placeholders replaced by live values."""
-    code = (SAMPLES[name].replace("your-api-key", creds["apiKey"])
-            .replace("your-secret-key", creds["secretKey"])
-            .replace("http://127.0.0.1:8000", base))
+    code = (
+        SAMPLES[name]
+        .replace("your-api-key", creds["apiKey"])
+        .replace("your-secret-key", creds["secretKey"])
+        .replace("http://127.0.0.1:8000", base)
+    )
     for old, new in more.items():
         assert old in code, f"{name} has no {old!r}"
         code = code.replace(old, new)
@@ -118,16 +128,27 @@ def test_sign_in_javascript(live):
 def test_token_exchange(live):
     base, creds, platform = live
     with platform.db.session() as session, session.begin():
-        code = create_auth_code(session, app_id=creds["appId"], user_id=creds["demoUserId"],
-                                redirect_uri=REDIRECT, now=dt.datetime.now(dt.UTC))
-    sample = filled("token-exchange", base, creds,
-                    **{'USER_ID, AUTH_CODE = 1, "the-auth-code"':
-                       f'USER_ID, AUTH_CODE = {creds["demoUserId"]}, "{code}"'})
+        code = create_auth_code(
+            session,
+            app_id=creds["appId"],
+            user_id=creds["demoUserId"],
+            redirect_uri=REDIRECT,
+            now=dt.datetime.now(dt.UTC),
+        )
+    sample = filled(
+        "token-exchange",
+        base,
+        creds,
+        **{
+            'USER_ID, AUTH_CODE = 1, "the-auth-code"': f'USER_ID, AUTH_CODE = {creds["demoUserId"]}, "{code}"'
+        },
+    )
     token = run([sys.executable, "-c", sample])
     assert str(token["userId"]) == str(creds["demoUserId"]) and token["accessToken"]
     # the code is spent: the same sample again is refused with 200911
-    again = subprocess.run([sys.executable, "-c", sample], capture_output=True, text=True,
-                           timeout=30, check=False)
+    again = subprocess.run(
+        [sys.executable, "-c", sample], capture_output=True, text=True, timeout=30, check=False
+    )
     assert again.returncode != 0 and "HTTP Error 400" in again.stderr
 
 
@@ -163,10 +184,14 @@ def _post(url: str, body: bytes, headers: dict) -> int:
 
 def test_webhook_receiver_checks_and_deduplicates(tmp_path):
     port = _free_port()
-    code = (SAMPLES["webhook-receiver"].replace('"whsec_..."', '"whsec_docs"')
-            .replace('("0.0.0.0", 8080)', f'("127.0.0.1", {port})'))
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    code = (
+        SAMPLES["webhook-receiver"]
+        .replace('"whsec_..."', '"whsec_docs"')
+        .replace('("0.0.0.0", 8080)', f'("127.0.0.1", {port})')
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 10
         while True:  # waiting for the receiver process to listen
@@ -179,9 +204,13 @@ def test_webhook_receiver_checks_and_deduplicates(tmp_path):
         url = f"http://127.0.0.1:{port}/"
         body = encode_body("resource.published", {"postId": 7, "title": "Better Trees"})
         ts = str(int(time.time() * 1000))
-        headers = {"Content-Type": "application/json", "X-Webhook-Event": "resource.published",
-                   "X-Webhook-Id": str(uuid.uuid4()), "X-Webhook-Timestamp": ts,
-                   "X-Webhook-Signature": signature_header(["whsec_docs"], ts, body)}
+        headers = {
+            "Content-Type": "application/json",
+            "X-Webhook-Event": "resource.published",
+            "X-Webhook-Id": str(uuid.uuid4()),
+            "X-Webhook-Timestamp": ts,
+            "X-Webhook-Signature": signature_header(["whsec_docs"], ts, body),
+        }
         assert _post(url, body, headers) == 204
         assert _post(url, body, headers) == 204  # a retry: acknowledged, not processed again
         assert _post(url, body, {**headers, "X-Webhook-Signature": "0" * 64}) == 401

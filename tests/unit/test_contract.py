@@ -48,8 +48,13 @@ def test_extensions_are_tagged_and_outside_the_service_spec():
 
 
 def test_access_level_matches_the_service_spec():
-    codes = {"K": Access.KEY, "P": Access.PROXY_USER, "T": Access.TOKEN, "A": Access.ANONYMOUS,
-             "header X-Proxy-Access-Token": Access.TOKEN}
+    codes = {
+        "K": Access.KEY,
+        "P": Access.PROXY_USER,
+        "T": Access.TOKEN,
+        "A": Access.ANONYMOUS,
+        "header X-Proxy-Access-Token": Access.TOKEN,
+    }
     ops = {(m, p): o for m, p, o in OPS}
     for want in _service_operations():
         assert access_of(ops[(want["method"], want["path"])]) is codes[want["access"]], want
@@ -82,8 +87,7 @@ def test_a_broken_handler_module_is_not_taken_for_a_planned_one(tmp_path, monkey
 
 
 def test_error_catalog_is_documented_in_the_contract():
-    rows = re.findall(r"^\|\s*(\d{6})\s*\|\s*([A-Z_]+)\s*\|\s*(\d{3})\s*\|", DOC["info"]["description"],
-                      re.M)
+    rows = re.findall(r"^\|\s*(\d{6})\s*\|\s*([A-Z_]+)\s*\|\s*(\d{3})\s*\|", DOC["info"]["description"], re.M)
     documented = {(int(c), n, int(s)) for c, n, s in rows}
     assert documented == {(e.code, e.name, e.status) for e in CATALOG.values()}
 

@@ -21,8 +21,11 @@ def _product_sources():
 def settings_read() -> set[str]:
     """Every MODHUB_* variable the product code reads: the settings module's readers
     (`_env("NAME")`, `_number("NAME", ...)`) and direct reads of the environment elsewhere."""
-    found = set(re.findall(r"\b_(?:env|number|flag)\(\s*\"([A-Z][A-Z0-9_]*)\"",
-                           (ROOT / "modhub" / "settings.py").read_text()))
+    found = set(
+        re.findall(
+            r"\b_(?:env|number|flag)\(\s*\"([A-Z][A-Z0-9_]*)\"", (ROOT / "modhub" / "settings.py").read_text()
+        )
+    )
     direct = re.compile(r"(?:environ(?:\.get)?\s*[\[(]|getenv\()\s*[\"']MODHUB_([A-Z0-9_]+)[\"']")
     for path in _product_sources():
         found |= set(direct.findall(path.read_text(encoding="utf-8")))
@@ -58,13 +61,20 @@ def test_the_readme_is_short_and_keeps_the_test_command():
     assert test.split("```sh\n", 1)[1].split("\n```", 1)[0] == TEST_COMMAND
 
 
-DIARY = re.compile(r"\b(the lead|(this|that|first|second|third|fourth|fifth|sixth|seventh|"
-                   r"eighth|next|previous|earlier|helper) session|is owed|run-by-run)\b", re.I)
+DIARY = re.compile(
+    r"\b(the lead|(this|that|first|second|third|fourth|fifth|sixth|seventh|"
+    r"eighth|next|previous|earlier|helper) session|is owed|run-by-run)\b",
+    re.I,
+)
 
 
 def test_no_diary_in_the_docs():
-    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md",
-             *sorted((ROOT / "docs").rglob("*.md"))]
+    pages = [
+        ROOT / "README.md",
+        ROOT / "CONTRIBUTING.md",
+        ROOT / "CHANGELOG.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+    ]
     for page in pages:
         for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
             if DIARY.search(line):

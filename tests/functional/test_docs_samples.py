@@ -100,7 +100,8 @@ def test_every_sample_is_tested():
 def test_the_readme_signs_in_five_lines(live):
     base, creds, _ = live
     sample = filled("readme-sign", base, creds)
-    assert len(sample.splitlines()) == 5
+    code = [line for line in sample.splitlines() if line and not line.startswith(("import", "from"))]
+    assert len(code) == 5
     body = run([sys.executable, "-c", sample])
     assert body["code"] == 0 and isinstance(body["data"], list)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -17,17 +18,19 @@ import sys
 import time
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 
 import pytest
 
 from models.identity.oauth import create_auth_code
+from models.webhooks import service as webhooks
+from models.webhooks.events import emit
 from modhub import demo
 from modhub.app import build_platform, create_app
 from modhub.core.webhook_signing import encode_body, sign, signature_header
 from modhub.settings import Settings, finalize
 from tests.functional.identity.live import serve
+from workers import embedded
 
 pytestmark = pytest.mark.sqlite
 
@@ -183,16 +186,42 @@ def _post(url: str, body: bytes, headers: dict) -> int:
         return err.code
 
 
-def test_webhook_receiver_checks_and_deduplicates(tmp_path):
+def _line(proc, timeout: float) -> str:
+    """The next line the process prints, waiting at most `timeout` seconds."""
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "the receiver printed nothing"
+    return proc.stdout.readline().strip()
+
+
+def test_webhook_receiver_gets_a_live_delivery(tmp_path, sqlite_template):
+    """The receiver sample, with the standalone check sample in place of the modhub import,
+    receives a real delivery from the embedded server's relay, acknowledges a repeat of the same
+    X-Webhook-Id without processing it twice, and refuses a wrong signature."""
+    shutil.copyfile(sqlite_template, tmp_path / "m.db")
+    settings = finalize(
+        Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db", webhook_allow_private=True)
+    )
+    platform = build_platform(settings)
     port = _free_port()
+    with platform.db.session() as session, session.begin():
+        app_id = demo.ensure_demo_app(platform)["appId"]
+        _, secret = webhooks.create(
+            session, platform.secrets, app_id=app_id, url=f"http://127.0.0.1:{port}/", allow_private=True
+        )
     code = (
         SAMPLES["webhook-receiver"]
-        .replace('"whsec_..."', '"whsec_docs"')
+        .replace(
+            "from modhub.core.webhook_signing import verify_signature  # or the function above",
+            SAMPLES["webhook-verify"],
+        )
+        .replace('"whsec_..."', f'"{secret}"')
         .replace('("0.0.0.0", 8080)', f'("127.0.0.1", {port})')
     )
+    assert "modhub" not in code.split("SECRET =")[0]  # the standalone check is the one running
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    relay = embedded.start(platform)
     try:
         deadline = time.monotonic() + 10
         while True:  # waiting for the receiver process to listen
@@ -202,21 +231,30 @@ def test_webhook_receiver_checks_and_deduplicates(tmp_path):
             except OSError:
                 assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
                 time.sleep(0.02)
-        url = f"http://127.0.0.1:{port}/"
+        with platform.db.session() as session, session.begin():
+            event_id = emit(
+                session, kind="resource.published", data={"postId": 7, "title": "Better Trees"}
+            ).event_id
+        assert _line(proc, 10) == "resource.published 7 Better Trees"  # delivered by the relay
+        # a retry of the same event (what a redelivery sends): acknowledged, not processed again
         body = encode_body("resource.published", {"postId": 7, "title": "Better Trees"})
         ts = str(int(time.time() * 1000))
         headers = {
             "Content-Type": "application/json",
             "X-Webhook-Event": "resource.published",
-            "X-Webhook-Id": str(uuid.uuid4()),
+            "X-Webhook-Id": event_id,
             "X-Webhook-Timestamp": ts,
-            "X-Webhook-Signature": signature_header(["whsec_docs"], ts, body),
+            "X-Webhook-Signature": signature_header([secret], ts, body),
         }
+        url = f"http://127.0.0.1:{port}/"
         assert _post(url, body, headers) == 204
-        assert _post(url, body, headers) == 204  # a retry: acknowledged, not processed again
         assert _post(url, body, {**headers, "X-Webhook-Signature": "0" * 64}) == 401
-        assert proc.stdout.readline().strip() == "resource.published 7 Better Trees"
+        stale = str(int(time.time() * 1000) - 600_000)
+        replayed = {**headers, "X-Webhook-Timestamp": stale, "X-Webhook-Signature": sign(secret, stale, body)}
+        assert _post(url, body, replayed) == 401
     finally:
+        relay.stop()
+        platform.db.engine.dispose()
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert out.strip() == ""  # the repeated id was not processed a second time

@@ -76,6 +76,159 @@ class Settings:
         return dataclasses.replace(self, **changes)
 
 
+# What every MODHUB_* variable means. docs/operate/settings.md is generated from this table
+# (`python docs/generate.py`), and tests/unit/test_docs.py checks both ways that every MODHUB_*
+# variable the code reads has a line here and that every line here is read: a new setting needs
+# its read below (or where it is used) and one line here. (group, NAME without MODHUB_, default,
+# meaning in Markdown).
+DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "Mode and secrets",
+        "PRODUCTION",
+        "off",
+        "`1`, `true` or `yes`: refuse to start without `MODHUB_DATABASE_URL`, `MODHUB_REDIS_URL` and "
+        "`MODHUB_ENCRYPTION_KEY` (no generated defaults).",
+    ),
+    (
+        "Mode and secrets",
+        "ENCRYPTION_KEY",
+        "generated into `<data>/encryption.key`",
+        "Fernet key encrypting API secrets at rest and deriving the site's cookie key "
+        "(`modhub keygen` prints one). Changing it makes every stored API secret unreadable.",
+    ),
+    (
+        "Mode and secrets",
+        "DATA_DIR",
+        "`./modhub-data`",
+        "The embedded mode's folder: SQLite database, generated keys, stored files.",
+    ),
+    (
+        "Mode and secrets",
+        "INSTALL_SIGNING_KEY",
+        "generated into `<data>/install-signing-key.pem`",
+        "RSA private key (PEM) signing install scripts; its public key is served at "
+        "`GET /openapi/v2/meta/install-signing-key`.",
+    ),
+    (
+        "Databases",
+        "DATABASE_URL",
+        "SQLite in the data folder",
+        "SQLAlchemy URL, e.g. `postgresql+psycopg2://modhub@db/modhub`.",
+    ),
+    (
+        "Databases",
+        "REDIS_URL",
+        "none (quotas counted per process)",
+        "e.g. `redis://cache:6379/0`: shared quotas, replay nonces, download counts, record-cache "
+        "generations and the RQ queues. Needed by `modhub worker` and in production.",
+    ),
+    ("Addresses", "SITE_URL", "none", "Public address of the platform site (login, consent, pairing pages)."),
+    (
+        "Addresses",
+        "BASE_URL",
+        "none",
+        "Public address of this API: the base of the signed `/storage/...` URLs of the disk storage.",
+    ),
+    ("Addresses", "CDN_BASE_URL", "none", "Base of image and avatar display URLs."),
+    (
+        "Addresses",
+        "TRUSTED_PROXIES",
+        "none",
+        "Proxies whose `X-Forwarded-For` is believed: IPs or CIDRs, comma or space separated.",
+    ),
+    (
+        "Requests",
+        "TIME_ZONE",
+        "`Asia/Shanghai`",
+        "Zone of every displayed time (`yyyy-MM-dd HH:mm:ss`); times are stored in UTC.",
+    ),
+    (
+        "Requests",
+        "MAX_BODY_BYTES",
+        "1048576 (1 MiB)",
+        "JSON request body limit; a larger body answers 413 / 200302.",
+    ),
+    (
+        "Requests",
+        "MAX_UPLOAD_BYTES",
+        "536870912 (512 MiB)",
+        "Multipart upload limit; a lobby file may be this less 16 KiB (multipart framing).",
+    ),
+    (
+        "Requests",
+        "MAX_HEADER_BYTES",
+        "32768 (32 KiB)",
+        "Request header limit, names plus values; a larger set answers 431 / 200308.",
+    ),
+    ("Requests", "TIMESTAMP_WINDOW_SECONDS", "300", "How far `X-Timestamp` may be from the server clock."),
+    ("Requests", "DEFAULT_PER_MINUTE", "100", "Per-minute quota of an application that has none of its own."),
+    ("Requests", "DEFAULT_PER_DAY", "10000", "Per-day quota of an application that has none of its own."),
+    (
+        "Caches",
+        "APP_CACHE_SECONDS",
+        "5",
+        "How long a process keeps an application's snapshot (status, secret, quotas, allow-list); "
+        "0 keeps nothing. A change made in the console or the CLI is seen by every process within "
+        "this time.",
+    ),
+    (
+        "Caches",
+        "RECORD_CACHE_SECONDS",
+        "30",
+        "How long a process keeps catalogue detail and batch records (0: off). See "
+        "[the record cache](../maintain/architecture.md#the-record-cache).",
+    ),
+    (
+        "Storage",
+        "STORAGE_URL",
+        "empty: `<data>/files`",
+        "Empty: a content-addressed folder served through HMAC-signed, expiring `/storage/<sha256>` "
+        "URLs. `s3://bucket[/prefix]`: any S3-compatible store (presigned GET URLs).",
+    ),
+    ("Storage", "S3_ENDPOINT_URL", "boto3's default", "The S3 peer's endpoint."),
+    ("Storage", "S3_REGION", "boto3's default", "The S3 region."),
+    ("Storage", "S3_ACCESS_KEY_ID", "boto3's credential chain", "S3 access key id."),
+    ("Storage", "S3_SECRET_ACCESS_KEY", "boto3's credential chain", "S3 secret access key."),
+    (
+        "Webhooks",
+        "WEBHOOK_ALLOW_PRIVATE",
+        "off",
+        "`1`: accept callbacks on loopback and private addresses, and `http` to them (development only).",
+    ),
+    ("Webhooks", "WEBHOOK_QUEUE", "`webhooks`", "RQ queue of the webhook jobs."),
+    ("Webhooks", "WEBHOOK_TIMEOUT_SECONDS", "10", "Receiver time-out of one attempt."),
+    (
+        "Webhooks",
+        "WEBHOOK_LEASE_SECONDS",
+        "30",
+        "How long a job owns a delivery before the sweep may send it again; must exceed the time-out.",
+    ),
+    ("Webhooks", "WEBHOOK_SWEEP_SECONDS", "10", "Sweep period of each `modhub worker`."),
+    ("Webhooks", "WEBHOOK_BATCH_SIZE", "50", "Deliveries per job."),
+    ("Webhooks", "WEBHOOK_CONCURRENCY", "8", "Concurrent requests per worker."),
+    (
+        "Content",
+        "DOWNLOAD_FAILURE_HIDE_THRESHOLD",
+        "5",
+        "Distinct reporters of unresolved download failures that hide a resource (0: never).",
+    ),
+    (
+        "Content",
+        "SENSITIVE_WORDS_FILE",
+        "none",
+        "UTF-8 word list checked on private messages, one entry a line: `word` (message blocked) or "
+        "`word:REVIEW` (held for review); `#` comments.",
+    ),
+    (
+        "Development",
+        "RECORD_ERROR_CODES",
+        "off",
+        "A folder: every (operationId, code) answered is recorded there as JSON lines, the input of "
+        "`openapi/declare_errors.py --observed` (test runs only).",
+    ),
+)
+
+
 def _env(name: str, default: str = "") -> str:
     return os.environ.get(f"MODHUB_{name}", default).strip()
 
@@ -117,6 +270,7 @@ def from_env() -> Settings:
         max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
         max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
         timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        app_cache_seconds=_number("APP_CACHE_SECONDS", 5.0, float),
         record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),
         default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
         default_per_day=_number("DEFAULT_PER_DAY", 10_000),

@@ -49,6 +49,8 @@ class Settings:
     webhook_timeout_seconds: float = 10.0
     webhook_lease_seconds: float = 30.0
     webhook_sweep_seconds: float = 10.0
+    webhook_retention_days: int = 30  # finished deliveries and their events kept (0: forever)
+    maintenance_interval_seconds: float = 3600.0  # `modhub worker` runs the maintenance jobs (0: off)
     webhook_batch_size: int = 50
     webhook_concurrency: int = 8
     storage_url: str = ""
@@ -204,6 +206,21 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "How long a job owns a delivery before the sweep may send it again; must exceed the time-out.",
     ),
     ("Webhooks", "WEBHOOK_SWEEP_SECONDS", "10", "Sweep period of each `modhub worker`."),
+    (
+        "Webhooks",
+        "WEBHOOK_RETENTION_DAYS",
+        "30",
+        "Finished deliveries (succeeded, failed, dropped), their attempts and their delivered events "
+        "older than this are deleted by the maintenance jobs; `0` keeps them forever.",
+    ),
+    (
+        "Maintenance",
+        "MAINTENANCE_INTERVAL_SECONDS",
+        "3600",
+        "Every `modhub worker` runs the maintenance jobs (storage sweep, identity purge, download "
+        "flush, webhook retention) this often, one worker at a time across hosts (a Redis lock); "
+        "`0` leaves them to `modhub maintenance run` (cron or the systemd timer).",
+    ),
     ("Webhooks", "WEBHOOK_BATCH_SIZE", "50", "Deliveries per job."),
     ("Webhooks", "WEBHOOK_CONCURRENCY", "8", "Concurrent requests per worker."),
     (
@@ -280,6 +297,8 @@ def from_env() -> Settings:
         webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float),
         webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float),
         webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
+        webhook_retention_days=_number("WEBHOOK_RETENTION_DAYS", 30),
+        maintenance_interval_seconds=_number("MAINTENANCE_INTERVAL_SECONDS", 3600.0, float),
         webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
         webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
         storage_url=_env("STORAGE_URL"),
@@ -320,6 +339,12 @@ def finalize(settings: Settings) -> Settings:
             "MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
             "(32 url-safe base64-encoded bytes; make one with: modhub keygen)"
         ) from exc
+    for name, value in (
+        ("WEBHOOK_RETENTION_DAYS", settings.webhook_retention_days),
+        ("MAINTENANCE_INTERVAL_SECONDS", settings.maintenance_interval_seconds),
+    ):
+        if value < 0:
+            raise SettingsError(f"MODHUB_{name} must be 0 or more, got {value}")
     if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
         raise SettingsError(
             "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "

@@ -1,5 +1,5 @@
-"""`modhub worker`: an RQ worker with the scheduler (retries are scheduled jobs) and the webhook
-sweep thread beside it.
+"""`modhub worker`: an RQ worker with the scheduler (retries are scheduled jobs) and the sweep
+thread beside it (the webhook sweep, the download flush, and the maintenance jobs when due).
 
 The worker class is SimpleWorker by default: measured with bench/webhooks.py, forking a child per
 job (rq.Worker) costs more than the delivery itself; jobs here are short I/O and do not leak.
@@ -16,6 +16,7 @@ from rq import SimpleWorker, Worker
 
 from models.downloads.counting import RedisCounter, flush
 from modhub.settings import Settings
+from workers.maintenance import run_if_due
 from workers.relay import sweep
 from workers.runtime import build, install
 
@@ -32,6 +33,7 @@ class Sweeper(threading.Thread):
         self.stopping = threading.Event()
         self.downloads = RedisCounter(redis.Redis.from_url(rt.settings.redis_url), "modhub:quota")
         self.worker = None  # the RQ worker running now (set by run_worker)
+        self.platform = None  # for the maintenance jobs, built at their first turn
 
     def run(self) -> None:
         """Sweep until stopped; a failed pass (Redis or database down) is retried next period."""
@@ -40,6 +42,7 @@ class Sweeper(threading.Thread):
                 revive_scheduler(self.worker)
                 sweep(self.rt)
                 flush(self.rt.db, self.downloads)  # download counts into the statistics
+                self.maintain()
             except Exception as exc:  # noqa: BLE001 - the rows stay owed; try again next period
                 log.warning(
                     "webhook sweep failed (%s: %s); retrying in %g s",
@@ -63,6 +66,17 @@ def revive_scheduler(worker) -> bool:
     if started:
         log.warning("the RQ scheduler process had stopped (Redis restarted?); started a new one")
     return started
+
+    def maintain(self) -> None:
+        """The maintenance jobs, when this worker's turn has come (workers.maintenance)."""
+        interval = self.rt.settings.maintenance_interval_seconds
+        if not interval:
+            return
+        if self.platform is None:
+            from modhub.app import build_platform
+
+            self.platform = build_platform(self.rt.settings)
+        run_if_due(self.platform, self.downloads.client, interval=interval)
 
 
 def run_worker(

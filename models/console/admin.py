@@ -17,6 +17,11 @@ def _audit(session: Session, actor: int, action: str, app_id: int | None, detail
     session.add(AdminAudit(actor_user_id=actor, action=action, app_id=app_id, detail=detail[:500]))
 
 
+def record_command(session: Session, *, actor: str, action: str, detail: str) -> None:
+    """Audit an administrative command run outside the admin pages (actor: who ran it)."""
+    session.add(AdminAudit(actor_user_id=None, actor=actor[:64], action=action[:64], detail=detail[:500]))
+
+
 def _quota(value: int | None, name: str) -> int | None:
     if value is not None and not 1 <= value <= MAX_QUOTA:
         raise ApiError("PARAMETER_INVALID", f"{name} must be between 1 and {MAX_QUOTA}")

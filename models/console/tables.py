@@ -36,12 +36,14 @@ class ConsoleApp(Base):
 
 
 class AdminAudit(Base):
-    """One change an admin made on the admin pages: who, what, when."""
+    """One change an admin made, on the admin pages (actor_user_id) or with an administrative
+    `modhub` command (actor "cli:<os user>@<host>"): who, what, when."""
 
     __tablename__ = "admin_audit"
 
     id: Mapped[id_pk]
-    actor_user_id: Mapped[int] = mapped_column(BigId, ForeignKey("app_user.id"))
+    actor_user_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("app_user.id"))
+    actor: Mapped[str] = mapped_column(String(64), default="", server_default="")
     action: Mapped[str64]
     app_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("application.id"))
     detail: Mapped[str] = mapped_column(String(500), default="")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.identity.tables import Application
@@ -258,3 +258,23 @@ def send_test(session: Session, *, subscription_id: int, now: dt.datetime | None
     session.flush()
     after_commit_deliver(session, [delivery.id])
     return event.event_id
+
+
+def purge_finished(session: Session, *, before: dt.datetime) -> dict[str, int]:
+    """Delete the deliveries that ended (succeeded, failed, dropped) before `before`, their
+    attempts, and the relayed events left with no delivery; pending deliveries are never touched.
+    Returns how many rows of each kind went."""
+    finished = (DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED, DeliveryStatus.DROPPED)
+    old = select(WebhookDelivery.id).where(
+        WebhookDelivery.status.in_(finished), WebhookDelivery.completed_at < before
+    )
+    attempts = session.execute(delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(old)))
+    deliveries = session.execute(delete(WebhookDelivery).where(WebhookDelivery.id.in_(old)))
+    events = session.execute(
+        delete(OutboxEvent).where(
+            OutboxEvent.relayed_at.is_not(None),
+            OutboxEvent.created_at < before,
+            ~select(WebhookDelivery.id).where(WebhookDelivery.event_id == OutboxEvent.id).exists(),
+        )
+    )
+    return {"deliveries": deliveries.rowcount, "attempts": attempts.rowcount, "events": events.rowcount}

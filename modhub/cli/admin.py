@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 import click
 
-from modhub.cli.common import load_platform, run_or_fail
+from modhub.cli.common import audited, load_platform, run_or_fail
 
 
 @click.group()
@@ -33,6 +33,7 @@ def _apply(action, **kwargs) -> None:
 
 @resource.command("publish")
 @click.argument("post_id", type=int)
+@audited
 def resource_publish(post_id: int) -> None:
     """Publish a resource post; emits resource.published."""
     from models.catalog.lifecycle import publish_resource
@@ -51,6 +52,7 @@ def resource_publish(post_id: int) -> None:
     help="Field to change, e.g. --set main_name='New name' --set resource_version=1.2 "
     "(lists and booleans as JSON: --set main_categories='[\"MAP\"]').",
 )
+@audited
 def resource_update(post_id: int, pairs) -> None:
     """Change fields of a resource post; a published one emits resource.updated."""
     from models.catalog.lifecycle import update_resource
@@ -85,6 +87,7 @@ def _value(name: str, raw: str):
 
 @resource.command("delete")
 @click.argument("post_id", type=int)
+@audited
 def resource_delete(post_id: int) -> None:
     """Soft-delete a resource post; emits resource.deleted with its last snapshot."""
     from models.catalog.lifecycle import delete_resource
@@ -100,6 +103,7 @@ def server() -> None:
 @server.command("status")
 @click.argument("post_id", type=int)
 @click.argument("state", type=click.Choice(["online", "offline"]))
+@audited
 def server_status(post_id: int, state: str) -> None:
     """Mark a server online or offline; emits server.status.online/offline when it changed."""
     from models.catalog.lifecycle import server_snapshot, set_server_status
@@ -128,6 +132,7 @@ def user() -> None:
 @user.command("role")
 @click.argument("user_id", type=int)
 @click.argument("role", type=click.Choice(["admin", "moderator", "none"]))
+@audited
 def user_role(user_id: int, role: str) -> None:
     """Grant a site role to a user (admin: may use the admin pages; moderator: may review resource
     drafts, as admins may too), or remove it with `none`."""

@@ -8,6 +8,7 @@ import json
 import click
 
 from modhub.cli.admin import admin, resource
+from modhub.cli.common import audited
 from modhub.cli.common import load_platform as _platform
 from modhub.cli.common import run_or_fail as _run
 
@@ -20,6 +21,7 @@ from modhub.cli.common import run_or_fail as _run
     show_default=True,
     help="Resolution written to the resource's reports (seen through resolved-since).",
 )
+@audited
 def resource_restore(post_id: int, note: str) -> None:
     """Publish again a resource hidden by download-failure reports; resolves its reports."""
     from models.downloads.reports import restore
@@ -40,6 +42,7 @@ def entitlement() -> None:
 @entitlement.command("grant")
 @click.argument("user_id", type=int)
 @click.argument("post_id", type=int)
+@audited
 def entitlement_grant(user_id: int, post_id: int) -> None:
     """Let a user download a paid (or MEMBERS) resource."""
     from models.downloads.access import grant
@@ -53,6 +56,7 @@ def entitlement_grant(user_id: int, post_id: int) -> None:
 @entitlement.command("revoke")
 @click.argument("user_id", type=int)
 @click.argument("post_id", type=int)
+@audited
 def entitlement_revoke(user_id: int, post_id: int) -> None:
     """Take an entitlement back (its temporary links stop working at once)."""
     from models.downloads.access import revoke
@@ -86,6 +90,7 @@ def keys() -> None:
 
 
 @keys.command("rotate-install-key")
+@audited
 def keys_rotate() -> None:
     """Make a new install-script signing key; the old one stays published until retired."""
     from models.downloads.keys import rotate
@@ -99,6 +104,7 @@ def keys_rotate() -> None:
 
 @keys.command("retire-install-key")
 @click.argument("kid")
+@audited
 def keys_retire(kid: str) -> None:
     """Stop publishing a previous install-script signing key."""
     from models.downloads.keys import retire

@@ -10,9 +10,10 @@ from cryptography.fernet import Fernet
 
 from modhub import __version__
 from modhub.cli.admin import admin
-from modhub.cli.common import load_platform, load_settings, run_or_fail
+from modhub.cli.common import audited, load_platform, load_settings, run_or_fail
 from modhub.cli.downloads import downloads, keys
 from modhub.cli.identity import identity
+from modhub.cli.maintenance import maintenance
 from modhub.cli.moderate import moderate
 from modhub.cli.storage import storage
 from modhub.cli.webhooks import webhook
@@ -69,6 +70,7 @@ def app() -> None:
 @click.option("--per-minute", type=click.IntRange(min=1), help="Per-minute quota (default 100).")
 @click.option("--per-day", type=click.IntRange(min=1), help="Per-day quota (default 10000).")
 @click.option("--approve", is_flag=True, help="Approve at once.")
+@audited
 def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
     """Register an application and print its credentials once, as JSON."""
     from models.identity import applications
@@ -102,6 +104,7 @@ def _set_status(app_id: int, status_name: str) -> None:
 
 @app.command("approve")
 @click.argument("app_id", type=int)
+@audited
 def app_approve(app_id: int) -> None:
     """Approve an application."""
     _set_status(app_id, "APPROVED")
@@ -109,6 +112,7 @@ def app_approve(app_id: int) -> None:
 
 @app.command("disable")
 @click.argument("app_id", type=int)
+@audited
 def app_disable(app_id: int) -> None:
     """Disable an application (its requests get 200204)."""
     _set_status(app_id, "DISABLED")
@@ -140,6 +144,7 @@ def app_list() -> None:
 
 @app.command("rotate-secret")
 @click.argument("app_id", type=int)
+@audited
 def app_rotate_secret(app_id: int) -> None:
     """Replace an application's secret key and print the new credentials once."""
     from models.identity import applications
@@ -274,3 +279,4 @@ main.add_command(storage)
 main.add_command(moderate)
 main.add_command(downloads)
 main.add_command(keys)
+main.add_command(maintenance)

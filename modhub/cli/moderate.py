@@ -7,7 +7,7 @@ import json
 
 import click
 
-from modhub.cli.common import load_platform, run_or_fail
+from modhub.cli.common import audited, load_platform, run_or_fail
 
 
 def _reviewer(session, reviewer_id: int | None) -> int | None:
@@ -66,6 +66,7 @@ def moderate_show(draft_id: int) -> None:
 @moderate.command("approve")
 @click.argument("draft_id", type=int)
 @click.option("--by", "reviewer_id", type=int, help="Moderator user id recorded with the decision.")
+@audited
 def moderate_approve(draft_id: int, reviewer_id: int | None) -> None:
     """Approve: publish the draft (resource.published) or apply the edit (resource.updated)."""
     from models.authoring import review
@@ -86,6 +87,7 @@ def moderate_approve(draft_id: int, reviewer_id: int | None) -> None:
 @click.argument("draft_id", type=int)
 @click.option("--reason", required=True, help="Why; the author is notified with it.")
 @click.option("--by", "reviewer_id", type=int, help="Moderator user id recorded with the decision.")
+@audited
 def moderate_reject(draft_id: int, reason: str, reviewer_id: int | None) -> None:
     """Reject with a reason: the draft goes back to its author (REJECTED)."""
     from models.authoring import review

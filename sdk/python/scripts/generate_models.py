@@ -150,10 +150,17 @@ def _short(text: str) -> str:
     return text if len(text) <= 90 else text[:87].rsplit(" ", 1)[0] + " ..."
 
 
+def load(contract_path: Path = CONTRACT) -> dict[str, Any]:
+    """The contract as a dict (libyaml's loader when there: ten times faster)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with open(contract_path, encoding="utf-8") as handle:
+        contract: dict[str, Any] = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
+        return contract
+
+
 def generate(contract_path: Path = CONTRACT) -> str:
     """The text models.py must have for the given contract."""
-    with open(contract_path, encoding="utf-8") as handle:
-        return Generator(yaml.safe_load(handle)).run()
+    return Generator(load(contract_path)).run()
 
 
 def main() -> int:

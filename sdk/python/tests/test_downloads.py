@@ -11,7 +11,6 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
-
 from modhub_client import HashMismatch, KeySet, SignatureInvalid, expected_hashes
 from modhub_client.downloads import part_path
 

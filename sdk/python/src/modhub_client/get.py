@@ -22,7 +22,15 @@ from typing import Any
 
 import httpx
 
-from modhub_client import ApiError, Client, ModhubError, VerificationError, expected_hashes, hash_file
+from modhub_client import (
+    ApiError,
+    Client,
+    ModhubError,
+    ProxyUser,
+    VerificationError,
+    expected_hashes,
+    hash_file,
+)
 from modhub_client.errors import HashMismatch
 from modhub_client.models import FileSummaryVO, ModDetailVO
 
@@ -300,6 +308,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=os.environ.get("MODHUB_BASE_URL", "http://127.0.0.1:8000"))
     p.add_argument("--api-key", default=os.environ.get("MODHUB_API_KEY"))
     p.add_argument("--secret", default=os.environ.get("MODHUB_SECRET"))
+    p.add_argument("--user-id", type=int, default=os.environ.get("MODHUB_USER_ID"),
+                   help="the platform user downloading (REGISTERED, MEMBERS and paid resources need one)")
+    p.add_argument("--token", default=os.environ.get("MODHUB_ACCESS_TOKEN"),
+                   help="that user's proxy access token (it names the user itself)")
     sub = p.add_subparsers(dest="command", required=True)
     for name in ("install", "verify", "update", "list", "remove"):
         s = sub.add_parser(name)
@@ -333,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         if not a.api_key or not a.secret:
             raise Fail(USAGE, "give --api-key and --secret (or MODHUB_API_KEY and MODHUB_SECRET)")
         a.dest.mkdir(parents=True, exist_ok=True)
-        with Client(a.base_url, a.api_key, a.secret) as client:
+        user = ProxyUser(a.user_id, a.token) if a.user_id or a.token else None
+        with Client(a.base_url, a.api_key, a.secret, proxy_user=user) as client:
             return COMMANDS[a.command](client, a)
     except Fail as exc:
         print(f"modhub-get: {exc}", file=sys.stderr)

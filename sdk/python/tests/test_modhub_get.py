@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from modhub_client import ProxyUser, expected_hashes
@@ -98,7 +99,8 @@ def test_no_matching_file_and_missing_credentials_exit_codes(run, catalogue, tmp
     assert run("install", str(post_id), "--game-version", "x", "--dest", str(tmp_path))[0] == 2
 
 
-def test_the_console_script_is_installed(server, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "modhub_client.get", "list", "--dest", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60)
+def test_the_console_script_is_installed(tmp_path):
+    script = Path(sys.executable).parent / "modhub-get"
+    done = subprocess.run([str(script), "list", "--dest", str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 2 and "install something first" in done.stderr

@@ -60,6 +60,31 @@ class Catalogue:
                     return post_id, version, loader, deps
         raise LookupError("the demo catalogue has no mod with installable required dependencies")
 
+    def installable(self, post_id: int) -> str | None:
+        """A game version some on-site file of the mod is for."""
+        for f in self.files.get(post_id, []):
+            for version in f["resourceVersions"] or []:
+                if pick_file(self.files[post_id], version, None, None):
+                    return str(version)
+        return None
+
+    def incompatible_pair(self, client: Client) -> tuple[int, str, int, str]:
+        """(A, its version, B, its version): A declares itself incompatible with B; both install
+        alone (no required dependency) and need no signed-in user."""
+        def alone(post_id: int) -> bool:
+            return (self.installable(post_id) is not None
+                    and not any(r.get("relationType") == "DEPENDENCY" and r.get("isRequired")
+                                for r in self.rel(client, post_id))
+                    and client.download_auth(post_id)["deniedReason"] is None)
+        for a in self.files:
+            if self.installable(a) is None:
+                continue
+            for r in self.rel(client, a):
+                b = int(r["targetPostId"])
+                if r.get("relationType") == "INCOMPATIBLE" and alone(b) and alone(a):
+                    return a, str(self.installable(a)), b, str(self.installable(b))
+        raise LookupError("the demo catalogue has no installable incompatible pair")
+
     def with_update(self) -> tuple[int, str, str, Any, Any]:
         """A mod (no relations needed) with two on-site files for one game version and loader:
         (postId, version, loader, older file, newest file)."""

@@ -91,6 +91,15 @@ def test_update_replaces_an_older_file_with_the_newest(run, client, catalogue, t
     assert run("verify", "--dest", str(tmp_path))[0] == 0
 
 
+def test_a_declared_incompatibility_is_refused(run, client, catalogue, tmp_path):
+    a, a_version, b, b_version = catalogue.incompatible_pair(client)
+    assert run("install", str(b), "--game-version", b_version, "--dest", str(tmp_path))[0] == 0
+    before = (tmp_path / LOCK).read_text()
+    code, out = run("install", str(a), "--game-version", a_version, "--dest", str(tmp_path))
+    assert code == 5 and f"mod {a} declares itself incompatible with mod {b}" in out
+    assert (tmp_path / LOCK).read_text() == before  # nothing downloaded, the lock unchanged
+
+
 def test_no_matching_file_and_missing_credentials_exit_codes(run, catalogue, tmp_path, monkeypatch):
     post_id = catalogue.uploaded()[0][0]
     code, out = run("install", str(post_id), "--game-version", "no-such-version", "--dest", str(tmp_path))

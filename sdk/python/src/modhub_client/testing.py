@@ -59,7 +59,8 @@ def _free_port() -> int:
 
 
 class EmbeddedServer:
-    """`modhub run` in a temporary data folder; `base_url`, `api_key`, `secret_key` once started.
+    """`modhub run` in a temporary data folder; `base_url`, `app_id`, `api_key`, `secret_key` and the
+    site user `demo`'s `demo_password` once started.
 
     `env` adds environment variables (e.g. {"MODHUB_DEFAULT_PER_MINUTE": "1000"}); the caller's
     own MODHUB_* variables are not passed on, so a test never reaches a configured database.
@@ -77,7 +78,7 @@ class EmbeddedServer:
         self.api_key = ""
         self.secret_key = ""
         self.app_id = 0
-        self.demo_user_id: int | None = None
+        self.demo_password = ""
         self.output: list[str] = []
         self._proc: subprocess.Popen[str] | None = None
 
@@ -106,8 +107,11 @@ class EmbeddedServer:
             self.output.append(line.rstrip("\n"))
             if match := re.search(r"demo app id (\d+)\s+API key (\S+)", line):
                 self.app_id, self.api_key = int(match.group(1)), match.group(2)
+            elif match := re.search(r"demo site user\s+demo / (\S+)", line):
+                self.demo_password = match.group(1)
             elif match := re.search(r"demo secret key\s+(\S+)", line):
                 self.secret_key = match.group(1)
+            elif line.startswith("=" * 20) and self.secret_key:  # the banner's closing rule
                 ready.set()
             del self.output[:-500]
         ready.set()  # the process ended

@@ -31,7 +31,7 @@ from modhub_client import (
     expected_hashes,
     hash_file,
 )
-from modhub_client.errors import HashMismatch
+from modhub_client.errors import HashMismatch, InvalidRequest
 from modhub_client.models import FileSummaryVO, ModDetailVO
 
 LOCK = "modhub.lock.json"
@@ -240,16 +240,26 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
         by_loader.setdefault(mod.get("runPlatform") or loader, []).append(mod)
     missing, todo = [], []
     for run_platform, mods in by_loader.items():
-        if run_platform is None:  # files/updates requires runPlatform: no answer for these
-            missing += [f"{m['path']} (no loader to check with)" for m in mods]
+        try:
+            answers = client.file_updates([m["hashes"]["sha256"] for m in mods], game_version=a.game_version,
+                                          run_platform=run_platform)
+        except InvalidRequest:
+            if run_platform is not None:
+                raise
+            # contract 1.0.0 requires runPlatform: files that name no loader cannot be checked
+            missing += [f"{m['path']} (the server's update check needs a loader)" for m in mods]
             continue
-        answers = client.file_updates([m["hashes"]["sha256"] for m in mods], game_version=a.game_version,
-                                      run_platform=run_platform)
         for mod, answer in zip(mods, answers, strict=True):
-            if answer is None:
-                missing.append(f"{mod['path']} (no file for {a.game_version} / {run_platform})")
+            if answer is None or answer.get("file") is None:
+                extra: dict[str, Any] = dict(answer or {})  # a per-entry status, when the server sends one
+                status = f"{extra['status']}: " if extra.get("status") else ""
+                missing.append(f"{mod['path']} ({status}no file for {a.game_version} / "
+                               f"{run_platform or '-'})")
             elif not answer["upToDate"]:
                 file = answer["file"]
+                if file.get("storageType") != "DIRECT_UPLOAD":  # a cloud-disk share or an external link
+                    missing.append(f"{mod['path']} (newer file {file['fileInfoId']} is not on this site)")
+                    continue
                 name = Path(file.get("fileName") or f"{file['fileInfoId']}.bin").name
                 folder = str(PurePosixPath(mod["path"]).parent)
                 todo.append({**mod, "fileId": file["fileInfoId"], "fileName": name,

@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from modhub_client import AuthError, Client, NotFound, ProxyUser, RateLimited, RetryPolicy
+from modhub_client import AuthError, Client, InvalidRequest, NotFound, ProxyUser, RateLimited, RetryPolicy
 from modhub_client._core import Call, Core
 from modhub_client.signing import MonotonicClock, sign, string_to_sign
 
@@ -112,3 +112,12 @@ def test_etag_cache_answers_304_from_the_cache(server, catalogue):
         first = cached.get_mod(post)
         again = cached.get_mod(post)
     assert statuses == [200, 304] and again == first
+
+
+def test_the_signed_path_is_the_path_on_the_wire(client):
+    seen: list[httpx.Request] = []
+    client.http.event_hooks["request"].append(seen.append)
+    with pytest.raises(InvalidRequest) as caught:  # past the signature check: validation refuses it
+        client.request("GET", "/openapi/v2/games/no such game é")
+    assert caught.value.code == 200301  # not 200208: the signature covered the percent-encoded path
+    assert seen[-1].url.raw_path == b"/openapi/v2/games/no%20such%20game%20%C3%A9"

@@ -116,18 +116,21 @@ class Core:
               proxy_user: ProxyUser | None = None) -> httpx.Request:
         """The httpx request, signed now (a retry is signed again with a new timestamp)."""
         headers = {"User-Agent": self.user_agent, "Accept": "application/json", **call.headers}
-        if call.signed:
-            if self.credentials is None:
-                raise ValueError("this operation is signed: give the client api_key and secret_key")
-            headers.update(self.credentials.headers(call.method, call.path, self.clock()))
         user = proxy_user or self.proxy_user
         if user is not None and call.signed:
             headers.update(user.headers())
         key = self.cache_key(call, user)
         if key is not None and self.cache is not None and (hit := self.cache.lookup(key)):
             headers["If-None-Match"] = hit[0]
-        return client.build_request(call.method, self.base_url + call.path, params=call.params,
-                                    json=call.json, headers=headers)
+        request = client.build_request(call.method, self.base_url + call.path, params=call.params,
+                                       json=call.json, headers=headers)
+        if call.signed:
+            if self.credentials is None:
+                raise ValueError("this operation is signed: give the client api_key and secret_key")
+            # the path exactly as it goes on the wire (percent-encoded by httpx), without the query
+            sent = request.url.raw_path.split(b"?", 1)[0].decode("ascii")
+            request.headers.update(self.credentials.headers(call.method, sent, self.clock()))
+        return request
 
     def cache_key(self, call: Call, user: ProxyUser | None) -> tuple[str, str] | None:
         """Cache key of a conditional read: the URL with its query and the acting user."""

@@ -50,7 +50,8 @@ class Progress:
     """One progress line on stderr for all parallel downloads (redrawn at most 10 times a second)."""
 
     def __init__(self, count: int):
-        self.count, self.done, self.sizes = count, 0, {}  # type: ignore[var-annotated]
+        self.count, self.done = count, 0
+        self.sizes: dict[str, tuple[int, int | None]] = {}
         self.lock, self.last = threading.Lock(), 0.0
         self.tty = sys.stderr.isatty()
 

@@ -7,21 +7,27 @@ from __future__ import annotations
 import collections
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from modhub_client import Client
 from modhub_client.get import pick_file
-from modhub_client.testing import EmbeddedServer
 
-# the demo app's default quota (100 a minute) is too small for a test run; webhooks go to loopback
-SERVER_ENV = {"MODHUB_DEFAULT_PER_MINUTE": "100000", "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1"}
+if TYPE_CHECKING:
+    from modhub_client.testing import EmbeddedServer
+
+pytest_plugins = ["modhub_client.testing"]  # the fixture integrators use: modhub_server
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[EmbeddedServer]:
-    with EmbeddedServer(env=SERVER_ENV) as running:
-        yield running
+def modhub_server_env() -> dict[str, str]:
+    # the demo app's default quota (100 a minute) is too small for a test run; webhooks go to loopback
+    return {"MODHUB_DEFAULT_PER_MINUTE": "100000", "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1"}
+
+
+@pytest.fixture(scope="session")
+def server(modhub_server: EmbeddedServer) -> EmbeddedServer:
+    return modhub_server
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ MODHUB_SERVER_COMMAND environment variable (a path, or a command line) or else f
     with EmbeddedServer() as server:
         client = server.client()
 
-With pytest, `pytest_plugins = ["modhub_client.testing"]` gives the session fixture `modhub_server`.
+With pytest, `pytest_plugins = ["modhub_client.testing"]` gives the session fixture `modhub_server`
+(its environment from the overridable session fixture `modhub_server_env`).
 """
 
 from __future__ import annotations
@@ -180,9 +181,14 @@ try:  # the fixture when pytest is there; the package itself does not need pytes
     import pytest
 
     @pytest.fixture(scope="session")
-    def modhub_server() -> Iterator[EmbeddedServer]:
+    def modhub_server_env() -> dict[str, str]:
+        """Extra environment of the server (override it, e.g. {"MODHUB_DEFAULT_PER_MINUTE": "1000"})."""
+        return {}
+
+    @pytest.fixture(scope="session")
+    def modhub_server(modhub_server_env: dict[str, str]) -> Iterator[EmbeddedServer]:
         """One embedded modhub server for the test session."""
-        with EmbeddedServer() as server:
+        with EmbeddedServer(env=modhub_server_env) as server:
             yield server
 except ImportError:  # pragma: no cover
     pass

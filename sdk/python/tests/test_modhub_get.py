@@ -45,6 +45,9 @@ def test_install_verify_list_remove(run, server, client, catalogue, tmp_path):
     assert mods[deps[0]]["requiredBy"] == [post_id]
     assert any(m.get("scriptKeyId") for m in mods.values())  # the demo's scripts are signed
 
+    code, out = run(*args, *(["--loader", loader] if loader else []))  # again: nothing to do
+    assert code == 0 and "installed 0 file(s)" in out
+    assert json.loads((tmp_path / LOCK).read_text())["mods"] == lock["mods"]
     assert run("verify", "--dest", str(tmp_path))[0] == 0
     listed = run("list", "--dest", str(tmp_path))[1]
     assert all(m["path"] in listed for m in mods.values())

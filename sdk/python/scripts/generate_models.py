@@ -22,6 +22,7 @@ CONTRACT = HERE.parents[2] / "openapi" / "openapi.yaml"
 OUTPUT = HERE.parent / "src" / "modhub_client" / "models.py"
 
 HEADER = '''# ruff: noqa: E501
+# fmt: off
 """Models of the modhub Open API contract {version}, generated from openapi/openapi.yaml by
 sdk/python/scripts/generate_models.py: do not edit by hand (tests/test_models.py fails on drift)."""
 
@@ -81,14 +82,16 @@ class Generator:
         fields = {p: self.annotation(props[p], name + p[:1].upper() + p[1:]) for p in props}
         doc = " ".join(str(schema.get("description", name)).split())
         if required and optional:
-            self.emit(f"_{name}Required", [(p, fields[p]) for p in required], None,
-                      f"Required keys of {name}.")
+            self.emit(
+                f"_{name}Required", [(p, fields[p]) for p in required], None, f"Required keys of {name}."
+            )
             self.emit(name, [(p, fields[p]) for p in optional], f"_{name}Required", doc, total=False)
         else:
             self.emit(name, [(p, fields[p]) for p in props], None, doc, total=not optional)
 
-    def emit(self, name: str, fields: list[tuple[str, str]], base: str | None, doc: str,
-             total: bool = True) -> None:
+    def emit(
+        self, name: str, fields: list[tuple[str, str]], base: str | None, doc: str, total: bool = True
+    ) -> None:
         """Class syntax when every key is an identifier, else the functional form."""
         if all(p.isidentifier() and not keyword.iskeyword(p) for p, _ in fields):
             head = f"class {name}({base or 'TypedDict'}{'' if total else ', total=False'}):"
@@ -106,8 +109,11 @@ class Generator:
             text = schema["$ref"].rsplit("/", 1)[1]
         elif "allOf" in schema:
             refs = [s for s in schema["allOf"] if "$ref" in s]
-            text = self.annotation(refs[0], context) if len(refs) == 1 and len(schema["allOf"]) == 1 \
+            text = (
+                self.annotation(refs[0], context)
+                if len(refs) == 1 and len(schema["allOf"]) == 1
                 else self.inline(self.merged(schema), context)
+            )
         elif "oneOf" in schema or "anyOf" in schema:
             options = [s for s in schema.get("oneOf", schema.get("anyOf", []))]
             texts: list[str] = []
@@ -136,8 +142,7 @@ class Generator:
             extra = schema.get("additionalProperties")
             value = self.annotation(extra, context + "Value") if isinstance(extra, dict) and extra else "Any"
             return f"dict[str, {value}]"
-        return {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}.get(
-            str(kind), "Any")
+        return {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}.get(str(kind), "Any")
 
     def inline(self, schema: dict[str, Any], name: str) -> str:
         """An inline object schema emitted as its own class; its name."""

@@ -45,8 +45,12 @@ class Catalogue:
 
     def uploaded(self) -> list[tuple[int, Any]]:
         """(postId, file) of every on-site file with its digests."""
-        return [(p, f) for p, fs in self.files.items() for f in fs
-                if f["storageType"] == "DIRECT_UPLOAD" and f.get("hashes")]
+        return [
+            (p, f)
+            for p, fs in self.files.items()
+            for f in fs
+            if f["storageType"] == "DIRECT_UPLOAD" and f.get("hashes")
+        ]
 
     def rel(self, client: Client, post_id: int) -> list[Any]:
         if post_id not in self.relations:
@@ -56,8 +60,11 @@ class Catalogue:
     def with_dependency(self, client: Client) -> tuple[int, str, str | None, list[int]]:
         """A mod with required dependencies that all have a file for one of its game versions."""
         for post_id, file in self.uploaded():
-            deps = [int(r["targetPostId"]) for r in self.rel(client, post_id)
-                    if r.get("relationType") == "DEPENDENCY" and r.get("isRequired")]
+            deps = [
+                int(r["targetPostId"])
+                for r in self.rel(client, post_id)
+                if r.get("relationType") == "DEPENDENCY" and r.get("isRequired")
+            ]
             if not deps:
                 continue
             for version in file["resourceVersions"] or []:
@@ -77,11 +84,17 @@ class Catalogue:
     def incompatible_pair(self, client: Client) -> tuple[int, str, int, str]:
         """(A, its version, B, its version): A declares itself incompatible with B; both install
         alone (no required dependency) and need no signed-in user."""
+
         def alone(post_id: int) -> bool:
-            return (self.installable(post_id) is not None
-                    and not any(r.get("relationType") == "DEPENDENCY" and r.get("isRequired")
-                                for r in self.rel(client, post_id))
-                    and client.download_auth(post_id)["deniedReason"] is None)
+            return (
+                self.installable(post_id) is not None
+                and not any(
+                    r.get("relationType") == "DEPENDENCY" and r.get("isRequired")
+                    for r in self.rel(client, post_id)
+                )
+                and client.download_auth(post_id)["deniedReason"] is None
+            )
+
         for a in self.files:
             if self.installable(a) is None:
                 continue

@@ -18,9 +18,11 @@ def test_async_client_pages_walk_and_download(server, catalogue, tmp_path):
             assert len(ids) == page["total"]
             walked = {c.post_id async for c in client.walk_sync(size=200) if c.kind == "changed"}
             assert set(ids) <= walked
-            done = await client.download(post_id, file["fileInfoId"], tmp_path / "f.jar",
-                                         expected=expected_hashes(file))
+            done = await client.download(
+                post_id, file["fileInfoId"], tmp_path / "f.jar", expected=expected_hashes(file)
+            )
             assert done.hashes == {k: file["hashes"][k] for k in ("sha1", "sha256", "sha512")}
             with pytest.raises(NotFound):
                 await client.get_mod(9_000_000_000)
+
     asyncio.run(scenario())

@@ -15,10 +15,13 @@ from modhub_client.signing import MonotonicClock, sign, string_to_sign
 
 
 def test_signature_is_the_contracts_string_to_sign():
-    expected = base64.b64encode(hmac.new(b"s3cret", b"GET\n/openapi/v2/mods/search\n1700000000000",
-                                         hashlib.sha256).digest()).decode()
-    assert string_to_sign("get", "/openapi/v2/mods/search", "1700000000000") == \
-        "GET\n/openapi/v2/mods/search\n1700000000000"
+    expected = base64.b64encode(
+        hmac.new(b"s3cret", b"GET\n/openapi/v2/mods/search\n1700000000000", hashlib.sha256).digest()
+    ).decode()
+    assert (
+        string_to_sign("get", "/openapi/v2/mods/search", "1700000000000")
+        == "GET\n/openapi/v2/mods/search\n1700000000000"
+    )
     assert sign("s3cret", "get", "/openapi/v2/mods/search", "1700000000000") == expected
 
 
@@ -37,8 +40,9 @@ def test_signed_round_trip_with_a_query_string(client):
     request = seen[-1]
     assert request.url.query  # the query is sent, and not signed
     ts = request.headers["X-Timestamp"]
-    assert request.headers["X-Signature"] == sign(client.core.credentials.secret_key, "GET",
-                                                  "/openapi/v2/mods/search", ts)
+    assert request.headers["X-Signature"] == sign(
+        client.core.credentials.secret_key, "GET", "/openapi/v2/mods/search", ts
+    )
 
 
 def test_a_wrong_secret_is_an_auth_error_with_code_msg_trace_id_and_status(server):
@@ -67,8 +71,12 @@ def test_proxy_user_headers_on_a_p_operation(client, catalogue):
 
 def test_quota_exhaustion_raises_rate_limited_without_waiting_past_the_limit(server):
     app = server.create_app("sdk quota test", "--per-minute", "2")
-    with Client(server.base_url, app["apiKey"], app["secretKey"],
-                retry=RetryPolicy(attempts=3, backoff=0.01, max_wait=0.5)) as limited:
+    with Client(
+        server.base_url,
+        app["apiKey"],
+        app["secretKey"],
+        retry=RetryPolicy(attempts=3, backoff=0.01, max_wait=0.5),
+    ) as limited:
         with pytest.raises(RateLimited) as caught:
             for _ in range(5):  # 2 a minute: the third call, or the fifth when a minute began between
                 started = time.monotonic()

@@ -23,8 +23,13 @@ def uploaded(catalogue):
 def test_download_checks_every_published_digest(client, uploaded, tmp_path):
     post_id, file = uploaded
     progress: list[tuple[int, int | None]] = []
-    done = client.download(post_id, file["fileInfoId"], tmp_path / "mod.jar", expected=expected_hashes(file),
-                           progress=lambda got, total: progress.append((got, total)))
+    done = client.download(
+        post_id,
+        file["fileInfoId"],
+        tmp_path / "mod.jar",
+        expected=expected_hashes(file),
+        progress=lambda got, total: progress.append((got, total)),
+    )
     data = (tmp_path / "mod.jar").read_bytes()
     assert done.size == len(data) == file["fileSize"] and progress[-1] == (len(data), len(data))
     for name in ("sha1", "sha256", "sha512"):
@@ -96,19 +101,43 @@ def test_key_set_reads_a_pem_bundle_and_a_jwks():
     signature = base64.b64encode(old.sign(script.encode(), padding.PKCS1v15(), hashes.SHA256())).decode()
 
     def pem(key):
-        return key.public_key().public_bytes(serialization.Encoding.PEM,
-                                             serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+        return (
+            key.public_key()
+            .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+            .decode()
+        )
 
     def b64(n: int) -> str:
         return base64.urlsafe_b64encode(n.to_bytes((n.bit_length() + 7) // 8, "big")).rstrip(b"=").decode()
+
     bundle = KeySet.parse(f"# newkid CURRENT\n{pem(new)}# oldkid PREVIOUS\n{pem(old)}")
     assert list(bundle.keys) == ["newkid", "oldkid"] and bundle.current.kid == "newkid"
     assert bundle.verify(script, signature, "oldkid").kid == "oldkid"
     with pytest.raises(SignatureInvalid):
         bundle.verify(script, signature, "newkid")
     numbers = old.public_key().public_numbers()
-    jwks = KeySet.parse(json.dumps({"keys": [{"kty": "RSA", "kid": "oldkid", "use": "sig", "alg": "RS256",
-                                              "n": b64(numbers.n), "e": b64(numbers.e)}]}))
+    jwks = KeySet.parse(
+        json.dumps(
+            {
+                "keys": [
+                    {
+                        "kty": "RSA",
+                        "kid": "oldkid",
+                        "use": "sig",
+                        "alg": "RS256",
+                        "n": b64(numbers.n),
+                        "e": b64(numbers.e),
+                    }
+                ]
+            }
+        )
+    )
     assert jwks.verify(script, signature).kid == "oldkid"
-    assert KeySet.parse(pem(old)).current.kid == hashlib.sha256(old.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)).hexdigest()[:16]
+    assert (
+        KeySet.parse(pem(old)).current.kid
+        == hashlib.sha256(
+            old.public_key().public_bytes(
+                serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+            )
+        ).hexdigest()[:16]
+    )

@@ -23,6 +23,7 @@ def run(server, monkeypatch, capsys):
         code = main(["--base-url", server.base_url, *args])
         out = capsys.readouterr()
         return code, out.out + out.err
+
     return go
 
 
@@ -32,8 +33,16 @@ def test_install_verify_list_remove(run, server, client, catalogue, tmp_path):
     for post in [post_id, *deps]:  # and some are members-only: the operator lets this user have them
         if client.download_auth(post, proxy_user=ProxyUser(user))["deniedReason"]:
             server.cli("admin", "entitlement", "grant", str(user), str(post))
-    args = ["--user-id", str(user), "install", str(post_id), "--game-version", version,
-            "--dest", str(tmp_path)]
+    args = [
+        "--user-id",
+        str(user),
+        "install",
+        str(post_id),
+        "--game-version",
+        version,
+        "--dest",
+        str(tmp_path),
+    ]
     code, out = run(*args, *(["--loader", loader] if loader else []))
     assert code == 0, out
     lock = json.loads((tmp_path / LOCK).read_text())
@@ -61,8 +70,12 @@ def test_install_verify_list_remove(run, server, client, catalogue, tmp_path):
 
 def test_a_tampered_file_fails_verify(run, catalogue, tmp_path):
     post_id, version, loader, _, newest = catalogue.with_update()
-    assert run("install", str(post_id), "--game-version", version, "--loader", loader,
-               "--dest", str(tmp_path))[0] == 0
+    assert (
+        run("install", str(post_id), "--game-version", version, "--loader", loader, "--dest", str(tmp_path))[
+            0
+        ]
+        == 0
+    )
     path = tmp_path / json.loads((tmp_path / LOCK).read_text())["mods"][0]["path"]
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
@@ -73,15 +86,20 @@ def test_a_tampered_file_fails_verify(run, catalogue, tmp_path):
 
 def test_update_replaces_an_older_file_with_the_newest(run, client, catalogue, tmp_path):
     post_id, version, loader, older, newest = catalogue.with_update()
-    assert run("install", str(post_id), "--game-version", version, "--loader", loader,
-               "--dest", str(tmp_path))[0] == 0
+    assert (
+        run("install", str(post_id), "--game-version", version, "--loader", loader, "--dest", str(tmp_path))[
+            0
+        ]
+        == 0
+    )
     # the folder as it was before the newest file was published: the older file installed
     lock = json.loads((tmp_path / LOCK).read_text())
     entry = next(m for m in lock["mods"] if m["postId"] == post_id)
     (tmp_path / entry["path"]).unlink()
     entry.update({"fileId": older["fileInfoId"], "fileName": older["fileName"], "path": older["fileName"]})
-    entry["hashes"] = client.download(post_id, older["fileInfoId"], tmp_path / older["fileName"],
-                                      expected=expected_hashes(older)).hashes
+    entry["hashes"] = client.download(
+        post_id, older["fileInfoId"], tmp_path / older["fileName"], expected=expected_hashes(older)
+    ).hashes
     (tmp_path / LOCK).write_text(json.dumps(lock))
 
     code, out = run("update", "--game-version", version, "--dest", str(tmp_path))
@@ -113,6 +131,7 @@ def test_no_matching_file_and_missing_credentials_exit_codes(run, catalogue, tmp
 
 def test_the_console_script_is_installed(tmp_path):
     script = Path(sys.executable).parent / "modhub-get"
-    done = subprocess.run([str(script), "list", "--dest", str(tmp_path)], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [str(script), "list", "--dest", str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and "install something first" in done.stderr

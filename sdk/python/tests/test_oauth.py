@@ -18,20 +18,38 @@ def test_authorize_exchange_and_an_idempotent_write(server, client):
     redirect_uri = f"{server.base_url}/demo/callback"
     with httpx.Client(base_url=server.base_url) as browser:  # the user's browser, with cookies
         login = browser.get("/login")
-        assert browser.post("/login", data={"login": "demo", "password": server.demo_password,
-                                            "csrf_token": _csrf(login), "next": "/"}).status_code == 302
+        assert (
+            browser.post(
+                "/login",
+                data={
+                    "login": "demo",
+                    "password": server.demo_password,
+                    "csrf_token": _csrf(login),
+                    "next": "/",
+                },
+            ).status_code
+            == 302
+        )
         consent = browser.get(client.authorize_url(server.app_id, redirect_uri, state="st-1"))
         assert consent.status_code == 200
-        answer = browser.post("/openapi-authorize", data={
-            "app_id": str(server.app_id), "redirect_uri": redirect_uri, "state": "st-1",
-            "decision": "allow", "csrf_token": _csrf(consent)})
+        answer = browser.post(
+            "/openapi-authorize",
+            data={
+                "app_id": str(server.app_id),
+                "redirect_uri": redirect_uri,
+                "state": "st-1",
+                "decision": "allow",
+                "csrf_token": _csrf(consent),
+            },
+        )
         assert answer.status_code == 302
         back = parse_redirect(answer.headers["Location"], expected_state="st-1")
         assert back.auth_code and back.error is None
         user_id = back.user_id
         if user_id is None:  # the redirect names no user today: the demo callback page shows it
-            user_id = int(re.search(r'id="user-id">(\d+)<', browser.get(answer.headers["Location"]).text)
-                          .group(1))
+            user_id = int(
+                re.search(r'id="user-id">(\d+)<', browser.get(answer.headers["Location"]).text).group(1)
+            )
     with pytest.raises(ValueError):
         parse_redirect(answer.headers["Location"], expected_state="forged")
 

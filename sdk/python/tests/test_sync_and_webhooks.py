@@ -37,6 +37,7 @@ def receiver_site():
             got.put(exc)
             start_response("400 Bad Request", [])
         return [b""]
+
     httpd = make_server("127.0.0.1", 0, app, handler_class=_Quiet)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -45,8 +46,9 @@ def receiver_site():
     httpd.server_close()
 
 
-def test_walker_yields_changes_then_a_tombstone_and_keeps_its_cursor(client, server, catalogue,
-                                                                     receiver_site):
+def test_walker_yields_changes_then_a_tombstone_and_keeps_its_cursor(
+    client, server, catalogue, receiver_site
+):
     url, got, state = receiver_site
     state_ = SyncState()
     first = list(client.walk_sync(state_, size=50))
@@ -54,8 +56,11 @@ def test_walker_yields_changes_then_a_tombstone_and_keeps_its_cursor(client, ser
     assert changed == set(catalogue.files) and state_.cursor and not state_.has_more
     assert list(client.walk_sync(SyncState(state_.cursor))) == []  # nothing new since the cursor
 
-    subscription = json.loads(server.cli("webhook", "add", "--app", str(server.app_id), "--url", url,
-                                         "--event", "resource.deleted").strip().splitlines()[-1])
+    subscription = json.loads(
+        server.cli("webhook", "add", "--app", str(server.app_id), "--url", url, "--event", "resource.deleted")
+        .strip()
+        .splitlines()[-1]
+    )
     state["receiver"] = WebhookReceiver([subscription["secret"]])
     victim = max(catalogue.files)  # the tests that download use the smallest ids
     server.cli("admin", "resource", "delete", str(victim))
@@ -70,8 +75,13 @@ def test_walker_yields_changes_then_a_tombstone_and_keeps_its_cursor(client, ser
 def _signed(secret: str, body: bytes, ts: int | None = None, event_id: str = "e-1") -> dict[str, str]:
     stamp = str(ts if ts is not None else int(time.time() * 1000))
     digest = hmac.new(secret.encode(), stamp.encode() + b"\n" + body, hashlib.sha256).hexdigest()
-    return {"X-Webhook-Timestamp": stamp, "X-Webhook-Signature": digest, "X-Webhook-Id": event_id,
-            "X-Webhook-Event": "resource.updated", "Content-Type": "application/json"}
+    return {
+        "X-Webhook-Timestamp": stamp,
+        "X-Webhook-Signature": digest,
+        "X-Webhook-Id": event_id,
+        "X-Webhook-Event": "resource.updated",
+        "Content-Type": "application/json",
+    }
 
 
 BODY = json.dumps({"event": "resource.updated", "data": {"postId": 7}}).encode()
@@ -89,9 +99,13 @@ def test_webhook_helper_checks_signature_window_rotation_and_replay():
     rotating["X-Webhook-Signature"] += "," + _signed("elsewhere", BODY)["X-Webhook-Signature"]
     asgi_headers = [(k.lower().encode(), v.encode()) for k, v in rotating.items()]  # ASGI scope form
     assert receiver.verify(asgi_headers, BODY).event_id == "e-2"
-    for bad, reason in [(_signed("wrong", BODY, event_id="e-3"), "signature mismatch"),
-                        (_signed("new-secret", BODY, ts=int(time.time() * 1000) - 301_000, event_id="e-4"),
-                         "timestamp outside the tolerance window")]:
+    for bad, reason in [
+        (_signed("wrong", BODY, event_id="e-3"), "signature mismatch"),
+        (
+            _signed("new-secret", BODY, ts=int(time.time() * 1000) - 301_000, event_id="e-4"),
+            "timestamp outside the tolerance window",
+        ),
+    ]:
         with pytest.raises(WebhookRejected, match=reason):
             receiver.verify(bad, BODY)
     with pytest.raises(WebhookRejected, match="signature mismatch"):

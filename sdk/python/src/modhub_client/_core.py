@@ -35,7 +35,7 @@ class RetryPolicy:
         """Seconds to wait before attempt `attempt + 1`, or None to give up."""
         if attempt + 1 >= self.attempts:
             return None
-        wait = max(self.backoff * (2 ** attempt), retry_after or 0.0)
+        wait = max(self.backoff * (2**attempt), retry_after or 0.0)
         return None if wait > self.max_wait else wait
 
 
@@ -96,15 +96,22 @@ def new_idempotency_key() -> str:
 class Core:
     """Configuration and pure request/answer logic of a client."""
 
-    def __init__(self, base_url: str, api_key: str | None = None, secret_key: str | None = None, *,
-                 proxy_user: ProxyUser | None = None, retry: RetryPolicy | None = None,
-                 etag_cache: bool | EtagCache = False, user_agent: str | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        secret_key: str | None = None,
+        *,
+        proxy_user: ProxyUser | None = None,
+        retry: RetryPolicy | None = None,
+        etag_cache: bool | EtagCache = False,
+        user_agent: str | None = None,
+    ):
         self.base_url = base_url.rstrip("/")
         self.credentials = Credentials(api_key, secret_key) if api_key and secret_key else None
         self.proxy_user = proxy_user
         self.retry = retry or RetryPolicy()
-        self.cache = (etag_cache if isinstance(etag_cache, EtagCache)
-                      else EtagCache() if etag_cache else None)
+        self.cache = etag_cache if isinstance(etag_cache, EtagCache) else EtagCache() if etag_cache else None
         self.user_agent = user_agent or f"modhub-client/{__version__}"
         self.clock = MonotonicClock()
 
@@ -112,8 +119,9 @@ class Core:
         """A URL the server gave (possibly relative, e.g. /dl/... links) made absolute."""
         return urljoin(self.base_url + "/", url)
 
-    def build(self, client: httpx.Client | httpx.AsyncClient, call: Call,
-              proxy_user: ProxyUser | None = None) -> httpx.Request:
+    def build(
+        self, client: httpx.Client | httpx.AsyncClient, call: Call, proxy_user: ProxyUser | None = None
+    ) -> httpx.Request:
         """The httpx request, signed now (a retry is signed again with a new timestamp)."""
         headers = {"User-Agent": self.user_agent, "Accept": "application/json", **call.headers}
         user = proxy_user or self.proxy_user
@@ -122,8 +130,9 @@ class Core:
         key = self.cache_key(call, user)
         if key is not None and self.cache is not None and (hit := self.cache.lookup(key)):
             headers["If-None-Match"] = hit[0]
-        request = client.build_request(call.method, self.base_url + call.path, params=call.params,
-                                       json=call.json, headers=headers)
+        request = client.build_request(
+            call.method, self.base_url + call.path, params=call.params, json=call.json, headers=headers
+        )
         if call.signed:
             if self.credentials is None:
                 raise ValueError("this operation is signed: give the client api_key and secret_key")
@@ -173,5 +182,9 @@ def envelope(response: httpx.Response) -> Any:
 
 def error_of(response: httpx.Response, body: Any) -> ApiError:
     """The typed exception of an error answer."""
-    return api_error(response.status_code, body, response.headers.get("X-Request-Id"),
-                     retry_after_seconds(response.headers.get("Retry-After")))
+    return api_error(
+        response.status_code,
+        body,
+        response.headers.get("X-Request-Id"),
+        retry_after_seconds(response.headers.get("Retry-After")),
+    )

@@ -32,12 +32,21 @@ from modhub_client.sync import Change, SyncState
 class AsyncClient:
     """A modhub API client over httpx.AsyncClient (`async with AsyncClient(...) as client`)."""
 
-    def __init__(self, base_url: str, api_key: str | None = None, secret_key: str | None = None, *,
-                 proxy_user: ProxyUser | None = None, retry: RetryPolicy | None = None,
-                 etag_cache: bool | EtagCache = False, timeout: float = 30.0,
-                 http: httpx.AsyncClient | None = None):
-        self.core = Core(base_url, api_key, secret_key, proxy_user=proxy_user, retry=retry,
-                         etag_cache=etag_cache)
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        secret_key: str | None = None,
+        *,
+        proxy_user: ProxyUser | None = None,
+        retry: RetryPolicy | None = None,
+        etag_cache: bool | EtagCache = False,
+        timeout: float = 30.0,
+        http: httpx.AsyncClient | None = None,
+    ):
+        self.core = Core(
+            base_url, api_key, secret_key, proxy_user=proxy_user, retry=retry, etag_cache=etag_cache
+        )
         self.http = http or httpx.AsyncClient(timeout=timeout)
         self._keys: KeySet | None = None
 
@@ -51,8 +60,9 @@ class AsyncClient:
         """Close the HTTP connections."""
         await self.http.aclose()
 
-    async def send(self, call: Call, proxy_user: ProxyUser | None = None,
-                   stream: bool = False) -> httpx.Response:
+    async def send(
+        self, call: Call, proxy_user: ProxyUser | None = None, stream: bool = False
+    ) -> httpx.Response:
         """Send a call (signed afresh on each attempt), retrying 429/503 as the policy says."""
         attempt = 0
         while True:
@@ -68,16 +78,27 @@ class AsyncClient:
         """Send a call and answer the envelope's data (raises ApiError subclasses on errors)."""
         return self.core.result(call, await self.send(call, proxy_user), proxy_user)
 
-    async def request(self, method: str, path: str, *, params: dict[str, Any] | None = None, json: Any = None,
-                      headers: dict[str, str] | None = None, proxy_user: ProxyUser | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        proxy_user: ProxyUser | None = None,
+    ) -> Any:
         """Any operation of the contract by method and path; answers the envelope's data."""
         return await self.call(Call(method.upper(), path, params, json, dict(headers or {})), proxy_user)
 
-    async def search(self, keyword: str | None = None, *, page_num: int = 1, page_size: int = 20,
-                     **filters: Any) -> PageResultModSummaryVO:
+    async def search(
+        self, keyword: str | None = None, *, page_num: int = 1, page_size: int = 20, **filters: Any
+    ) -> PageResultModSummaryVO:
         """One page of mods/search."""
-        return cast(PageResultModSummaryVO, await self.call(
-            ops.search(keyword, page_num=page_num, page_size=page_size, **filters)))
+        return cast(
+            PageResultModSummaryVO,
+            await self.call(ops.search(keyword, page_num=page_num, page_size=page_size, **filters)),
+        )
 
     async def get_mod(self, post_id: int) -> ModDetailVO:
         """A resource's detail."""
@@ -91,14 +112,28 @@ class AsyncClient:
         """A resource's relations."""
         return cast(list[RelationVO], await self.call(ops.relations(post_id)))
 
-    async def file_updates(self, hashes: list[str], *, game_version: str, run_platform: str | None = None,
-                           algorithm: str = "sha256", **extra: Any) -> list[FileUpdateVO | None]:
+    async def file_updates(
+        self,
+        hashes: list[str],
+        *,
+        game_version: str,
+        run_platform: str | None = None,
+        algorithm: str = "sha256",
+        **extra: Any,
+    ) -> list[FileUpdateVO | None]:
         """The update check."""
-        return cast(list[FileUpdateVO | None], await self.call(ops.file_updates(
-            hashes, game_version=game_version, run_platform=run_platform, algorithm=algorithm, **extra)))
+        return cast(
+            list[FileUpdateVO | None],
+            await self.call(
+                ops.file_updates(
+                    hashes, game_version=game_version, run_platform=run_platform, algorithm=algorithm, **extra
+                )
+            ),
+        )
 
-    async def download_auth(self, post_id: int, file_id: int | None = None,
-                            proxy_user: ProxyUser | None = None) -> DownloadAuthVo:
+    async def download_auth(
+        self, post_id: int, file_id: int | None = None, proxy_user: ProxyUser | None = None
+    ) -> DownloadAuthVo:
         """Temporary download links for an on-site file."""
         return cast(DownloadAuthVo, await self.call(ops.download_auth(post_id, file_id), proxy_user))
 
@@ -124,8 +159,14 @@ class AsyncClient:
             keys.verify(script, signature, kid)
         return info
 
-    async def pages(self, path: str, params: dict[str, Any] | None = None, *, page_size: int = 20,
-                    proxy_user: ProxyUser | None = None) -> AsyncIterator[Any]:
+    async def pages(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        *,
+        page_size: int = 20,
+        proxy_user: ProxyUser | None = None,
+    ) -> AsyncIterator[Any]:
         """Every record of a paged GET operation, until hasMore is false."""
         page = 1
         while True:
@@ -137,8 +178,9 @@ class AsyncClient:
                 return
             page += 1
 
-    def iter_search(self, keyword: str | None = None, *, page_size: int = 50,
-                    **filters: Any) -> AsyncIterator[ModSummaryVO]:
+    def iter_search(
+        self, keyword: str | None = None, *, page_size: int = 50, **filters: Any
+    ) -> AsyncIterator[ModSummaryVO]:
         """Every search result."""
         call = ops.search(keyword, **filters)
         params = {k: v for k, v in (call.params or {}).items() if k not in ("pageNum", "pageSize")}
@@ -153,23 +195,39 @@ class AsyncClient:
             if not state.has_more:
                 return
 
-    async def download(self, post_id: int, file_id: int, dest: str | os.PathLike[str], *,
-                       expected: dict[str, str] | None = None, progress: Progress | None = None,
-                       proxy_user: ProxyUser | None = None) -> Downloaded:
+    async def download(
+        self,
+        post_id: int,
+        file_id: int,
+        dest: str | os.PathLike[str],
+        *,
+        expected: dict[str, str] | None = None,
+        progress: Progress | None = None,
+        proxy_user: ProxyUser | None = None,
+    ) -> Downloaded:
         """Stream download-file to dest (resumed with Range), checking the published digests."""
+
         async def request(headers: dict[str, str]) -> httpx.Response:
             response = await self.send(ops.download_file(post_id, file_id, headers), proxy_user, stream=True)
             if response.status_code in (301, 302, 303, 307, 308) and "Location" in response.headers:
                 await response.aclose()
                 location = self.core.absolute(response.headers["Location"])
-                return await self.http.send(self.http.build_request("GET", location, headers=headers),
-                                            stream=True)
+                return await self.http.send(
+                    self.http.build_request("GET", location, headers=headers), stream=True
+                )
             return response
+
         return await self._stream(request, Path(dest), expected or {}, progress)
 
-    async def _stream(self, request: Callable[[dict[str, str]], Awaitable[httpx.Response]], dest: Path,
-                      expected: dict[str, str], progress: Progress | None) -> Downloaded:
+    async def _stream(
+        self,
+        request: Callable[[dict[str, str]], Awaitable[httpx.Response]],
+        dest: Path,
+        expected: dict[str, str],
+        progress: Progress | None,
+    ) -> Downloaded:
         from modhub_client.client import _finish, _total
+
         part = part_path(dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
         have = part.stat().st_size if part.exists() else 0

@@ -38,12 +38,21 @@ class Client:
     the 429/503 policy; `etag_cache=True` sends If-None-Match and reuses answers on 304.
     """
 
-    def __init__(self, base_url: str, api_key: str | None = None, secret_key: str | None = None, *,
-                 proxy_user: ProxyUser | None = None, retry: RetryPolicy | None = None,
-                 etag_cache: bool | EtagCache = False, timeout: float = 30.0,
-                 http: httpx.Client | None = None):
-        self.core = Core(base_url, api_key, secret_key, proxy_user=proxy_user, retry=retry,
-                         etag_cache=etag_cache)
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        secret_key: str | None = None,
+        *,
+        proxy_user: ProxyUser | None = None,
+        retry: RetryPolicy | None = None,
+        etag_cache: bool | EtagCache = False,
+        timeout: float = 30.0,
+        http: httpx.Client | None = None,
+    ):
+        self.core = Core(
+            base_url, api_key, secret_key, proxy_user=proxy_user, retry=retry, etag_cache=etag_cache
+        )
         self.http = http or httpx.Client(timeout=timeout)
         self._keys: KeySet | None = None
 
@@ -76,17 +85,28 @@ class Client:
         response = self.send(call, proxy_user)
         return self.core.result(call, response, proxy_user)
 
-    def request(self, method: str, path: str, *, params: dict[str, Any] | None = None, json: Any = None,
-                headers: dict[str, str] | None = None, proxy_user: ProxyUser | None = None) -> Any:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        proxy_user: ProxyUser | None = None,
+    ) -> Any:
         """Any operation of the contract by method and path; answers the envelope's data."""
         return self.call(Call(method.upper(), path, params, json, dict(headers or {})), proxy_user)
 
     # -- typed operations -------------------------------------------------------------------
-    def search(self, keyword: str | None = None, *, page_num: int = 1, page_size: int = 20,
-               **filters: Any) -> PageResultModSummaryVO:
+    def search(
+        self, keyword: str | None = None, *, page_num: int = 1, page_size: int = 20, **filters: Any
+    ) -> PageResultModSummaryVO:
         """One page of mods/search; filters by their contract names (sectionCode, runPlatform...)."""
-        return cast(PageResultModSummaryVO, self.call(ops.search(keyword, page_num=page_num,
-                                                                   page_size=page_size, **filters)))
+        return cast(
+            PageResultModSummaryVO,
+            self.call(ops.search(keyword, page_num=page_num, page_size=page_size, **filters)),
+        )
 
     def get_mod(self, post_id: int) -> ModDetailVO:
         """A resource's detail."""
@@ -115,6 +135,7 @@ class Client:
     def verify_script(self, info: OpenApiInstallInfoVo) -> str:
         """Verify an install-info's script signature; answers the key id that verified it."""
         from modhub_client.errors import SignatureInvalid
+
         script, signature, kid = info.get("script"), info.get("scriptSignature"), info.get("scriptKeyId")
         if not script:
             return ""
@@ -134,19 +155,34 @@ class Client:
             self._keys = KeySet.parse(response.content)
         return self._keys
 
-    def file_updates(self, hashes: list[str], *, game_version: str, run_platform: str | None = None,
-                     algorithm: str = "sha256", **extra: Any) -> list[FileUpdateVO | None]:
+    def file_updates(
+        self,
+        hashes: list[str],
+        *,
+        game_version: str,
+        run_platform: str | None = None,
+        algorithm: str = "sha256",
+        **extra: Any,
+    ) -> list[FileUpdateVO | None]:
         """The update check: per hash, the newest matching file (null: unknown or no match)."""
-        return cast(list[FileUpdateVO | None], self.call(ops.file_updates(
-            hashes, game_version=game_version, run_platform=run_platform, algorithm=algorithm, **extra)))
+        return cast(
+            list[FileUpdateVO | None],
+            self.call(
+                ops.file_updates(
+                    hashes, game_version=game_version, run_platform=run_platform, algorithm=algorithm, **extra
+                )
+            ),
+        )
 
-    def download_auth(self, post_id: int, file_id: int | None = None,
-                      proxy_user: ProxyUser | None = None) -> DownloadAuthVo:
+    def download_auth(
+        self, post_id: int, file_id: int | None = None, proxy_user: ProxyUser | None = None
+    ) -> DownloadAuthVo:
         """Temporary download links for an on-site file."""
         return cast(DownloadAuthVo, self.call(ops.download_auth(post_id, file_id), proxy_user))
 
-    def exchange_code(self, auth_code: str, user_id: int | None = None,
-                      scopes: list[str] | None = None) -> OpenApiAccessTokenVO:
+    def exchange_code(
+        self, auth_code: str, user_id: int | None = None, scopes: list[str] | None = None
+    ) -> OpenApiAccessTokenVO:
         """OAuth: exchange the redirect's auth_code (and user id) for a proxy access token."""
         return cast(OpenApiAccessTokenVO, self.call(ops.issue_token(auth_code, user_id, scopes)))
 
@@ -155,20 +191,28 @@ class Client:
         return authorize_url(self.core.base_url, app_id, redirect_uri, state)
 
     # -- pages and the sync walk ------------------------------------------------------------
-    def pages(self, path: str, params: dict[str, Any] | None = None, *, page_size: int = 20,
-              proxy_user: ProxyUser | None = None) -> Iterator[Any]:
+    def pages(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        *,
+        page_size: int = 20,
+        proxy_user: ProxyUser | None = None,
+    ) -> Iterator[Any]:
         """Every record of a paged GET operation (PageResult), page after page until hasMore is false."""
         page = 1
         while True:
-            data = self.call(Call("GET", path, {**(params or {}), "pageNum": page, "pageSize": page_size}),
-                             proxy_user)
+            data = self.call(
+                Call("GET", path, {**(params or {}), "pageNum": page, "pageSize": page_size}), proxy_user
+            )
             yield from data.get("list") or []
             if not data.get("hasMore"):
                 return
             page += 1
 
-    def iter_search(self, keyword: str | None = None, *, page_size: int = 50,
-                    **filters: Any) -> Iterator[ModSummaryVO]:
+    def iter_search(
+        self, keyword: str | None = None, *, page_size: int = 50, **filters: Any
+    ) -> Iterator[ModSummaryVO]:
         """Every search result (bounded by MAX_OFFSET: read everything with walk_sync)."""
         call = ops.search(keyword, **filters)
         params = {k: v for k, v in (call.params or {}).items() if k not in ("pageNum", "pageSize")}
@@ -188,11 +232,19 @@ class Client:
                 return
 
     # -- downloads --------------------------------------------------------------------------
-    def download(self, post_id: int, file_id: int, dest: str | os.PathLike[str], *,
-                 expected: dict[str, str] | None = None, progress: Progress | None = None,
-                 proxy_user: ProxyUser | None = None) -> Downloaded:
+    def download(
+        self,
+        post_id: int,
+        file_id: int,
+        dest: str | os.PathLike[str],
+        *,
+        expected: dict[str, str] | None = None,
+        progress: Progress | None = None,
+        proxy_user: ProxyUser | None = None,
+    ) -> Downloaded:
         """Stream download-file to dest through dest.part (resumed with Range when present),
         checking the published digests; a mismatch deletes the bytes and raises HashMismatch."""
+
         def request(headers: dict[str, str]) -> httpx.Response:
             response = self.send(ops.download_file(post_id, file_id, headers), proxy_user, stream=True)
             if response.status_code in (301, 302, 303, 307, 308) and "Location" in response.headers:
@@ -200,18 +252,31 @@ class Client:
                 location = self.core.absolute(response.headers["Location"])
                 return self.http.send(self.http.build_request("GET", location, headers=headers), stream=True)
             return response
+
         return self._stream(request, Path(dest), expected or {}, progress)
 
-    def download_link(self, url: str, dest: str | os.PathLike[str], *, expected: dict[str, str] | None = None,
-                      progress: Progress | None = None) -> Downloaded:
+    def download_link(
+        self,
+        url: str,
+        dest: str | os.PathLike[str],
+        *,
+        expected: dict[str, str] | None = None,
+        progress: Progress | None = None,
+    ) -> Downloaded:
         """Stream a temporary link (download-auth's downloadInfos[].url, maybe relative) to dest."""
         absolute = self.core.absolute(url)
-        return self._stream(lambda headers: self.http.send(
-            self.http.build_request("GET", absolute, headers=headers), stream=True),
-            Path(dest), expected or {}, progress)
+        return self._stream(
+            lambda headers: self.http.send(
+                self.http.build_request("GET", absolute, headers=headers), stream=True
+            ),
+            Path(dest),
+            expected or {},
+            progress,
+        )
 
-    def _stream(self, request: Any, dest: Path, expected: dict[str, str],
-                progress: Progress | None) -> Downloaded:
+    def _stream(
+        self, request: Any, dest: Path, expected: dict[str, str], progress: Progress | None
+    ) -> Downloaded:
         part = part_path(dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
         have = part.stat().st_size if part.exists() else 0

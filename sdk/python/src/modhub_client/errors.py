@@ -12,8 +12,15 @@ class ModhubError(Exception):
 class ApiError(ModhubError):
     """An error envelope: `code` (the contract's error catalog), `msg`, `trace_id`, HTTP `status`."""
 
-    def __init__(self, status: int, code: int, msg: str, trace_id: str | None,
-                 retry_after: float | None = None, body: Any = None):
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        msg: str,
+        trace_id: str | None,
+        retry_after: float | None = None,
+        body: Any = None,
+    ):
         super().__init__(f"HTTP {status} / {code}: {msg} (traceId {trace_id})")
         self.status = status
         self.code = code
@@ -79,13 +86,20 @@ class WebhookRejected(ModhubError):
 
 
 _BY_STATUS: dict[int, type[ApiError]] = {
-    400: InvalidRequest, 401: AuthError, 403: PermissionDenied, 404: NotFound, 405: InvalidRequest,
-    409: Conflict, 413: InvalidRequest, 415: InvalidRequest, 429: RateLimited, 431: InvalidRequest,
+    400: InvalidRequest,
+    401: AuthError,
+    403: PermissionDenied,
+    404: NotFound,
+    405: InvalidRequest,
+    409: Conflict,
+    413: InvalidRequest,
+    415: InvalidRequest,
+    429: RateLimited,
+    431: InvalidRequest,
 }
 
 
-def api_error(status: int, body: Any, headers_trace_id: str | None,
-              retry_after: float | None) -> ApiError:
+def api_error(status: int, body: Any, headers_trace_id: str | None, retry_after: float | None) -> ApiError:
     """The exception for an error answer (an envelope, or anything else a proxy may send)."""
     if isinstance(body, dict) and isinstance(body.get("code"), int):
         code, msg = int(body["code"]), str(body.get("msg") or "")

@@ -70,8 +70,9 @@ class Progress:
         """A file is downloaded and verified."""
         with self.lock:
             self.done += 1
-            sys.stderr.write(f"{chr(13) if self.tty else ''}[{self.done}/{self.count}] {name} "
-                             f"({size} bytes) hashes ok\n")
+            sys.stderr.write(
+                f"{chr(13) if self.tty else ''}[{self.done}/{self.count}] {name} ({size} bytes) hashes ok\n"
+            )
 
 
 def read_lock(dest: Path, must: bool = True) -> dict[str, Any]:
@@ -93,13 +94,19 @@ def write_lock(dest: Path, lock: dict[str, Any]) -> None:
     os.replace(tmp, dest / LOCK)
 
 
-def pick_file(files: list[FileSummaryVO], game_version: str, loader: str | None,
-              side: str | None) -> FileSummaryVO | None:
+def pick_file(
+    files: list[FileSummaryVO], game_version: str, loader: str | None, side: str | None
+) -> FileSummaryVO | None:
     """The newest on-site file for the game version, loader (or none) and side (or BOTH)."""
+
     def fits(f: FileSummaryVO) -> bool:
-        return (f.get("storageType") == "DIRECT_UPLOAD" and game_version in (f.get("resourceVersions") or [])
-                and (loader is None or f.get("runPlatform") in (None, loader))
-                and (side is None or f.get("environmentSide") in (None, "BOTH", side.upper())))
+        return (
+            f.get("storageType") == "DIRECT_UPLOAD"
+            and game_version in (f.get("resourceVersions") or [])
+            and (loader is None or f.get("runPlatform") in (None, loader))
+            and (side is None or f.get("environmentSide") in (None, "BOTH", side.upper()))
+        )
+
     fitting = [f for f in files if fits(f)]
     fitting.sort(key=lambda f: (f.get("runPlatform") == loader, f.get("publishTime") or "", f["fileInfoId"]))
     return fitting[-1] if fitting else None
@@ -143,18 +150,28 @@ class Plan:
         file = pick_file(self.client.list_files(post_id), a.game_version, a.loader, a.side)
         if file is None:
             why = f"required by {parent}" if parent else "asked"
-            raise Fail(NO_MATCH, f"mod {post_id} ({mod.get('mainName')}, {why}) has no on-site file for "
-                                 f"game version {a.game_version}, loader {a.loader or 'any'}, "
-                                 f"side {a.side or 'any'}")
+            raise Fail(
+                NO_MATCH,
+                f"mod {post_id} ({mod.get('mainName')}, {why}) has no on-site file for "
+                f"game version {a.game_version}, loader {a.loader or 'any'}, "
+                f"side {a.side or 'any'}",
+            )
         where = mod.get("serverInstallPath") if a.side == "server" else mod.get("clientInstallPath")
         folder = safe_subdir(where)
         name = Path(file.get("fileName") or f"{file['fileInfoId']}.bin").name
-        return {"postId": post_id, "name": mod.get("mainName"), "fileId": file["fileInfoId"],
-                "fileName": name, "fileVersion": file.get("fileVersion"),
-                "runPlatform": file.get("runPlatform"),
-                "path": f"{folder}/{name}" if folder else name, "size": file.get("fileSize"),
-                "hashes": expected_hashes(file), "requiredBy": [parent] if parent else [],
-                "incompatible": []}
+        return {
+            "postId": post_id,
+            "name": mod.get("mainName"),
+            "fileId": file["fileInfoId"],
+            "fileName": name,
+            "fileVersion": file.get("fileVersion"),
+            "runPlatform": file.get("runPlatform"),
+            "path": f"{folder}/{name}" if folder else name,
+            "size": file.get("fileSize"),
+            "hashes": expected_hashes(file),
+            "requiredBy": [parent] if parent else [],
+            "incompatible": [],
+        }
 
     def check_conflicts(self) -> None:
         """Fail CONFLICT when a planned or installed mod is declared incompatible with another."""
@@ -166,8 +183,9 @@ class Plan:
                 raise Fail(CONFLICT, f"mod {post_id} declares itself incompatible with mod {target}")
         for post_id, mod in installed.items():
             for target in set(mod.get("incompatible", [])) & set(self.entries):
-                raise Fail(CONFLICT, f"installed mod {post_id} declares itself incompatible with "
-                                     f"mod {target}")
+                raise Fail(
+                    CONFLICT, f"installed mod {post_id} declares itself incompatible with mod {target}"
+                )
 
 
 def verify_scripts(client: Client, entries: list[dict[str, Any]]) -> None:
@@ -184,10 +202,16 @@ def download_all(client: Client, dest: Path, entries: list[dict[str, Any]], jobs
 
     def one(entry: dict[str, Any]) -> None:
         target = dest / entry["path"]
-        done = client.download(entry["postId"], entry["fileId"], target, expected=entry["hashes"],
-                               progress=lambda got, total: progress.update(entry["fileName"], got, total))
+        done = client.download(
+            entry["postId"],
+            entry["fileId"],
+            target,
+            expected=entry["hashes"],
+            progress=lambda got, total: progress.update(entry["fileName"], got, total),
+        )
         entry["hashes"], entry["size"] = done.hashes, done.size
         progress.finished(entry["fileName"], done.size)
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for future in [pool.submit(one, e) for e in entries]:
             future.result()
@@ -242,8 +266,9 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
     missing, todo = [], []
     for run_platform, mods in by_loader.items():
         try:
-            answers = client.file_updates([m["hashes"]["sha256"] for m in mods], game_version=a.game_version,
-                                          run_platform=run_platform)
+            answers = client.file_updates(
+                [m["hashes"]["sha256"] for m in mods], game_version=a.game_version, run_platform=run_platform
+            )
         except InvalidRequest:
             if run_platform is not None:
                 raise
@@ -254,8 +279,9 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
             if answer is None or answer.get("file") is None:
                 extra: dict[str, Any] = dict(answer or {})  # a per-entry status, when the server sends one
                 status = f"{extra['status']}: " if extra.get("status") else ""
-                missing.append(f"{mod['path']} ({status}no file for {a.game_version} / "
-                               f"{run_platform or '-'})")
+                missing.append(
+                    f"{mod['path']} ({status}no file for {a.game_version} / {run_platform or '-'})"
+                )
             elif not answer["upToDate"]:
                 file = answer["file"]
                 if file.get("storageType") != "DIRECT_UPLOAD":  # a cloud-disk share or an external link
@@ -263,10 +289,18 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
                     continue
                 name = Path(file.get("fileName") or f"{file['fileInfoId']}.bin").name
                 folder = str(PurePosixPath(mod["path"]).parent)
-                todo.append({**mod, "fileId": file["fileInfoId"], "fileName": name,
-                             "fileVersion": file.get("fileVersion"), "runPlatform": file.get("runPlatform"),
-                             "path": name if folder == "." else f"{folder}/{name}",
-                             "hashes": expected_hashes(file), "old": mod["path"]})
+                todo.append(
+                    {
+                        **mod,
+                        "fileId": file["fileInfoId"],
+                        "fileName": name,
+                        "fileVersion": file.get("fileVersion"),
+                        "runPlatform": file.get("runPlatform"),
+                        "path": name if folder == "." else f"{folder}/{name}",
+                        "hashes": expected_hashes(file),
+                        "old": mod["path"],
+                    }
+                )
     verify_scripts(client, todo)
     download_all(client, a.dest, todo, a.jobs)
     for entry in todo:
@@ -286,8 +320,10 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
 def cmd_list(client: Client | None, a: argparse.Namespace) -> int:
     """list: the locked mods."""
     lock = read_lock(a.dest)
-    print(f"game version {lock.get('gameVersion')}  loader {lock.get('loader') or '-'}  "
-          f"side {lock.get('side') or '-'}")
+    print(
+        f"game version {lock.get('gameVersion')}  loader {lock.get('loader') or '-'}  "
+        f"side {lock.get('side') or '-'}"
+    )
     for mod in lock["mods"]:
         by = ", ".join(str(p) for p in mod.get("requiredBy") or []) or "asked"
         print(f"{mod['postId']:>8}  {mod['fileVersion'] or '-':<10} {mod['path']}  ({mod['name']}; {by})")
@@ -319,10 +355,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=os.environ.get("MODHUB_BASE_URL", "http://127.0.0.1:8000"))
     p.add_argument("--api-key", default=os.environ.get("MODHUB_API_KEY"))
     p.add_argument("--secret", default=os.environ.get("MODHUB_SECRET"))
-    p.add_argument("--user-id", type=int, default=os.environ.get("MODHUB_USER_ID"),
-                   help="the platform user downloading (REGISTERED, MEMBERS and paid resources need one)")
-    p.add_argument("--token", default=os.environ.get("MODHUB_ACCESS_TOKEN"),
-                   help="that user's proxy access token (it names the user itself)")
+    p.add_argument(
+        "--user-id",
+        type=int,
+        default=os.environ.get("MODHUB_USER_ID"),
+        help="the platform user downloading (REGISTERED, MEMBERS and paid resources need one)",
+    )
+    p.add_argument(
+        "--token",
+        default=os.environ.get("MODHUB_ACCESS_TOKEN"),
+        help="that user's proxy access token (it names the user itself)",
+    )
     sub = p.add_subparsers(dest="command", required=True)
     for name in ("install", "verify", "update", "list", "remove"):
         s = sub.add_parser(name)
@@ -341,8 +384,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 COMMANDS: dict[str, Callable[[Any, argparse.Namespace], int]] = {
-    "install": cmd_install, "verify": cmd_verify, "update": cmd_update, "list": cmd_list,
-            "remove": cmd_remove}
+    "install": cmd_install,
+    "verify": cmd_verify,
+    "update": cmd_update,
+    "list": cmd_list,
+    "remove": cmd_remove,
+}
 OFFLINE = ("verify", "list", "remove")
 
 

@@ -65,7 +65,7 @@ class KeySet:
         pending: tuple[str, str | None] | None = None
         position = 0
         for match in _PEM.finditer(text):
-            for line in text[position:match.start()].splitlines():
+            for line in text[position : match.start()].splitlines():
                 comment = _COMMENT.match(line.strip())
                 if comment:
                     pending = (comment.group(1), comment.group(2))

@@ -1,4 +1,5 @@
 # ruff: noqa: E501
+# fmt: off
 """Models of the modhub Open API contract 1.0.0, generated from openapi/openapi.yaml by
 sdk/python/scripts/generate_models.py: do not edit by hand (tests/test_models.py fails on drift)."""
 

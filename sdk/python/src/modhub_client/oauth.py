@@ -32,6 +32,7 @@ def parse_redirect(url: str, expected_state: str | None = None) -> Redirect:
     def one(name: str) -> str | None:
         values = query.get(name)
         return values[0] if values else None
+
     state = one("state")
     if expected_state is not None and state != expected_state:
         raise ValueError("the redirect's state is not the one sent")

@@ -19,8 +19,11 @@ def _clean(params: dict[str, Any]) -> dict[str, Any]:
 
 def search(keyword: str | None = None, *, page_num: int = 1, page_size: int = 20, **filters: Any) -> Call:
     """GET mods/search (PageResultModSummaryVO)."""
-    return Call("GET", f"{V2}/mods/search",
-                _clean({"keyword": keyword, "pageNum": page_num, "pageSize": page_size, **filters}))
+    return Call(
+        "GET",
+        f"{V2}/mods/search",
+        _clean({"keyword": keyword, "pageNum": page_num, "pageSize": page_size, **filters}),
+    )
 
 
 def get_mod(post_id: int) -> Call:
@@ -73,11 +76,24 @@ def sync(cursor: str | None = None, size: int = 100) -> Call:
     return Call("GET", f"{V2}/mods/sync", _clean({"cursor": cursor or None, "size": size}))
 
 
-def file_updates(hashes: list[str], *, game_version: str, run_platform: str | None = None,
-                 algorithm: str = "sha256", **extra: Any) -> Call:
+def file_updates(
+    hashes: list[str],
+    *,
+    game_version: str,
+    run_platform: str | None = None,
+    algorithm: str = "sha256",
+    **extra: Any,
+) -> Call:
     """POST files/updates: the newest matching file per installed hash (read-only POST)."""
-    body = _clean({"algorithm": algorithm, "hashes": hashes, "gameVersion": game_version,
-                   "runPlatform": run_platform, **extra})
+    body = _clean(
+        {
+            "algorithm": algorithm,
+            "hashes": hashes,
+            "gameVersion": game_version,
+            "runPlatform": run_platform,
+            **extra,
+        }
+    )
     return Call("POST", f"{V2}/files/updates", json=body, safe=True)
 
 
@@ -99,14 +115,19 @@ def download_url(file_id: int) -> Call:
 
 def download_file(post_id: int, file_id: int, headers: dict[str, str] | None = None) -> Call:
     """GET mods/{postId}/files/{fileId}/download-file: the bytes (or a 302 to an external link)."""
-    return Call("GET", f"{V2}/mods/{int(post_id)}/files/{int(file_id)}/download-file",
-                headers=dict(headers or {}))
+    return Call(
+        "GET", f"{V2}/mods/{int(post_id)}/files/{int(file_id)}/download-file", headers=dict(headers or {})
+    )
 
 
 def install_keys() -> Call:
     """GET meta/install-signing-key (anonymous): the published install keys."""
-    return Call("GET", f"{V2}/meta/install-signing-key", signed=False,
-                headers={"Accept": "application/jwk-set+json, application/x-pem-file;q=0.9, */*;q=0.1"})
+    return Call(
+        "GET",
+        f"{V2}/meta/install-signing-key",
+        signed=False,
+        headers={"Accept": "application/jwk-set+json, application/x-pem-file;q=0.9, */*;q=0.1"},
+    )
 
 
 def issue_token(auth_code: str, user_id: int | None = None, scopes: list[str] | None = None) -> Call:
@@ -122,12 +143,21 @@ def revoke_token() -> Call:
 
 def adjust_points(user_id: int, body: dict[str, Any], idempotency_key: str | None = None) -> Call:
     """POST proxy-user/{userId}/points/adjust with an Idempotency-Key (a retry applies once)."""
-    return Call("POST", f"{V2}/proxy-user/{int(user_id)}/points/adjust", json=body,
-                headers={"Idempotency-Key": idempotency_key or new_idempotency_key()})
+    return Call(
+        "POST",
+        f"{V2}/proxy-user/{int(user_id)}/points/adjust",
+        json=body,
+        headers={"Idempotency-Key": idempotency_key or new_idempotency_key()},
+    )
 
 
-def adjust_wallet(user_id: int, currency: str, body: dict[str, Any],
-                  idempotency_key: str | None = None) -> Call:
+def adjust_wallet(
+    user_id: int, currency: str, body: dict[str, Any], idempotency_key: str | None = None
+) -> Call:
     """POST proxy-user/{userId}/wallet/{currencyCode}/adjust with an Idempotency-Key."""
-    return Call("POST", f"{V2}/proxy-user/{int(user_id)}/wallet/{currency}/adjust", json=body,
-                headers={"Idempotency-Key": idempotency_key or new_idempotency_key()})
+    return Call(
+        "POST",
+        f"{V2}/proxy-user/{int(user_id)}/wallet/{currency}/adjust",
+        json=body,
+        headers={"Idempotency-Key": idempotency_key or new_idempotency_key()},
+    )

@@ -17,8 +17,9 @@ def string_to_sign(method: str, path: str, timestamp: str) -> str:
 
 def sign(secret_key: str, method: str, path: str, timestamp: str) -> str:
     """Base64 of HMAC-SHA256 keyed with the secret key over the string-to-sign."""
-    digest = hmac.new(secret_key.encode("utf-8"), string_to_sign(method, path, timestamp).encode("utf-8"),
-                      hashlib.sha256).digest()
+    digest = hmac.new(
+        secret_key.encode("utf-8"), string_to_sign(method, path, timestamp).encode("utf-8"), hashlib.sha256
+    ).digest()
     return base64.b64encode(digest).decode("ascii")
 
 
@@ -48,8 +49,11 @@ class Credentials:
 
     def headers(self, method: str, path: str, timestamp: str) -> dict[str, str]:
         """X-API-Key, X-Timestamp and X-Signature for one request."""
-        return {"X-API-Key": self.api_key, "X-Timestamp": timestamp,
-                "X-Signature": sign(self.secret_key, method, path, timestamp)}
+        return {
+            "X-API-Key": self.api_key,
+            "X-Timestamp": timestamp,
+            "X-Signature": sign(self.secret_key, method, path, timestamp),
+        }
 
 
 @dataclass(frozen=True)

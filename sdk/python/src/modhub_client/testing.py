@@ -48,7 +48,8 @@ def server_command() -> list[str]:
     if not found:
         raise ServerNotFound(
             f"modhub_client.testing needs the modhub server: install it (pip install modhub) or set "
-            f"{COMMAND_ENV} to its command, e.g. {COMMAND_ENV}=/path/to/venv/bin/modhub")
+            f"{COMMAND_ENV} to its command, e.g. {COMMAND_ENV}=/path/to/venv/bin/modhub"
+        )
     return [found]
 
 
@@ -67,8 +68,13 @@ class EmbeddedServer:
     own MODHUB_* variables are not passed on, so a test never reaches a configured database.
     """
 
-    def __init__(self, *, env: dict[str, str] | None = None, start_timeout: float = 120.0,
-                 folder: str | os.PathLike[str] | None = None):
+    def __init__(
+        self,
+        *,
+        env: dict[str, str] | None = None,
+        start_timeout: float = 120.0,
+        folder: str | os.PathLike[str] | None = None,
+    ):
         self.command = server_command()
         self.extra_env = dict(env or {})
         self.start_timeout = start_timeout
@@ -92,9 +98,14 @@ class EmbeddedServer:
 
     def start(self) -> EmbeddedServer:
         """Start the server and wait for its banner."""
-        self._proc = subprocess.Popen([*self.command, "run", "--port", str(self.port)], cwd=self.folder,
-                                      env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      text=True)
+        self._proc = subprocess.Popen(
+            [*self.command, "run", "--port", str(self.port)],
+            cwd=self.folder,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         ready = threading.Event()
         threading.Thread(target=self._read, args=(ready,), daemon=True).start()
         if not ready.wait(self.start_timeout) or not self.api_key:
@@ -140,8 +151,9 @@ class EmbeddedServer:
 
     def cli(self, *args: str) -> str:
         """Run a `modhub` command against this server's data folder; answers its standard output."""
-        done = subprocess.run([*self.command, *args], cwd=self.folder, env=self.env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [*self.command, *args], cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=120
+        )
         if done.returncode != 0:
             raise RuntimeError(f"modhub {' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
         return done.stdout
@@ -159,6 +171,7 @@ class EmbeddedServer:
     def wait_until_served(self, timeout: float = 5.0) -> None:
         """Wait until the server answers the anonymous contract document."""
         import httpx
+
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -54,8 +54,9 @@ class ReplayCache:
     def seen(self, event_id: str, now: float) -> bool:
         """Record the id; True when it was already recorded (a replay or a redelivery)."""
         with self._lock:
-            while self._ids and (len(self._ids) >= self.size
-                                 or next(iter(self._ids.values())) < now - self.ttl):
+            while self._ids and (
+                len(self._ids) >= self.size or next(iter(self._ids.values())) < now - self.ttl
+            ):
                 self._ids.popitem(last=False)
             if event_id in self._ids:
                 return True
@@ -76,8 +77,14 @@ def _header(headers: Mapping[str, str] | Iterable[tuple[str, str]], name: str) -
 class WebhookReceiver:
     """Verifies deliveries for the subscription secrets held (the new and the old during a rotation)."""
 
-    def __init__(self, secrets: Iterable[str], *, tolerance: float = 300.0,
-                 replay: ReplayCache | None = None, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        secrets: Iterable[str],
+        *,
+        tolerance: float = 300.0,
+        replay: ReplayCache | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
         self.secrets = [s for s in secrets if s]
         if not self.secrets:
             raise ValueError("give at least one webhook secret")
@@ -107,6 +114,7 @@ class WebhookReceiver:
         except ValueError as exc:
             raise WebhookRejected("body is not JSON") from exc
         kind = _header(headers, "X-Webhook-Event") or (
-            payload.get("event") if isinstance(payload, dict) else "")
+            payload.get("event") if isinstance(payload, dict) else ""
+        )
         data = payload.get("data") if isinstance(payload, dict) else None
         return WebhookEvent(str(kind), event_id, data, self.replay.seen(event_id, now))

@@ -3,11 +3,11 @@
 //   operations.ts  - what the client needs at run time: each operation's method, path template,
 //                    access flags, whether it takes an Idempotency-Key and whether it is a read.
 // `node scripts/generate.mjs --out DIR` writes into DIR instead (the drift test compares).
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseYaml } from "@redocly/openapi-core";
+import openapiTS, { COMMENT_HEADER, astToString } from "openapi-typescript";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -16,10 +16,10 @@ const outFlag = process.argv.indexOf("--out");
 const out = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(root, "src/generated");
 mkdirSync(out, { recursive: true });
 
-const tool = join(root, "node_modules/.bin/openapi-typescript");
-execFileSync(tool, [contract, "-o", join(out, "schema.ts")], { stdio: ["ignore", "ignore", "inherit"] });
-
 const document = parseYaml(readFileSync(contract, "utf8"));
+// openapi-typescript's own API on the parsed document (its CLI's output, without a second parse)
+const ast = await openapiTS(structuredClone(document));
+writeFileSync(join(out, "schema.ts"), COMMENT_HEADER + astToString(ast));
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 const refName = (ref) => ref.split("/").pop();
 

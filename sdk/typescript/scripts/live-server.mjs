@@ -8,12 +8,13 @@
 //   MODHUB_SDK_QUOTA_API_KEY, MODHUB_SDK_QUOTA_SECRET_KEY (an application allowed 2 requests a
 //   minute), MODHUB_SDK_CLI (the modhub command) and MODHUB_SDK_DATA_DIR (its working folder),
 // then stops the server and removes the folder. The exit status is the command's.
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [command, ...args] = process.argv.slice(2);
@@ -87,9 +88,12 @@ async function startServer() {
   };
   try {
     await banner;
-    const create = (...extra) => JSON.parse(execFileSync(cli, ["app", "create", ...extra], { cwd: folder, env, encoding: "utf8" }));
-    const main = create("--name", "sdk-ts tests", "--permission", "user:proxy", "--per-minute", "1000", "--approve");
-    const quota = create("--name", "sdk-ts quota", "--per-minute", "2", "--approve");
+    const create = async (...extra) =>
+      JSON.parse((await promisify(execFile)(cli, ["app", "create", ...extra], { cwd: folder, env })).stdout);
+    const [main, quota] = await Promise.all([
+      create("--name", "sdk-ts tests", "--permission", "user:proxy", "--per-minute", "1000", "--approve"),
+      create("--name", "sdk-ts quota", "--per-minute", "2", "--approve"),
+    ]);
     return {
       stop,
       env: {

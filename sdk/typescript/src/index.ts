@@ -46,6 +46,9 @@ export class Modhub extends ModhubClient {
     const file = await this.get("/openapi/v2/mods/{postId}/files/{fileId}", { path: { postId, fileId }, signal });
     const expected: ExpectedHashes = { ...file.hashes };
     expected.sha256 ??= file.sha256 ?? file.fingerprint ?? null;
+    if (!expected.sha1 && !expected.sha256 && !expected.sha512) {
+      throw new TypeError(`file ${fileId} of resource ${postId} publishes no hash (storageType ${file.storageType}): it is not stored on the platform`);
+    }
     return download(this, { postId, fileId }, expected, signal);
   }
 

@@ -4,6 +4,7 @@
 import type { ModhubClient } from "./client.js";
 import { InstallSignatureError, ModhubError } from "./errors.js";
 import { fromBase64, subtle, toHex, utf8 } from "./encoding.js";
+import { OPERATIONS } from "./generated/operations.js";
 import type { Schema } from "./types.js";
 
 const RSA = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
@@ -141,16 +142,27 @@ export interface VerifiedInstallInfo {
   keyId: string;
 }
 
-/** Where the key set is published (Access A); the server answers PEM today, a JWKS is read too. */
+/** Where the key set is published (Access A): the PEM bundle, served today. */
 export const INSTALL_KEYS_PATH = "/openapi/v2/meta/install-signing-key";
+/** The JSON Web Key Set's operation, read first when the contract has it. */
+const JWKS_OPERATION = OPERATIONS.find((op) => op.operationId === "getInstallSigningJwks");
 
-/** Fetch and parse the published key set. */
-export async function fetchInstallKeys(client: ModhubClient, path: string = INSTALL_KEYS_PATH): Promise<InstallKeySet> {
-  const response = await client.send("GET", path, {
-    signed: false, headers: { Accept: "application/jwk-set+json, application/json;q=0.9, application/x-pem-file;q=0.8" },
-  });
-  if (!response.ok) throw await ModhubError.fromResponse(response, "GET", path);
-  return InstallKeySet.parse(await response.text());
+/** Fetch and parse the published key set: the JWKS when the contract publishes one (a server
+ * without it answers 404 and the PEM bundle is read), else the PEM bundle; or `path`. */
+export async function fetchInstallKeys(client: ModhubClient, path?: string): Promise<InstallKeySet> {
+  const paths = path ? [path] : [...(JWKS_OPERATION ? [JWKS_OPERATION.path] : []), INSTALL_KEYS_PATH];
+  for (const [i, candidate] of paths.entries()) {
+    const response = await client.send("GET", candidate, {
+      signed: false, headers: { Accept: "application/jwk-set+json, application/json;q=0.9, application/x-pem-file;q=0.8" },
+    });
+    if (response.status === 404 && i < paths.length - 1) {
+      await response.body?.cancel();
+      continue;
+    }
+    if (!response.ok) throw await ModhubError.fromResponse(response, "GET", candidate);
+    return InstallKeySet.parse(await response.text());
+  }
+  throw new Error("no install key path");
 }
 
 /** Check the script of install info against the key set; an unknown kid makes `refresh` fetch

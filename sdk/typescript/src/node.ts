@@ -1,6 +1,7 @@
-// @modhub/client/node: downloads streamed to disk with sha1/sha256/sha512 computed on the way
+// @modhub/client/node: everything of @modhub/client, WebCrypto made global on Node 18, and
+// downloads streamed to disk with sha1/sha256/sha512 computed on the way
 // (node:crypto), written to a temporary file and renamed only when every hash matches.
-import { createHash, type Hash } from "node:crypto";
+import { createHash, webcrypto, type Hash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
@@ -9,6 +10,12 @@ import type { ModhubClient } from "./client.js";
 import { expectedHashes, openDownload, type DownloadSource, type ExpectedHashes, type HashAlgorithm } from "./download.js";
 import { HashMismatchError } from "./errors.js";
 import { timingSafeEqual } from "./encoding.js";
+
+// Node 18 has WebCrypto as node:crypto's webcrypto but not always as globalThis.crypto (it is
+// global from Node 19 on): the core reads globalThis.crypto.
+if (!globalThis.crypto?.subtle) {
+  Object.defineProperty(globalThis, "crypto", { value: webcrypto, configurable: true, writable: true });
+}
 
 /** A verified file on disk. */
 export interface SavedFile {

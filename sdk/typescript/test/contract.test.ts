@@ -42,3 +42,15 @@ test("the operation table carries the contract's flags", () => {
   assert.equal(findOperation("GET", "/openapi/v2/meta/install-signing-key")?.access, "A");
   assert.ok(OPERATIONS.length > 130);
 });
+
+test("the core (everything but dist/node.js) imports no Node module and uses no Node global", () => {
+  const dist = join(root, "dist");
+  const files = ["index.js", "client.js", "download.js", "encoding.js", "errors.js", "install.js", "retry.js",
+    "signing.js", "sync.js", "types.js", "webhooks.js", "generated/operations.js", "generated/schema.js"];
+  for (const name of files) {
+    const code = readFileSync(join(dist, name), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    const imports = [...code.matchAll(/from\s+"([^"]+)"|import\("([^"]+)"\)/g)].map((m) => m[1] ?? m[2]);
+    assert.deepEqual(imports.filter((spec) => !spec!.startsWith("./")), [], name);
+    assert.doesNotMatch(code, /\b(Buffer|process|require|__dirname)\b/, name);
+  }
+});

@@ -252,6 +252,7 @@ export async function readEnvelope(response: Response, method: string, path: str
     etag: response.headers.get("ETag"), traceId: response.headers.get("X-Request-Id"),
   };
   if (response.status === 304) return { ...meta, data: undefined, notModified: true };
+  if (response.status === 204) return { ...meta, data: undefined, notModified: false };
   if (!response.ok) throw await ModhubError.fromResponse(response, method, path);
   const type = response.headers.get("Content-Type") ?? "";
   if (!/[/+]json\b/i.test(type)) return { ...meta, data: await response.text(), notModified: false };

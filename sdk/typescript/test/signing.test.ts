@@ -62,3 +62,14 @@ test("an anonymous operation is sent unsigned", async () => {
   const document = await bare.get("/openapi/v2/meta/openapi.json");
   assert.equal((document as { info: { version: string } }).info.version, (await import("@modhub/client")).CONTRACT_VERSION);
 });
+
+test("conditional GET: the ETag sent back as ifNoneMatch answers 304 with notModified", async () => {
+  const app = client();
+  const first = await app.call("get", "/openapi/v2/mods/{postId}", { path: { postId: 1 } });
+  assert.ok(first.etag, "resource detail carries an ETag");
+  assert.equal(first.data.postId, 1);
+  const again = await app.call("get", "/openapi/v2/mods/{postId}", { path: { postId: 1 }, ifNoneMatch: first.etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.notModified, true);
+  assert.equal(again.data, undefined);
+});

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseYaml } from "@redocly/openapi-core";
+import { parseYaml } from "@redocly/openapi-core"; // the YAML loader openapi-typescript itself uses
 import openapiTS, { COMMENT_HEADER, astToString } from "openapi-typescript";
 
 const here = dirname(fileURLToPath(import.meta.url));

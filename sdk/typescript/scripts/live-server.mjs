@@ -52,7 +52,7 @@ async function expand(argv) {
     ? readdirSync(a).filter((f) => f.endsWith(".test.js")).sort().map((f) => join(a, f)) : [a]));
 }
 
-async function startServer() {
+async function startServer(onStart) {
   const cli = process.env.MODHUB_BIN ?? resolve(here, "../../../.venv/bin/modhub");
   if (!existsSync(cli)) throw new Error(`no modhub command at ${cli}: set MODHUB_BIN`);
   const folder = mkdtempSync(join(tmpdir(), "modhub-sdk-ts-"));
@@ -86,6 +86,7 @@ async function startServer() {
     }
     rmSync(folder, { recursive: true, force: true });
   };
+  onStart(stop);
   try {
     await banner;
     const create = async (...extra) =>
@@ -117,7 +118,11 @@ const files = await expand(args);
 if (process.env.MODHUB_SDK_BASE_URL) {
   process.exit(await run(command, files, process.env));
 }
-const live = await startServer();
+let stopServer = async () => {};
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => void stopServer().finally(() => process.exit(130)));
+}
+const live = await startServer((stop) => (stopServer = stop));
 let status = 1;
 try {
   status = await run(command, files, { ...process.env, ...live.env });

@@ -19,7 +19,7 @@ export type { SyncBatch, SyncChange, SyncItem, SyncOptions } from "./sync.js";
 export { HASH_ALGORITHMS, digestHex, download, openDownload, verifyHashes } from "./download.js";
 export type { DownloadSource, Downloaded, ExpectedHashes, HashAlgorithm } from "./download.js";
 export { INSTALL_KEYS_PATH, InstallKeySet, fetchInstallKeys, keyIdOf, verifyInstallInfo } from "./install.js";
-export type { InstallKey, InstallScript, InstallStep, Jwk, VerifiedInstallInfo } from "./install.js";
+export type { InstallKey, InstallScript, InstallScriptShape, InstallStep, Jwk, VerifiedInstallInfo } from "./install.js";
 export {
   MemoryReplayStore, WEBHOOK_TOLERANCE_SECONDS, WebhookReceiver, checkWebhookSignature, verifyWebhookSignature,
   webhookSignature,

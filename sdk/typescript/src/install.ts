@@ -5,7 +5,7 @@ import type { ModhubClient } from "./client.js";
 import { InstallSignatureError, ModhubError } from "./errors.js";
 import { fromBase64, subtle, toHex, utf8 } from "./encoding.js";
 import { OPERATIONS } from "./generated/operations.js";
-import type { Schema } from "./types.js";
+import type { components, Schema } from "./types.js";
 
 const RSA = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 
@@ -85,11 +85,14 @@ export class InstallKeySet {
     return new InstallKeySet(keys);
   }
 
-  /** A JSON Web Key Set ({keys: [{kty, kid, n, e, use, alg}]}). */
+  /** A JSON Web Key Set ({keys: [{kty, kid, n, e, use, alg}]}). A set whose keys carry no
+   * status lists the current key first, then the previous ones still published. */
   static async fromJwks(jwks: { keys: Jwk[] }): Promise<InstallKeySet> {
     const keys = new Map<string, InstallKey>();
+    const ordered = !(jwks.keys ?? []).some((jwk) => typeof jwk.status === "string");
     for (const jwk of jwks.keys ?? []) {
       const key = await fromJwk(jwk);
+      if (key && ordered) key.status = keys.size === 0 ? "CURRENT" : "PREVIOUS";
       if (key) keys.set(key.kid, key);
     }
     if (keys.size === 0) throw new Error("no RSA signing key in the JWKS");
@@ -126,13 +129,19 @@ export interface InstallStep {
   [field: string]: unknown;
 }
 
-/** A parsed install script. */
-export interface InstallScript {
+/** An install script as the server signs it today ({source, summary, steps}). */
+export interface InstallScriptShape {
   source?: string;
   summary?: string;
   steps: InstallStep[];
   [field: string]: unknown;
 }
+
+type GeneratedInstallScript = components["schemas"] extends { InstallScript: infer S } ? S : never;
+
+/** A parsed install script: the contract's InstallScript schema once the contract has one
+ * (after `npm run generate`), the shape above until then. */
+export type InstallScript = [GeneratedInstallScript] extends [never] ? InstallScriptShape : GeneratedInstallScript;
 
 /** Install info whose script signature has been verified. */
 export interface VerifiedInstallInfo {

@@ -45,6 +45,7 @@ test("the key set reads the PEM bundle and a JWKS of the same key alike", async 
   const jwks = { keys: [{ kty: "RSA", n: exported.n!, e: exported.e!, kid: key!.kid, use: "sig", alg: "RS256" } as Jwk] };
   for (const set of [await InstallKeySet.parse(jwks), await InstallKeySet.parse(JSON.stringify(jwks))]) {
     assert.ok(await set.verify(info.script!, info.scriptSignature!, info.scriptKeyId));
+    assert.equal(set.keys.get(key!.kid)!.status, "CURRENT"); // no status given: the first key is current
   }
   await assert.rejects(InstallKeySet.parse({ keys: [{ ...jwks.keys[0]!, kid: "ffffffffffffffff" }] }), /has kid/);
   await assert.rejects(InstallKeySet.parse(pem.replace(key!.kid, "ffffffffffffffff")), /has kid/);

@@ -23,6 +23,7 @@ from models.identity.tables import AppStatus
 from modhub import envelope
 from modhub.addresses import client_address, ip_allowed
 from modhub.core.errors import ApiError
+from modhub.replay import guarded, nonce_of, nonce_ttl
 from modhub.request_signing import signature_matches
 
 _TIMESTAMP = re.compile(r"^\d{13}$")
@@ -224,12 +225,9 @@ class Gatekeeper:
         app = self._signed_app(method, path, headers)
         if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"), self.trusted)):
             raise ApiError("IP_NOT_ALLOWED")
-        # A signed write is accepted once: its (timestamp, signature) is remembered for the
-        # window on both sides of now, in the quota store's same round trip. Reads replay.
-        nonce = None
-        if access is Access.TOKEN:
-            nonce = f"{headers['x-timestamp']}:{headers['x-signature']}"
-        return app, {"nonce": nonce, "nonce_ttl": 2 * self.settings.timestamp_window_seconds + 1}
+        # A signed write is accepted once (modhub.replay), checked in the quota's round trip.
+        nonce = nonce_of(headers) if guarded(write_action=access is Access.TOKEN, method=method) else None
+        return app, {"nonce": nonce, "nonce_ttl": nonce_ttl(self.settings.timestamp_window_seconds)}
 
     def _counted(
         self, access: Access, app: AppInfo, verdict, headers: dict, state: envelope.RequestState

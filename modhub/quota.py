@@ -22,6 +22,7 @@ import hiredis
 import redis
 
 from modhub.core.errors import ApiError
+from modhub.replay import LocalNonces
 
 # KEYS: minute counter, day counter, the catalogue generation, optionally the seen-signature key
 # of a signed write. ARGV: minute limit, day limit, minute ttl, day ttl, seen-signature ttl.
@@ -451,7 +452,7 @@ class LocalQuota:
     def __init__(self):
         self.lock = threading.Lock()
         self.counts: dict[tuple, int] = {}
-        self.seen: dict[tuple, float] = {}
+        self.nonces = LocalNonces()
         self.minute = -1
         self.generation = 0
 
@@ -472,15 +473,12 @@ class LocalQuota:
         with self.lock:
             if w.minute != self.minute:  # drop finished windows so the dicts stay small
                 self.counts = {k: v for k, v in self.counts.items() if k[1:] == ("d", w.day)}
-                self.seen = {k: v for k, v in self.seen.items() if v > now}
+                self.nonces.forget_expired(now)
                 self.minute = w.minute
             m, d = self.counts.get(mk, 0), self.counts.get(dk, 0)
             verdict = 2 if d >= per_day else 1 if m >= per_minute else 0
-            if verdict == 0 and nonce is not None:
-                if self.seen.get((app_id, nonce), 0) > now:
-                    verdict = 3
-                else:
-                    self.seen[(app_id, nonce)] = now + nonce_ttl
+            if verdict == 0 and nonce is not None and not self.nonces.take(app_id, nonce, now, nonce_ttl):
+                verdict = 3
             if verdict == 0:
                 m, d = m + 1, d + 1
                 self.counts[mk], self.counts[dk] = m, d

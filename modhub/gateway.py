@@ -18,17 +18,17 @@ from connexion.middleware.abstract import RoutedAPI, RoutedMiddleware
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from models.identity.service import get_app_by_key, get_token, get_user
+from models.identity.service import get_app_by_key, get_user
 from models.identity.tables import AppStatus
+from models.identity.tokens import live_token_or_raise
 from modhub import envelope
 from modhub.addresses import client_address, ip_allowed
+from modhub.core import proxy_headers
 from modhub.core.errors import ApiError
 from modhub.replay import guarded, nonce_of, nonce_ttl
 from modhub.request_signing import signature_matches
 
 _TIMESTAMP = re.compile(r"^\d{13}$")
-_USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"
-INT64_MAX = 2**63 - 1
 # Headers that decide who is calling: two copies are ambiguous (layers could read different ones).
 SINGLE_HEADERS = frozenset(
     {b"x-api-key", b"x-timestamp", b"x-signature", b"x-proxy-access-token", b"x-proxy-user-id"}
@@ -193,8 +193,8 @@ class Gatekeeper:
         """Whether check() will read no database: a key-only operation with a cached snapshot,
         or a P operation (no token) of such an application whose proxy user is cached live."""
         if access is Access.PROXY_USER:
-            raw = headers.get("x-proxy-user-id", "")
-            if "x-proxy-access-token" in headers or not _USER_ID.match(raw) or not self.users.live(int(raw)):
+            user_id = proxy_headers.user_id_or_none(headers.get("x-proxy-user-id"))
+            if "x-proxy-access-token" in headers or user_id is None or not self.users.live(user_id):
                 return False
         elif access is not Access.KEY:
             return False
@@ -265,28 +265,18 @@ class Gatekeeper:
         token = headers.get("x-proxy-access-token")
         if access is Access.TOKEN and not token:
             raise ApiError("PROXY_TOKEN_REQUIRED")
-        raw = headers.get("x-proxy-user-id")
         if not token:
-            if not raw:
+            user_id = proxy_headers.user_id(headers.get("x-proxy-user-id"))
+            if user_id is None:
                 raise ApiError("PROXY_USER_REQUIRED")
-            if not _USER_ID.match(raw) or int(raw) > INT64_MAX:
-                raise ApiError("PROXY_USER_INVALID")
-            if self.users.live(int(raw)):
-                state.proxy_user_id = int(raw)
+            if self.users.live(user_id):
+                state.proxy_user_id = user_id
                 return
         # the request's own session: the handler goes on with it (modhub.web.session)
         session = state.session = self.platform.db.session()
         if token:
-            row = get_token(session, token=token)
-            if row is None or row.app_id != app.id:
-                raise ApiError("PROXY_TOKEN_INVALID")
-            if row.revoked_at is not None:
-                raise ApiError("PROXY_TOKEN_REVOKED")
-            if row.expires_at <= self.platform.clock():
-                raise ApiError("PROXY_TOKEN_EXPIRED")
+            row = live_token_or_raise(session, token=token, app_id=app.id, now=self.platform.clock())
             user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
-        else:
-            user_id = int(raw)
         if get_user(session, user_id=user_id) is None:
             raise ApiError("PROXY_USER_INVALID")
         if not token:

@@ -58,6 +58,7 @@ from models.identity.tables import (
     WalletLedger,
 )
 from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
+from models.record_cache import CatalogGeneration
 from models.webhooks.tables import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -116,4 +117,5 @@ __all__ = [
     "ResourceDraft",
     "ReviewDecision",
     "DraftFile",
+    "CatalogGeneration",
 ]

@@ -132,7 +132,7 @@ def count(
     platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None, now: float
 ) -> bool:
     """Count one download of the file by this client (one Redis round trip)."""
-    return counting.counter_for(platform.quota).hit(
+    return platform.download_counter.hit(
         post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address), day=_day(now)
     )
 

@@ -1,9 +1,10 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
-from models.catalog import legacy, stats
+from models.catalog import stats
 from models.files import listing
 from models.identity import service as identity
 from models.identity.records import user_profile
+from models.legacy import service as legacy
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 

@@ -1,6 +1,7 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
 from models.catalog import service as catalog
+from models.community import comments
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps
 from modhub.web import caller, ok_tagged, ok_tagged_json, platform, session
@@ -65,7 +66,7 @@ def list_authors(post_id: int, **_):
 def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
     return ok_tagged(
-        catalog.list_comments(
+        comments.list_resource_comments(
             session(), post_id=post_id, page_num=page_num, page_size=page_size, display=platform().display
         )
     )

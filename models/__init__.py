@@ -9,7 +9,6 @@ from models.authoring.tables import DraftFile, ResourceDraft, ReviewDecision
 from models.base import Base
 from models.catalog.tables import (
     Category,
-    Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
@@ -25,6 +24,7 @@ from models.catalog.tables import (
 )
 from models.community.tables import (
     Answer,
+    Comment,
     CommunityPost,
     CommunityProfile,
     Follow,

@@ -22,7 +22,6 @@ from tqdm import tqdm
 from models.catalog.queries import forget
 from models.catalog.tables import (
     Category,
-    Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
@@ -36,6 +35,7 @@ from models.catalog.tables import (
     ServerPost,
     Tag,
 )
+from models.community.tables import Comment
 from models.identity.tables import User
 from modhub import seed_data as V
 from modhub import seed_rows as R

@@ -14,9 +14,9 @@ from collections import Counter
 
 from tqdm import tqdm
 
-from models.catalog.tables import Comment
 from models.community.tables import (
     Answer,
+    Comment,
     CommunityPost,
     CommunityProfile,
     Follow,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, page_result
 from models.community.tables import Notification
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.types import utcnow
 from modhub.core.display import display_url, format_time
 

@@ -9,11 +9,11 @@ import datetime as dt
 from sqlalchemy import Select, case, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, page_result
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import DISCUSS, QUESTION, Answer, CommunityPost, Moment
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.search.backends import like_pattern
 from models.types import utcnow
 from models.webhooks.events import emit

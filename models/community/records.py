@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from models.community.tables import Answer, CommunityPost, CommunityProfile, Moment
+from models.community.tables import Answer, Comment, CommunityPost, CommunityProfile, Moment
 from models.identity.tables import User
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url, format_time
 from modhub.core.sanitize import clean_html
 
 
@@ -135,4 +135,19 @@ def profile(user: User, extra: CommunityProfile | None, *, settings) -> dict:
         "avatarFrameId": extra.avatar_frame_id if extra else None,
         "followingCount": extra.following_count if extra else 0,
         "followerCount": extra.follower_count if extra else 0,
+    }
+
+
+def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
+    """CommentVO of a comment and its author."""
+    return {
+        "commentId": comment.id,
+        "userId": comment.user_id,
+        "userName": (user.login_name or user.username) if user else None,
+        "avatarUrl": display.url(user.avatar) if user else None,
+        "content": clean_html(comment.content),
+        "parentId": comment.parent_id,
+        "replyCount": comment.reply_count,
+        "likeCount": comment.like_count,
+        "createTime": display.time(comment.create_time),
     }

@@ -22,11 +22,12 @@ from sqlalchemy import Float, String, bindparam, case, cast, func, literal, sele
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, listed_clause, page_result
+from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost, Tag
 from models.community.search_backend import ANSWERS, MOMENTS, POSTS, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.search.backends import CJK_RUN, RESOURCE_DOC, SqliteSearch, like_pattern, postgres_match
 from modhub.core.display import display_url, format_time
 

@@ -12,8 +12,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, listed_clause, page_result
-from models.catalog.tables import Comment, ResourcePost
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourcePost
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import (
@@ -22,6 +22,7 @@ from models.community.tables import (
     MOMENT,
     QUESTION,
     RESOURCE,
+    Comment,
     CommunityPost,
     CommunityProfile,
     Follow,
@@ -29,6 +30,7 @@ from models.community.tables import (
     Reaction,
 )
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.types import utcnow
 from modhub.core.errors import ApiError
 

@@ -9,7 +9,6 @@ import pytest
 
 from models.catalog.tables import (
     Category,
-    Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
@@ -23,6 +22,7 @@ from models.catalog.tables import (
     ServerPost,
     Tag,
 )
+from models.community.tables import Comment
 
 NOW = dt.datetime(2026, 5, 1, 4, 0, tzinfo=dt.UTC)  # 12:00 in Asia/Shanghai
 _n = itertools.count(1)

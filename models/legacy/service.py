@@ -13,12 +13,12 @@ from models.catalog.queries import (
     listed_by_ids,
     listed_posts,
     page_of,
-    page_result,
     summaries,
 )
 from models.catalog.service import details
 from models.catalog.tables import ResourcePost, ServerPost, Tag
 from models.community import posts as community_posts
+from models.paging import page_result
 from models.search.backends import backend_for, like_pattern
 from modhub.core.display import Display
 from modhub.core.errors import ApiError

@@ -65,7 +65,7 @@ def get_resource(post_id: int, **_):
 
 def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
-    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, display=platform().display))
 
 
 def query_servers(

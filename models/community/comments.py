@@ -21,7 +21,7 @@ from modhub.core.sanitize import clean_html
 
 
 def list_comments(
-    session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, settings
+    session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, display: Display
 ) -> dict:
     """PageResult<CommentVO> of a visible record: NORMAL, not deleted, newest first."""
     require_entity(session, entity_type=entity_type, entity_id=entity_id)
@@ -45,7 +45,7 @@ def list_comments(
         if total > offset
         else []
     )
-    items = [comment_vo(c, u, display=Display.from_settings(settings)) for c, u in rows]
+    items = [comment_vo(c, u, display=display) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 

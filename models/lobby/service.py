@@ -20,6 +20,7 @@ from models.files.service import get_owned_or_raise as get_community_file
 from models.lobby import records
 from models.lobby.tables import LISTED, PENDING, UPLOADED, LobbyBlob, LobbyPost, LobbyResource
 from models.types import utcnow
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
@@ -107,7 +108,7 @@ def _apply_fields(lobby: LobbyPost, server: ServerPost, params: dict, now: dt.da
 
 
 def publish(
-    session: Session, storage, *, user_id: int, params: dict, zone: str, now: dt.datetime | None = None
+    session: Session, storage, *, user_id: int, params: dict, display: Display, now: dt.datetime | None = None
 ) -> int:
     """Publish an open lobby post with its full resource list; returns the new post id."""
     now = now or utcnow()
@@ -130,7 +131,7 @@ def publish(
         lobby=lobby,
         user_id=user_id,
         items=params.get("resources") or [],
-        zone=zone,
+        display=display,
         now=now,
     )
     session.flush()
@@ -144,7 +145,7 @@ def update(
     user_id: int,
     post_id: int,
     params: dict,
-    zone: str,
+    display: Display,
     now: dt.datetime | None = None,
 ) -> bool:
     """Overwrite the fields of an open post and replace its resource list in full."""
@@ -158,7 +159,7 @@ def update(
         lobby=lobby,
         user_id=user_id,
         items=params.get("resources") or [],
-        zone=zone,
+        display=display,
         now=now,
     )
     session.flush()
@@ -199,7 +200,9 @@ def release_claims(session: Session, resource_ids: list[int]) -> None:
         )
 
 
-def manifest(session: Session, storage, *, post_id: int, zone: str, now: dt.datetime | None = None) -> dict:
+def manifest(
+    session: Session, storage, *, post_id: int, display: Display, now: dt.datetime | None = None
+) -> dict:
     """OpenApiServerPostLobbyManifestVo of an open post (anonymous); URLs close to expiry are
     renewed and stored, so the manifest (and its ETag) stays the same between renewals."""
     now = now or utcnow()
@@ -230,7 +233,7 @@ def manifest(session: Session, storage, *, post_id: int, zone: str, now: dt.date
         presign(row, storage, now=now)
     if stale:
         session.flush()
-    return records.manifest(found[0], found[1], rows, zone=zone)
+    return records.manifest(found[0], found[1], rows, display=display)
 
 
 def refresh_urls(
@@ -262,7 +265,7 @@ def _replace_resources(
     lobby: LobbyPost,
     user_id: int,
     items: list[dict],
-    zone: str,
+    display: Display,
     now: dt.datetime,
 ) -> None:
     """The post's resource list becomes `items`: listed COMMUNITY/BUILTIN rows are replaced,
@@ -279,7 +282,7 @@ def _replace_resources(
         reason = unsafe_path_reason(item.get("clientInstallPath") or "")
         if item.get("clientInstallPath") and reason:
             raise ApiError("LOBBY_INSTALL_PATH_UNSAFE", f"resources[{index}]: {reason}")
-        row = _item_row(session, lobby=lobby, user_id=user_id, item=item, index=index, zone=zone)
+        row = _item_row(session, lobby=lobby, user_id=user_id, item=item, index=index, display=display)
         _describe(row, item)
         row.listed, row.post_id, row.update_time = True, lobby.id, now
         if row.object_key and (
@@ -299,7 +302,7 @@ def _describe(row: LobbyResource, item: dict) -> None:
 
 
 def _item_row(
-    session: Session, *, lobby: LobbyPost, user_id: int, item: dict, index: int, zone: str
+    session: Session, *, lobby: LobbyPost, user_id: int, item: dict, index: int, display: Display
 ) -> LobbyResource:
     source = item["source"]
     if source == "COMMUNITY":
@@ -316,7 +319,7 @@ def _item_row(
             sha256=item["sha256"],
             size_bytes=item["sizeBytes"],
             download_url=item.get("downloadUrl"),
-            download_url_expires_at=_parse_time(item.get("downloadUrlExpiresAt"), zone, index),
+            download_url_expires_at=_parse_time(item.get("downloadUrlExpiresAt"), display, index),
         )
         session.add(row)
         return row
@@ -391,7 +394,7 @@ def _uploaded_row(
     return row
 
 
-def _parse_time(text: str | None, zone: str, index: int) -> dt.datetime | None:
+def _parse_time(text: str | None, display: Display, index: int) -> dt.datetime | None:
     if not text:
         return None
     try:
@@ -400,4 +403,4 @@ def _parse_time(text: str | None, zone: str, index: int) -> dt.datetime | None:
         raise ApiError(
             "PARAMETER_INVALID", f"resources[{index}].downloadUrlExpiresAt must be yyyy-MM-dd HH:mm:ss"
         ) from exc
-    return local.replace(tzinfo=zoneinfo.ZoneInfo(zone)).astimezone(dt.UTC)
+    return local.replace(tzinfo=zoneinfo.ZoneInfo(display.time_zone)).astimezone(dt.UTC)

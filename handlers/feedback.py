@@ -47,6 +47,6 @@ def list_resolved_feedback(since: str, limit: int = 100, **_):
     """UserFeedbackResolvedItemVO list of the application (list*UserFeedbackResolvedSince)."""
     return ok(
         reports.resolved_since(
-            session(), app_id=caller().app_id, since=since, limit=limit, zone=platform().settings.time_zone
+            session(), app_id=caller().app_id, since=since, limit=limit, display=platform().display
         )
     )

@@ -25,13 +25,13 @@ def _user() -> int | None:
 
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, display=platform().display))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
     return ok_tagged(
-        files.get_detail(session(), post_id=post_id, file_id=file_id, zone=platform().display.time_zone)
+        files.get_detail(session(), post_id=post_id, file_id=file_id, display=platform().display)
     )
 
 
@@ -49,9 +49,7 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    return ok_tagged(
-        listing.get_batch(session(), file_ids=body["fileInfoIds"], zone=platform().display.time_zone)
-    )
+    return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"], display=platform().display))
 
 
 def download_auth(post_id: int, body: dict | None = None, **_):

@@ -2,8 +2,9 @@
 
 import flask
 
-from models.identity import accounts, bindings, oauth, providers, tokens, wallets
+from models.identity import accounts, bindings, oauth, tokens, wallets
 from models.identity.records import access_token_vo, binding_vo
+from models.lobby import providers
 from modhub.web import caller, code_guard, ok, platform, proxy_user_id, session
 
 

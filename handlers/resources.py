@@ -1,27 +1,23 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
 from models.catalog import service as catalog
-from models.catalog.cache import MISSING
+from models.community import comments
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps
 from modhub.web import caller, ok_tagged, ok_tagged_json, platform, session
 
 
 def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, str]:
-    """JSON text of each record by post id ('null' when absent): kept ones of the current
-    catalogue generation, the rest read with `read(missing ids) -> {id: record or None}`,
-    serialized once and kept (models.catalog.cache). A kept record is answered without being
-    serialized again: a batch joins the texts of its records."""
-    cache, generation = platform().records, caller().catalog_generation
-    if generation is None or not cache.enabled:
-        return {i: dumps(record) for i, record in read(post_ids).items()}
-    found = {i: cache.get(kind, i, generation) for i in dict.fromkeys(post_ids)}
-    missing = [i for i, text in found.items() if text is MISSING]
-    if missing:
-        fresh = {i: dumps(record) for i, record in read(missing).items()}
-        cache.put_many(kind, fresh.items(), generation)
-        found.update(fresh)
-    return found
+    """JSON text of each record by post id ('null' when absent), kept between requests
+    (models.record_cache): a batch joins the texts of its records without serializing again."""
+    return platform().records.kept_json(
+        kind,
+        post_ids,
+        session=session(),
+        round_trip_generation=caller().catalog_generation,
+        read=read,
+        dumps=dumps,
+    )
 
 
 def get_batch(body: dict, **_):
@@ -70,7 +66,7 @@ def list_authors(post_id: int, **_):
 def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
     return ok_tagged(
-        catalog.list_comments(
+        comments.list_resource_comments(
             session(), post_id=post_id, page_num=page_num, page_size=page_size, display=platform().display
         )
     )

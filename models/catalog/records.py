@@ -4,18 +4,8 @@ and category nodes (a row in, a dict out; no database access).
 
 from __future__ import annotations
 
-from models.catalog.tables import (
-    Category,
-    Comment,
-    ResourceLink,
-    ResourcePost,
-    ResourceRelation,
-    RunPlatform,
-    Section,
-)
-from models.identity.tables import User
+from models.catalog.tables import Category, ResourceLink, ResourcePost, ResourceRelation, RunPlatform, Section
 from modhub.core.display import Display, display_url, format_time
-from modhub.core.sanitize import clean_html
 
 LINK_LABELS = {
     "HOMEPAGE": "主页 Homepage",
@@ -76,21 +66,6 @@ def link_vo(link: ResourceLink) -> dict:
         "linkType": link.link_type,
         "url": link.url,
         "label": link.label or LINK_LABELS.get(link.link_type, link.link_type),
-    }
-
-
-def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
-    """CommentVO of a comment and its author."""
-    return {
-        "commentId": comment.id,
-        "userId": comment.user_id,
-        "userName": (user.login_name or user.username) if user else None,
-        "avatarUrl": display.url(user.avatar) if user else None,
-        "content": clean_html(comment.content),
-        "parentId": comment.parent_id,
-        "replyCount": comment.reply_count,
-        "likeCount": comment.like_count,
-        "createTime": display.time(comment.create_time),
     }
 
 

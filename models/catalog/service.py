@@ -12,24 +12,14 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import (
     authors_of,
     cached,
-    check_page,
     get_listed_or_raise,
     listed_by_ids,
     listed_clause,
-    page_result,
     summaries,
 )
-from models.catalog.records import comment_vo, link_vo, mod_summary, relation_vo
+from models.catalog.records import link_vo, mod_summary, relation_vo
 from models.catalog.stats import stats_briefs
-from models.catalog.tables import (
-    Comment,
-    Rating,
-    ResourceLink,
-    ResourcePost,
-    ResourceRelation,
-    ResourceVersion,
-)
-from models.identity.tables import User
+from models.catalog.tables import Rating, ResourceLink, ResourcePost, ResourceRelation, ResourceVersion
 from modhub.core.display import Display, display_url
 from modhub.core.sanitize import clean_html
 
@@ -155,36 +145,6 @@ def get_description(session: Session, *, post_id: int, display: Display) -> dict
         "mdContent": post.description_md,
         "updateTime": display.time(post.update_time),
     }
-
-
-RESOURCE_ENTITY = "RESOURCE_POST"
-
-
-def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
-    """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
-    get_listed_or_raise(session, post_id=post_id)
-    offset = check_page(page_num=page_num, page_size=page_size)
-    visible = (
-        Comment.entity_type == RESOURCE_ENTITY,
-        Comment.entity_id == post_id,
-        Comment.status == "NORMAL",
-        Comment.is_delete.is_(False),
-    )
-    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
-    rows = (
-        session.execute(
-            select(Comment, User)
-            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
-            .where(*visible)
-            .order_by(Comment.create_time.desc(), Comment.id.desc())
-            .offset(offset)
-            .limit(page_size)
-        ).all()
-        if total > offset
-        else []
-    )
-    items = [comment_vo(c, u, display=display) for c, u in rows]
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
 def get_rating(session: Session, *, post_id: int) -> dict:

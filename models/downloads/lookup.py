@@ -55,7 +55,7 @@ def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> l
             )
         }.values()
     )
-    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, zone=display.time_zone)}
+    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, display=display)}
     by_post = {s["postId"]: s for s in mod_summaries(session, posts, display=display)}
     return [
         {"hash": h, "file": by_file[found[h].id], "mod": by_post[found[h].post_id]} if h in found else None
@@ -82,9 +82,7 @@ def updates(
     for f in candidates:
         if game_version in (f.resource_versions or []):
             newest.setdefault(f.post_id, f)
-    by_file = {
-        s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), zone=display.time_zone)
-    }
+    by_file = {s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), display=display)}
     out = []
     for h in hashes:
         installed = found.get(h)

@@ -17,7 +17,7 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
 from models.types import utcnow
-from modhub.core.display import format_time
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 
@@ -130,7 +130,7 @@ def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: d
     session.flush()
 
 
-def parse_since(since: str, zone: str) -> dt.datetime:
+def parse_since(since: str, display: Display) -> dt.datetime:
     """The UTC instant of a local yyyy-MM-ddTHH:mm:ss in the platform time zone."""
     try:
         local = dt.datetime.fromisoformat(since)
@@ -139,14 +139,14 @@ def parse_since(since: str, zone: str) -> dt.datetime:
     if local.tzinfo is not None:
         raise ApiError("PARAMETER_INVALID", "since is a local time without offset")
     try:
-        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
+        return local.replace(tzinfo=ZoneInfo(display.time_zone)).astimezone(dt.UTC)
     except (OverflowError, ValueError) as exc:  # 0001-01-01T00:00 east of UTC, for one
         raise ApiError("PARAMETER_INVALID", "since is out of range") from exc
 
 
-def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:
+def resolved_since(session: Session, *, app_id: int, since: str, limit: int, display: Display) -> list[dict]:
     """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
-    start = parse_since(since, zone)
+    start = parse_since(since, display)
     rows = session.scalars(
         select(Feedback)
         .where(Feedback.app_id == app_id, Feedback.status == "RESOLVED", Feedback.resolved_at >= start)
@@ -160,7 +160,7 @@ def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zon
             "feedbackType": r.kind,
             "fingerprint": r.fingerprint if r.kind == "DOWNLOAD_FAILURE" else None,
             "resolution": r.resolution,
-            "resolvedAt": format_time(r.resolved_at, zone),
+            "resolvedAt": display.time(r.resolved_at),
         }
         for r in rows
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models.catalog.tables import ResourceFile
-from modhub.core.display import format_time
+from modhub.core.display import Display
 
 
 def hashes(f: ResourceFile) -> dict | None:
@@ -13,7 +13,7 @@ def hashes(f: ResourceFile) -> dict | None:
     return {"sha1": f.sha1, "sha256": f.sha256, "sha512": f.sha512}
 
 
-def file_summary(f: ResourceFile, *, platform_names: dict[str, str], zone: str) -> dict:
+def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
     """FileSummaryVO of a file; fingerprint is the sha256 (null when the bytes are not on site)."""
     return {
         "fileInfoId": f.id,
@@ -32,8 +32,8 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], zone: str) 
         "downloadCount": f.download_count,
         "fingerprint": f.sha256,
         "hashes": hashes(f),
-        "publishTime": format_time(f.publish_time, zone),
-        "updateTime": format_time(f.update_time, zone),
+        "publishTime": display.time(f.publish_time),
+        "updateTime": display.time(f.update_time),
     }
 
 
@@ -72,9 +72,13 @@ def down_info(f: ResourceFile) -> list[dict]:
     return infos
 
 
-def file_detail(f: ResourceFile, *, platform_names: dict[str, str], zone: str) -> dict:
+def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
     """FileDetailVO: the summary plus the parsed download information (no change log is kept)."""
-    return {**file_summary(f, platform_names=platform_names, zone=zone), "downInfo": down_info(f), "logs": []}
+    return {
+        **file_summary(f, platform_names=platform_names, display=display),
+        "downInfo": down_info(f),
+        "logs": [],
+    }
 
 
 def download_url(f: ResourceFile) -> dict:

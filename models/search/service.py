@@ -9,8 +9,9 @@ from __future__ import annotations
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import MAX_OFFSET, check_page, listed_clause, page_result, summaries
+from models.catalog.queries import listed_clause, summaries
 from models.catalog.tables import ResourcePost
+from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, backend_for
 from models.search.counting import capped_count, count_beside
 from models.search.tiers import count_matches, doc_filters, equal_filters, ranked_ids

@@ -75,11 +75,11 @@ def downloads() -> None:
 @downloads.command("flush")
 def downloads_flush() -> None:
     """Write the pending download counts (Redis) into the counters and daily statistics."""
-    from models.downloads.counting import counter_for, flush
+    from models.downloads.counting import flush
 
     platform = _platform()
     written = _run(
-        lambda: flush(platform.db, counter_for(platform.quota), log=lambda line: click.echo(line, err=True))
+        lambda: flush(platform.db, platform.download_counter, log=lambda line: click.echo(line, err=True))
     )
     click.echo(f"{written} downloads flushed")
 

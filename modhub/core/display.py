@@ -35,10 +35,10 @@ def display_url(raw: str | None, cdn_base: str) -> str | None:
 @dataclass(frozen=True)
 class Display:
     """How records show times and URLs: the platform time zone, the CDN base of stored images and
-    the public site URL. Built once from the settings (build_platform) and passed as one argument.
-
-    The field names are the settings' own, so code that still reads these fields from the settings
-    (models/community, models/files) reads a Display the same way.
+    the public site URL. Built once from the settings (Platform.wire) and passed to every read as
+    one typed argument, `display: Display` (no bare time-zone string, no settings object for
+    presentation). Domain changes that are handed the settings for other reasons (the lifecycle's
+    webhook snapshots, download links) build theirs with `from_settings`.
     """
 
     time_zone: str

@@ -31,5 +31,5 @@ def install(app: flask.Flask, settings) -> None:
         SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"),
     )
     platform = app.extensions["modhub"]
-    platform.login_throttle = LoginThrottle.for_quota(platform.quota)
+    platform.login_throttle = LoginThrottle.for_redis(platform.redis)
     app.register_blueprint(bp)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import flask
 
 from models.console import service
-from modhub.core.display import format_time
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 
@@ -22,8 +21,8 @@ def _user_or_login():
 def _app_page(user, app_id: int, secret: str | None = None, status: int = 200):
     app, console = service.owned_app(session(), user_id=user.id, app_id=app_id)
     settings = platform().settings
-    minute, day = platform().quota.usage(app.id) if hasattr(platform().quota, "usage") else (0, 0)
-    ended = format_time(console.old_secret_ended_at, settings.time_zone)
+    minute, day = platform().quota.usage(app.id)
+    ended = platform().display.time(console.old_secret_ended_at)
     return flask.render_template(
         "console_app.html",
         user=user,

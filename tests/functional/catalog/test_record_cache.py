@@ -1,4 +1,4 @@
-"""Detail and batch records kept between requests (models.catalog.cache): a kept record is served
+"""Detail and batch records kept between requests (models.record_cache): a kept record is served
 without a database statement, and a change made through the domain (update, visibility change,
 deletion) is seen by the very next read, in this process and in every other one."""
 

@@ -73,7 +73,7 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         pem = client.get("/openapi/v2/meta/install-signing-key").content
         verified = _openssl_verify(tmp_path, pem, got["scriptSignature"], got["script"].encode())
         assert verified.returncode == 0, verified.stderr  # the demo's script, checked offline
-        assert counting.flush(platform.db, counting.counter_for(platform.quota)) == 1
+        assert counting.flush(platform.db, platform.download_counter) == 1
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1
         for user in users:

@@ -77,7 +77,16 @@ def download_auth(post_id: int, body: dict | None = None, **_):
 
 def get_install_config(post_id: int, file_info_id: int | None = None, **_):
     """InstallConfigVo (getModInstallConfig, getResourceInstallConfig, legacyGetInstallConfig)."""
-    return ok_tagged(install.install_config(session(), post_id=post_id, file_id=file_info_id))
+    return ok_tagged(
+        install.install_config(
+            session(),
+            settings=platform().settings,
+            post_id=post_id,
+            app_id=caller().app_id,
+            now=_now(),
+            file_id=file_info_id,
+        )
+    )
 
 
 def get_install_info(post_id: int, **_):

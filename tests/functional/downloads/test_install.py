@@ -53,30 +53,58 @@ def _script(file_ids: list[int]) -> str:
     )
 
 
-def test_install_config_on_every_alias(signed, cat, post, stored, db):
+def test_install_config_on_every_alias(signed, client, cat, post, stored, db):
     jar, cfg = stored(post, b"jar"), stored(post, b"cfg", file_name="config.zip")
+    lib, extra = cat.post(main_name="Lib"), cat.post(main_name="Extra")
+    cat.relation(post, lib, is_required=True)  # the script's entry for 42 names no relation
+    cat.relation(post, extra, is_required=False)
+    cat.relation(post, extra, kind="RECOMMENDATION")
+    script = _script([jar, cfg]).replace('"resourcePostId": 42', f'"resourcePostId": {lib}')
     with db.session() as s:
         from models.catalog.tables import ResourcePost
 
-        s.get(ResourcePost, post).install_script = _script([jar, cfg])
+        s.get(ResourcePost, post).install_script = script
         s.commit()
+    relations = data(signed.get(f"/openapi/v2/mods/{post}/relations"))
     for path in CONFIG:
         got = data(signed.get(path.format(post)))
         assert got["postId"] == post and got["fileInfoId"] == cfg  # newest file by default
-        assert got["installScript"] == _script([jar, cfg])
+        assert got["installScript"] == script
+        # one source: the DEPENDENCY relations; the script only adds a versionRequirement
         assert got["dependencies"] == [
-            {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"}
+            {"resourcePostId": lib, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
+            {"resourcePostId": extra, "name": "Extra", "required": False, "versionRequirement": None},
+        ]
+        assert [(d["resourcePostId"], d["required"]) for d in got["dependencies"]] == [
+            (r["targetPostId"], r["isRequired"]) for r in relations if r["relationType"] == "DEPENDENCY"
         ]
         assert got["preChecks"][0]["failMessage"] == "too old"
         assert got["postActions"] == [{"type": "RESTART", "params": {"delay": 1}}]
         assert got["serverPackLayout"]["status"] == "ROOT"
-        assert [(f["index"], f["fileInfoId"], f["downloadUrl"]) for f in got["files"]] == [
-            (0, jar, None),
-            (1, cfg, None),
-        ]
+        assert [(f["index"], f["fileInfoId"]) for f in got["files"]] == [(0, jar), (1, cfg)]
+        # a free on-site file has a URL (the schema: null only for paid or cloud-disk files)
+        assert all(f["downloadUrl"] and f["downloadUrlExpiresAt"] for f in got["files"])
+        assert fetch(client, got["files"][0]["downloadUrl"]).content == b"jar"
     got = data(signed.get(CONFIG[2].format(post) + f"?fileInfoId={jar}"))
     assert got["fileInfoId"] == jar
     assert error_code(signed.get(CONFIG[2].format(post) + "?fileInfoId=999999999"), 404) == 200404
+
+
+def test_install_config_urls_are_null_only_for_paid_or_cloud_disk_files(signed, cat, stored):
+    paid = cat.post(is_paid=True)
+    stored(paid, b"paid bytes")
+    assert [f["downloadUrl"] for f in data(signed.get(CONFIG[0].format(paid)))["files"]] == [None]
+    free = cat.post()
+    cat.file(
+        free, storage_type="CLOUD_DISK", down_info=[{"type": "CLOUD_DISK", "url": "https://pan.example/s/1"}]
+    )
+    assert [f["downloadUrl"] for f in data(signed.get(CONFIG[1].format(free)))["files"]] == [None]
+    linked = cat.post()
+    cat.file(linked, storage_type="DIRECT_LINK", external_url="https://cdn.example/a.jar")
+    files = data(signed.get(CONFIG[0].format(linked)))["files"]
+    assert [(f["downloadUrl"], f["downloadUrlExpiresAt"]) for f in files] == [
+        ("https://cdn.example/a.jar", None)
+    ]
 
 
 def test_install_config_without_script_or_with_a_broken_one(signed, cat, post, stored):

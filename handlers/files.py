@@ -131,14 +131,15 @@ def lookup_files(body: dict, **_):
 
 
 def find_updates(body: dict, **_):
-    """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
+    """FileUpdateVO per hash in request order (findFileUpdates, an extension)."""
     return ok(
         lookup.updates(
             session(),
             algorithm=body["algorithm"],
             hashes=body["hashes"],
             game_version=body["gameVersion"],
-            run_platform=body["runPlatform"],
+            run_platform=body.get("runPlatform"),
+            environment_side=body.get("environmentSide"),
             display=platform().display,
         )
     )

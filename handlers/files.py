@@ -1,5 +1,7 @@
 """Files, downloads, install configuration and information, startup commands."""
 
+import functools
+
 import flask
 
 from models.downloads import downloads, install, lookup
@@ -85,8 +87,15 @@ def get_install_config(post_id: int, file_info_id: int | None = None, **_):
             app_id=caller().app_id,
             now=_now(),
             file_id=file_info_id,
+            is_script=_script_check(),
         )
     )
+
+
+@functools.cache
+def _script_check():
+    """The InstallScript check of this process's contract (built once)."""
+    return install.script_checker(platform().contract.document)
 
 
 def get_install_info(post_id: int, **_):

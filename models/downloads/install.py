@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
+import jsonschema
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -49,6 +51,21 @@ def parse(script: str | None) -> dict:
     except ValueError:
         return {}
     return doc if isinstance(doc, dict) else {}
+
+
+def script_checker(document: dict) -> Callable[[dict], bool]:
+    """Whether a parsed script is an InstallScript: the contract's component (plain JSON Schema,
+    its $refs inlined) checked by jsonschema."""
+    schemas = document["components"]["schemas"]
+
+    def inline(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(schemas[node["$ref"].rsplit("/", 1)[1]])
+            return {k: inline(v) for k, v in node.items() if k not in ("example", "x-modhub-extension")}
+        return [inline(v) for v in node] if isinstance(node, list) else node
+
+    return jsonschema.Draft4Validator(inline(schemas["InstallScript"])).is_valid
 
 
 def _text(v) -> str | None:
@@ -198,7 +215,14 @@ def file_url(
 
 
 def install_config(
-    session: Session, *, settings, post_id: int, app_id: int, now: float, file_id: int | None = None
+    session: Session,
+    *,
+    settings,
+    post_id: int,
+    app_id: int,
+    now: float,
+    file_id: int | None = None,
+    is_script: Callable[[dict], bool] = lambda doc: False,
 ) -> dict:
     """InstallConfigVo of a listed resource for one file (default: its newest). Download URLs
     are those of a caller without a user: null for paid or signed-in-only resources."""
@@ -226,6 +250,7 @@ def install_config(
         "clientInstallPath": post.client_install_path,
         "serverInstallPath": post.server_install_path,
         "installScript": post.install_script,
+        "scriptDocument": doc if doc and is_script(doc) else None,
         "dependencies": dependencies(session, post_id=post.id, doc=doc),
         "preChecks": pre_checks(doc),
         "postActions": post_actions(doc),

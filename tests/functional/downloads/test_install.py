@@ -36,10 +36,12 @@ def _script(file_ids: list[int]) -> str:
                 "files": file_ids,
                 "source": "AUTHOR",
                 "summary": "copy the jar, then the config",
-                "steps": [{"copy": "@1", "to": "config/"}, {"copy": "@0", "to": "mods/"}],
+                "steps": [
+                    {"action": "extract", "from": "@1", "to": "config/", "stripComponents": 1},
+                    {"action": "copy", "from": "@0", "to": "mods/"},
+                ],
                 "dependencies": [
                     {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
-                    {"resourcePostId": "x"},
                 ],
                 "preChecks": [{"type": "GAME_VERSION", "condition": ">=1.20", "failMessage": "too old"}],
                 "postActions": [{"type": "RESTART", "params": {"delay": 1}}],
@@ -70,6 +72,7 @@ def test_install_config_on_every_alias(signed, client, cat, post, stored, db):
         got = data(signed.get(path.format(post)))
         assert got["postId"] == post and got["fileInfoId"] == cfg  # newest file by default
         assert got["installScript"] == script
+        assert got["scriptDocument"] == json.loads(script)  # an InstallScript: parsed
         # one source: the DEPENDENCY relations; the script only adds a versionRequirement
         assert got["dependencies"] == [
             {"resourcePostId": lib, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
@@ -116,6 +119,10 @@ def test_install_config_without_script_or_with_a_broken_one(signed, cat, post, s
     f2 = stored(broken, b"y")
     got = data(signed.get(CONFIG[1].format(broken)))
     assert got["installScript"] == "not json @0" and got["serverPackLayout"] is None
+    assert got["scriptDocument"] is None
+    other = cat.post(install_script=json.dumps({"steps": [{"copy": "@0", "to": "mods/"}]}))
+    stored(other, b"z")
+    assert data(signed.get(CONFIG[0].format(other)))["scriptDocument"] is None  # another shape
     assert [f["fileInfoId"] for f in got["files"]] == [f2]
     for path in CONFIG + INFO + LAUNCH:
         assert error_code(signed.get(path.format(999999999)), 404) == 200404

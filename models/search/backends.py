@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
-from models.catalog.tables import ResourcePost
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
@@ -158,6 +158,9 @@ class SearchBackend(Protocol):
     def settled(self) -> ColumnElement[bool]:
         """True for feed positions that no transaction still running can precede."""
 
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        """True for files whose resourceVersions contain version."""
+
 
 # The lowest xid still running in this statement's snapshot, or its xmax when none runs. xids are
 # cluster-wide: transactions that pg_stat_activity shows in other databases cannot write here
@@ -197,6 +200,9 @@ class PostgresSearch:
 
     def has_category(self, code: str) -> ColumnElement[bool]:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
+
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        return cast(ResourceFile.resource_versions, JSONB).contains(cast([version], JSONB))
 
     def settled(self) -> ColumnElement[bool]:
         # Below the horizon every transaction has ended, so no commit can still land at a lower
@@ -242,6 +248,11 @@ class SqliteSearch:
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c WHERE c.value = :category)"
         ).bindparams(category=code)
+
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        return text(
+            "EXISTS (SELECT 1 FROM json_each(resource_file.resource_versions) AS v WHERE v.value = :version)"
+        ).bindparams(version=version)
 
     def settled(self) -> ColumnElement[bool]:
         # SQLite serializes writers and the trigger numbers changes inside the writing

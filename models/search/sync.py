@@ -27,7 +27,7 @@ import base64
 import binascii
 import re
 
-from sqlalchemy import func, or_, select, tuple_
+from sqlalchemy import or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause, summaries
@@ -70,9 +70,7 @@ def sync(session: Session, *, display: Display, cursor: str | None = None, size:
     position, last_id, origin = decode_cursor(cursor)
     backend = backend_for(session)
     if origin is None:  # a walk from nothing: removals settled until now are none of its business
-        origin = (
-            session.scalar(select(func.max(backend.position)).select_from(P).where(backend.settled())) or 0
-        )
+        origin = backend.last_settled(session)
     rows = session.execute(
         select(P, backend.position)
         .where(

@@ -1,5 +1,7 @@
 """Files, downloads, install configuration and information, startup commands."""
 
+import functools
+
 import flask
 
 from models.downloads import downloads, install, lookup
@@ -75,7 +77,23 @@ def download_auth(post_id: int, body: dict | None = None, **_):
 
 def get_install_config(post_id: int, file_info_id: int | None = None, **_):
     """InstallConfigVo (getModInstallConfig, getResourceInstallConfig, legacyGetInstallConfig)."""
-    return ok_tagged(install.install_config(session(), post_id=post_id, file_id=file_info_id))
+    return ok_tagged(
+        install.install_config(
+            session(),
+            settings=platform().settings,
+            post_id=post_id,
+            app_id=caller().app_id,
+            now=_now(),
+            file_id=file_info_id,
+            is_script=_script_check(),
+        )
+    )
+
+
+@functools.cache
+def _script_check():
+    """The InstallScript check of this process's contract (built once)."""
+    return install.script_checker(platform().contract.document)
 
 
 def get_install_info(post_id: int, **_):
@@ -120,14 +138,15 @@ def lookup_files(body: dict, **_):
 
 
 def find_updates(body: dict, **_):
-    """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
+    """FileUpdateVO per hash in request order (findFileUpdates, an extension)."""
     return ok(
         lookup.updates(
             session(),
             algorithm=body["algorithm"],
             hashes=body["hashes"],
             game_version=body["gameVersion"],
-            run_platform=body["runPlatform"],
+            run_platform=body.get("runPlatform"),
+            environment_side=body.get("environmentSide"),
             display=platform().display,
         )
     )

@@ -87,6 +87,12 @@ def list_relations(post_id: int, **_):
     return ok_tagged(catalog.list_relations(session(), post_id=post_id))
 
 
+def get_relations_batch(body: dict, **_):
+    """RelationsOfResourceVO (or null) per post id, in request order (getRelationsBatch, an
+    extension)."""
+    return ok_tagged(catalog.relations_batch(session(), post_ids=body["postIds"]))
+
+
 def list_versions(post_id: int, **_):
     """List of VersionVO of a resource (listModVersions, listResourceVersions)."""
     return ok_tagged(catalog.list_versions(session(), post_id=post_id, display=platform().display))

@@ -113,6 +113,7 @@ def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
 def category_node(category: Category, *, count: int, display: Display) -> dict:
     """CategoryNodeVO of a category (children filled by the tree builder)."""
     return {
+        "id": category.id,
         "categoryCode": category.code,
         "name": category.name,
         "description": category.description,

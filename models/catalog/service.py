@@ -177,6 +177,27 @@ def list_relations(session: Session, *, post_id: int) -> list[dict]:
     return [relation_vo(r) for r in rows]
 
 
+def relations_batch(session: Session, *, post_ids: list[int]) -> list[dict | None]:
+    """Per post id, in request order: {postId, relations} of a listed resource (its RelationVO, as
+    list_relations orders them), or null. Two queries for up to 50 ids."""
+    listed = set(
+        session.scalars(select(ResourcePost.id).where(ResourcePost.id.in_(set(post_ids)), listed_clause()))
+    )
+    rows = (
+        session.scalars(
+            select(ResourceRelation)
+            .where(ResourceRelation.post_id.in_(listed))
+            .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order, ResourceRelation.id)
+        )
+        if listed
+        else []
+    )
+    by_post: dict[int, list[dict]] = {post_id: [] for post_id in listed}
+    for row in rows:
+        by_post[row.post_id].append(relation_vo(row))
+    return [{"postId": i, "relations": by_post[i]} if i in listed else None for i in post_ids]
+
+
 def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:
     """VersionVO of the approved versions of a listed resource, versionNumber descending."""
     get_listed_or_raise(session, post_id=post_id)

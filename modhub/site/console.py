@@ -122,12 +122,12 @@ def console_edit(app_id: int):
 
 @bp.get("/demo/callback")
 def demo_callback():
-    """The demo app's redirect URI: shows the auth_code the consent page sent back, and the id of
-    the site user logged in here (the userId the token exchange needs)."""
+    """The demo app's redirect URI: shows the auth_code and user_id the consent page sent back."""
     args = flask.request.args
     return flask.render_template(
         "demo_callback.html",
         auth_code=args.get("auth_code"),
+        user_id=args.get("user_id"),
         state=args.get("state"),
         error=args.get("error"),
         user=_current_user(),

@@ -12,9 +12,10 @@ from sqlalchemy import select
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads import counting
+from models.downloads.install import script_checker
 from models.identity.tables import User
 from modhub import demo
-from modhub.app import build_platform, create_app
+from modhub.app import Contract, build_platform, create_app
 from modhub.cli import main
 from modhub.seed import seed_cli
 from tests.functional.files.test_signing import _openssl_verify
@@ -73,6 +74,17 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         pem = client.get("/openapi/v2/meta/install-signing-key").content
         verified = _openssl_verify(tmp_path, pem, got["scriptSignature"], got["script"].encode())
         assert verified.returncode == 0, verified.stderr  # the demo's script, checked offline
+        is_script = script_checker(Contract.load().document)
+        with platform.db.session() as session:
+            scripted = list(
+                session.scalars(
+                    select(ResourcePost.id).where(listed_clause(), ResourcePost.install_script.is_not(None))
+                )
+            )
+        assert scripted
+        for post_id in scripted:  # every script the server signs on the demo catalogue
+            signed_script = data(signed.get(f"/openapi/v2/mods/{post_id}/install-info"))["script"]
+            assert is_script(json.loads(signed_script)), signed_script
         assert counting.flush(platform.db, platform.download_counter) == 1
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1

@@ -226,6 +226,7 @@ class BaseOpenApiServerPostLobbyResourceItemParam(_BaseOpenApiServerPostLobbyRes
 
 class CategoryNodeVO(TypedDict, total=False):
     """A category node."""
+    id: int
     categoryCode: str | None
     name: str | None
     description: str | None
@@ -397,13 +398,20 @@ class CommunityUserProfileVO(_CommunityUserProfileVORequired, total=False):
     followerCount: int | None
 
 
+class CopyrightOptionVO(TypedDict):
+    """A copyright (licence) option of resources (extension)."""
+    id: int
+    code: str
+    name: str
+
+
 class _DependencyRequired(TypedDict):
     """Required keys of Dependency."""
     resourcePostId: int
 
 
 class Dependency(_DependencyRequired, total=False):
-    """A dependency declared by an install script."""
+    """A dependency of a resource (one of its DEPENDENCY relations)."""
     name: str | None
     required: bool | None
     versionRequirement: str | None
@@ -563,19 +571,25 @@ class FileSummaryVO(_FileSummaryVORequired, total=False):
 
 
 class FileUpdateVO(TypedDict):
-    """The newest matching file for an installed one (extension)."""
+    """The update state of one installed file, and its newest matching file (extension)."""
     hash: str
-    installedFileInfoId: int
+    status: Literal['UNKNOWN_HASH', 'NO_MATCHING_FILE', 'UP_TO_DATE', 'UPDATE_AVAILABLE']
+    installedFileInfoId: int | None
     upToDate: bool
-    file: FileSummaryVO
+    file: FileSummaryVO | None
 
 
-class FileUpdatesParam(TypedDict):
-    """Installed files and the installation they run in (extension)."""
+class _FileUpdatesParamRequired(TypedDict):
+    """Required keys of FileUpdatesParam."""
     algorithm: Literal['sha1', 'sha256', 'sha512']
     hashes: list[str]
     gameVersion: str
+
+
+class FileUpdatesParam(_FileUpdatesParamRequired, total=False):
+    """Installed files and the installation they run in (extension)."""
     runPlatform: str
+    environmentSide: Literal['CLIENT', 'SERVER']
 
 
 class _FilterOptionVORequired(TypedDict):
@@ -585,6 +599,7 @@ class _FilterOptionVORequired(TypedDict):
 
 class FilterOptionVO(_FilterOptionVORequired, total=False):
     """One filter option."""
+    id: int
     name: str | None
     parentCode: str | None
     count: int | None
@@ -660,6 +675,7 @@ class InstallConfigVo(_InstallConfigVoRequired, total=False):
     clientInstallPath: str | None
     serverInstallPath: str | None
     installScript: str | None
+    scriptDocument: InstallScript | None
     dependencies: list[Dependency] | None
     preChecks: list[PreCheck] | None
     postActions: list[PostAction] | None
@@ -699,6 +715,89 @@ class InstallLaunchVo(_InstallLaunchVoRequired, total=False):
     detectProcessNames: list[str] | None
     detectPaths: list[str] | None
     guide: str | None
+
+
+class InstallScriptPreChecksItem(TypedDict, total=False):
+    """A check before installing (install-config's PreCheck)."""
+    type: str
+    condition: str
+    failMessage: str
+
+
+class InstallScriptPostActionsItem(TypedDict, total=False):
+    """An action after installing (install-config's PostAction)."""
+    type: str
+    params: dict[str, Any]
+
+
+class _InstallScriptRequired(TypedDict):
+    """Required keys of InstallScript."""
+    steps: list[InstallScriptStep]
+
+
+class InstallScript(_InstallScriptRequired, total=False):
+    """The format of an install script (extension: the service spec leaves it open): the JSON ..."""
+    source: Literal['AUTHOR', 'AI']
+    summary: str
+    files: list[int]
+    dependencies: list[InstallScriptDependency]
+    preChecks: list[InstallScriptPreChecksItem]
+    postActions: list[InstallScriptPostActionsItem]
+    serverPackLayout: dict[str, Any]
+
+InstallScriptCopyStep = TypedDict('InstallScriptCopyStep', {'action': "Literal['copy']", 'from': 'InstallScriptFileRef', 'to': 'InstallScriptPath'}, total=True)
+
+
+class InstallScriptDeleteStep(TypedDict):
+    """Remove a file or directory (recursively) if it exists, e.g. the jar of an older version."""
+    action: Literal['delete']
+    path: InstallScriptPath
+
+
+class _InstallScriptDependencyRequired(TypedDict):
+    """Required keys of InstallScriptDependency."""
+    resourcePostId: int
+
+
+class InstallScriptDependency(_InstallScriptDependencyRequired, total=False):
+    """A version requirement on one of the resource's dependencies."""
+    versionRequirement: str
+    name: str
+    required: bool
+
+_InstallScriptExtractStepRequired = TypedDict('_InstallScriptExtractStepRequired', {'action': "Literal['extract']", 'from': 'InstallScriptFileRef', 'to': 'InstallScriptPath'}, total=True)
+
+
+class InstallScriptExtractStep(_InstallScriptExtractStepRequired, total=False):
+    """Unpack a zip archive of the resource into a directory, dropping the first ..."""
+    stripComponents: int
+
+InstallScriptFileRef = str
+
+
+class InstallScriptMkdirStep(TypedDict):
+    """Create a directory (and its parents) if it does not exist."""
+    action: Literal['mkdir']
+    path: InstallScriptPath
+
+InstallScriptPath = str
+
+InstallScriptStep = InstallScriptCopyStep | InstallScriptExtractStep | InstallScriptDeleteStep | InstallScriptMkdirStep
+
+
+class JsonWebKey(TypedDict):
+    """One RSA public key (RFC 7517, RFC 7518 section 6.3.1) (extension)."""
+    kid: str
+    kty: Literal['RSA']
+    n: str
+    e: str
+    use: Literal['sig']
+    alg: Literal['RS256']
+
+
+class JsonWebKeySet(TypedDict):
+    """A JSON Web Key Set (RFC 7517 section 5) of the install-script keys (extension)."""
+    keys: list[JsonWebKey]
 
 LegacyFileObject = dict[str, Any]
 
@@ -843,12 +942,12 @@ class ModSummaryVO(_ModSummaryVORequired, total=False):
 
 class _OpenApiAccessTokenIssueParamRequired(TypedDict):
     """Required keys of OpenApiAccessTokenIssueParam."""
-    userId: int | str
     authCode: str
 
 
 class OpenApiAccessTokenIssueParam(_OpenApiAccessTokenIssueParamRequired, total=False):
-    """Token issue request."""
+    """Token issue request. Only authCode is required (extension: the service spec also ..."""
+    userId: int | str
     requestedScopes: list[str] | None
 
 
@@ -1341,6 +1440,12 @@ class RelationVO(_RelationVORequired, total=False):
     isRequired: bool | None
     sortOrder: int | None
     dataSource: Literal['USER_DEFINED', 'UPSTREAM_SYNC', 'AUTO_DETECTED'] | None
+
+
+class RelationsOfResourceVO(TypedDict):
+    """The relations of one resource (extension; relations batch)."""
+    postId: int
+    relations: list[RelationVO]
 
 
 class _ResourceRelationItemParamRequired(TypedDict):

@@ -62,6 +62,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v2/meta/install-signing-jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys of the install-script signatures, as a JSON Web Key Set
+         * @description Extension (beyond the service spec). The same published keys as
+         *     `GET /openapi/v2/meta/install-signing-key`, as a JSON Web Key Set (RFC 7517) that JOSE
+         *     libraries read as it is: one RSA key per entry with `kid` (install-info's scriptKeyId),
+         *     `kty` RSA, `n` and `e` (base64url, no padding), `use` sig and `alg` RS256 (RSA-SHA256,
+         *     PKCS#1 v1.5: the scheme of scriptSignature). The current key comes first, then the previous
+         *     keys still published; pick the key whose kid is the scriptKeyId of the signature. Not
+         *     wrapped in the envelope.
+         *
+         *     **Access A**: anonymous; no key, signature or quota.
+         */
+        get: operations["getInstallSigningJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/v2/meta/openapi.yaml": {
         parameters: {
             query?: never;
@@ -230,6 +258,11 @@ export interface paths {
          * @description Temporary download URLs for an on-site file of the resource (fileInfoId in the body; omitted
          *     = default file). Same rules and answer as POST /openapi/v2/resource/{postId}/download-auth
          *     (the same handler).
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -619,6 +652,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v2/copyright-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Copyright options
+         * @description Extension (beyond the service spec). The copyright (licence) options whose ids the
+         *     authoring writes take as contentCopyrightId and resourceCopyrightId (an unknown id is
+         *     200706). Choosing one writes its code as contentCopyright or resourceCopyright, unless
+         *     that text is sent in the same save. The list is fixed: the same ids on every server.
+         *
+         *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
+         */
+        get: operations["listCopyrightOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/v2/mod-loaders": {
         parameters: {
             query?: never;
@@ -871,6 +929,11 @@ export interface paths {
          *     `{"totalExact": false}` (total is then a lower bound); otherwise extData is null.
          *     pages = ceil(total / pageSize); hasMore is true while pageNum < pages.
          *
+         *     For a mod manager (extensions): `gameVersion` keeps resources with a visible file for that
+         *     game version, and `runPlatform` also matches a resource through one of its files; together,
+         *     one file must be for that version and for that loader or for none. A query parameter this
+         *     operation does not declare (a misspelled filter) is refused with 200301.
+         *
          *     Same operation (same handler) also served at:
          *
          *     - `GET /openapi/v2/resource/query` (queryResources)
@@ -912,6 +975,11 @@ export interface paths {
          *     `{"totalExact": false}` (total is then a lower bound); otherwise extData is null.
          *     pages = ceil(total / pageSize); hasMore is true while pageNum < pages.
          *
+         *     For a mod manager (extensions): `gameVersion` keeps resources with a visible file for that
+         *     game version, and `runPlatform` also matches a resource through one of its files; together,
+         *     one file must be for that version and for that loader or for none. A query parameter this
+         *     operation does not declare (a misspelled filter) is refused with 200301.
+         *
          *     Same operation (same handler) also served at:
          *
          *     - `GET /openapi/v2/mods/search` (searchMods)
@@ -938,10 +1006,15 @@ export interface paths {
          * Incremental sync of all resources
          * @description Reads every resource change in feed order, `size` at a time (1 to 200, default 100;
          *     items and deletedPostIds together). The first call leaves cursor empty and gets the
-         *     earliest changes; each next call passes the previous nextCursor. nextCursor is returned
-         *     even when hasMore is false: keep it and poll with it later (or let webhooks take over).
-         *     Stop when nextCursor comes back empty. A client that applies items (upsert by postId)
-         *     and deletedPostIds (remove) and keeps polling holds exactly the public catalogue.
+         *     earliest changes; each next call passes the previous nextCursor. **Stop when hasMore is
+         *     false**: nextCursor is never empty (it is returned with hasMore false too): keep it and
+         *     poll with it later (or let webhooks take over). A batch may hold fewer than `size` entries
+         *     while hasMore is true. A client that applies items (upsert by postId) and deletedPostIds
+         *     (remove) and keeps polling holds exactly the public catalogue.
+         *
+         *     A walk that starts from nothing (no cursor) gets no deletedPostIds for resources removed
+         *     before its first call: the client never saw them. Resources removed after that call are
+         *     reported, also when the walk had not reached them yet (drop an id you do not hold).
          *
          *     Feed order: every content change of a resource (publish, edit, hide, delete) moves it to
          *     the end of the feed, so a resource appears again after each change and no change is
@@ -981,10 +1054,15 @@ export interface paths {
          * Incremental sync of all resources
          * @description Reads every resource change in feed order, `size` at a time (1 to 200, default 100;
          *     items and deletedPostIds together). The first call leaves cursor empty and gets the
-         *     earliest changes; each next call passes the previous nextCursor. nextCursor is returned
-         *     even when hasMore is false: keep it and poll with it later (or let webhooks take over).
-         *     Stop when nextCursor comes back empty. A client that applies items (upsert by postId)
-         *     and deletedPostIds (remove) and keeps polling holds exactly the public catalogue.
+         *     earliest changes; each next call passes the previous nextCursor. **Stop when hasMore is
+         *     false**: nextCursor is never empty (it is returned with hasMore false too): keep it and
+         *     poll with it later (or let webhooks take over). A batch may hold fewer than `size` entries
+         *     while hasMore is true. A client that applies items (upsert by postId) and deletedPostIds
+         *     (remove) and keeps polling holds exactly the public catalogue.
+         *
+         *     A walk that starts from nothing (no cursor) gets no deletedPostIds for resources removed
+         *     before its first call: the client never saw them. Resources removed after that call are
+         *     reported, also when the walk had not reached them yet (drop an id you do not hold).
          *
          *     Feed order: every content change of a resource (publish, edit, hide, delete) moves it to
          *     the end of the feed, so a resource appears again after each change and no change is
@@ -1343,6 +1421,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v2/relations/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relations of 1 to 50 resources
+         * @description Extension (beyond the service spec). The relations of up to 50 resources in one call (a
+         *     mod manager's result screen would otherwise cost a call per resource): for each post id,
+         *     in request order, `{postId, relations}` with the RelationVO list the relations operation
+         *     answers for it (same order), or null for an unknown, deleted or non-public resource.
+         *     A read-only POST: it honours `If-None-Match` like the other batch reads.
+         *
+         *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
+         */
+        post: operations["getRelationsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/v2/mods/{postId}/versions": {
         parameters: {
             query?: never;
@@ -1540,6 +1644,11 @@ export interface paths {
          *
          *     - `GET /openapi/v2/resource/{postId}/file/{fileId}/download-file` (downloadResourceFile)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         get: operations["downloadModFile"];
@@ -1583,6 +1692,11 @@ export interface paths {
          *     Same operation (same handler) also served at:
          *
          *     - `GET /openapi/v2/mods/{postId}/files/{fileId}/download-file` (downloadModFile)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -1681,6 +1795,11 @@ export interface paths {
          *     the store's presigned URL. External sources (DIRECT_LINK, CLOUD_DISK shares with their
          *     extractCode) follow the on-site copy and do not expire.
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["authorizeResourceDownload"];
@@ -1755,11 +1874,22 @@ export interface paths {
         /**
          * Newest matching files for installed files
          * @description Extension (beyond the service spec). The same hashes as files/lookup plus the game version
-         *     and run platform of the installation: for each hash, the newest visible file (status
-         *     NORMAL, latest publishTime, then highest id) of the same resource whose resourceVersions
-         *     contain gameVersion and whose runPlatform equals runPlatform; null when the hash is
-         *     unknown or no file of its resource matches. `upToDate` is true when that newest file is the
-         *     installed one.
+         *     of the installation, and optionally its run platform (loader) and side: for each hash, the
+         *     newest visible file (status NORMAL, latest publishTime, then highest id) of the same
+         *     resource that matches:
+         *
+         *     - its resourceVersions contain gameVersion;
+         *     - with runPlatform: its runPlatform equals it, **or it names no run platform** (data packs,
+         *       maps, resource packs, shaders... work with every loader); without runPlatform, files
+         *       of every run platform match;
+         *     - with environmentSide (CLIENT or SERVER): its environmentSide is that side or BOTH.
+         *
+         *     Every hash gets an entry (never null), whose `status` tells the cases apart:
+         *     `UNKNOWN_HASH` (no visible file of a public resource has these bytes; file and
+         *     installedFileInfoId null), `NO_MATCHING_FILE` (the file is known, but no file of its
+         *     resource matches this version, loader and side: nothing to install; file null),
+         *     `UP_TO_DATE` (the newest matching file is the installed one) and `UPDATE_AVAILABLE` (file
+         *     is the one to install instead). `upToDate` is true exactly for UP_TO_DATE.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -1879,6 +2009,11 @@ export interface paths {
          *
          *     - `GET /openapi/v2/resource/{postId}/install-info` (getResourceInstallInfo)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         get: operations["getModInstallInfo"];
@@ -1919,6 +2054,11 @@ export interface paths {
          *     Same operation (same handler) also served at:
          *
          *     - `GET /openapi/v2/mods/{postId}/install-info` (getModInstallInfo)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -2021,6 +2161,11 @@ export interface paths {
          *     - `POST /openapi/v2/modpacks/{postId}/game-startup-command`
          *       (reportModpackGameStartupCommand)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["reportModGameStartupCommand"];
@@ -2064,6 +2209,11 @@ export interface paths {
          *     - `POST /openapi/v2/mods/{postId}/game-startup-command` (reportModGameStartupCommand)
          *     - `POST /openapi/v2/modpacks/{postId}/game-startup-command`
          *       (reportModpackGameStartupCommand)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -2109,6 +2259,11 @@ export interface paths {
          *     - `POST /openapi/v2/resource/{postId}/game-startup-command`
          *       (reportResourceGameStartupCommand)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["reportModpackGameStartupCommand"];
@@ -2142,6 +2297,11 @@ export interface paths {
          *
          *     - `POST /openapi/v2/resource/{postId}/download-failure` (reportResourceDownloadFailure)
          *     - `POST /openapi/v2/modpacks/{postId}/download-failure` (reportModpackDownloadFailure)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -2177,6 +2337,11 @@ export interface paths {
          *     - `POST /openapi/v2/mods/{postId}/download-failure` (reportModDownloadFailure)
          *     - `POST /openapi/v2/modpacks/{postId}/download-failure` (reportModpackDownloadFailure)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["reportResourceDownloadFailure"];
@@ -2211,6 +2376,11 @@ export interface paths {
          *     - `POST /openapi/v2/mods/{postId}/download-failure` (reportModDownloadFailure)
          *     - `POST /openapi/v2/resource/{postId}/download-failure` (reportResourceDownloadFailure)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["reportModpackDownloadFailure"];
@@ -2237,6 +2407,11 @@ export interface paths {
          *
          *     - `POST /openapi/v2/resource/{postId}/user-feedback-report` (reportResourceUserFeedback)
          *     - `POST /openapi/v2/modpacks/{postId}/user-feedback-report` (reportModpackUserFeedback)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -2265,6 +2440,11 @@ export interface paths {
          *     - `POST /openapi/v2/mods/{postId}/user-feedback-report` (reportModUserFeedback)
          *     - `POST /openapi/v2/modpacks/{postId}/user-feedback-report` (reportModpackUserFeedback)
          *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
+         *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
         post: operations["reportResourceUserFeedback"];
@@ -2291,6 +2471,11 @@ export interface paths {
          *
          *     - `POST /openapi/v2/mods/{postId}/user-feedback-report` (reportModUserFeedback)
          *     - `POST /openapi/v2/resource/{postId}/user-feedback-report` (reportResourceUserFeedback)
+         *
+         *     Optional proxy user (read by the gateway's rules): `X-Proxy-User-Id` must be ASCII digits
+         *     within int64 naming a live user, else 200215 PROXY_USER_INVALID, and the application needs
+         *     user:proxy (200205); an `X-Proxy-Access-Token` must be a live token of this application
+         *     (200211, 200212, 200213) and then names the user.
          *
          *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
          */
@@ -3401,13 +3586,15 @@ export interface paths {
          * Exchange an authorization code for a token
          * @description Step 4 of the authorization-code flow: the application's back end trades the auth_code it
          *     received on its redirect_uri for a 24-hour proxy access token. The code is valid 5 minutes
-         *     and once, and only for the application it was issued to (200911); it must belong to userId
-         *     (200912). requestedScopes outside the application's approved scopes give 200214; the token
+         *     and once, and only for the application it was issued to (200911). The code names the user
+         *     who consented, so **authCode alone is enough** (extension): the token is that user's, and
+         *     its `userId` is the id for `X-Proxy-User-Id`. The redirect also carries that id as
+         *     `user_id` (extension). A userId that is sent must be the code's user (200912). requestedScopes outside the application's approved scopes give 200214; the token
          *     carries the requested scopes, or every approved scope when none are requested. Needs the
          *     user:proxy permission (200205).
          *
          *     Wrong codes (200911, 200912) are counted per minute window: after **5** for one
-         *     (application, userId) or **30** for one application, this operation answers 429 / **200915**
+         *     (application, userId), counted only when userId is sent, or **30** for one application, this operation answers 429 / **200915**
          *     with `Retry-After` (seconds to the end of the window), even for a right code. The real code
          *     is not spent and works after the cool-down (while it is still valid).
          *
@@ -4532,6 +4719,16 @@ export interface components {
              */
             dataSource?: "USER_DEFINED" | "UPSTREAM_SYNC" | "AUTO_DETECTED" | null;
         };
+        /** @description The relations of one resource (extension; relations batch). */
+        RelationsOfResourceVO: {
+            /**
+             * Format: int64
+             * @description Resource post id.
+             */
+            postId: number;
+            /** @description Its relations, as the relations operation answers them. */
+            relations: components["schemas"]["RelationVO"][];
+        };
         /** @description Rating aggregate of a resource. */
         RatingAggregateVO: {
             /** @description Average score, 0 to 5 with two decimals; 0 when nobody rated. */
@@ -4576,13 +4773,13 @@ export interface components {
         };
         /** @description One batch of the incremental sync. */
         ResourceSyncVO: {
-            /** @description Opaque cursor for the next call. Kept even when hasMore is false, so that later polling continues from here; empty when there is nothing to continue from. */
+            /** @description Opaque cursor for the next call; never empty (also when hasMore is false), so that later polling continues from here. It also remembers where the walk began (see the sync operation). Stop a catch-up on hasMore = false, not on this value. */
             nextCursor?: string | null;
             /** @description true when more changes are waiting right now. */
             hasMore?: boolean | null;
             /** @description Changed public resources in feed order (ascending updateTime but for concurrent transactions; see the sync operation). */
             items?: components["schemas"]["ModSummaryVO"][] | null;
-            /** @description Resources soft-deleted or no longer public since the previous cursor, in feed order; drop them. */
+            /** @description Resources soft-deleted or no longer public since the previous cursor, in feed order; drop them. A walk that started without a cursor is not told of removals made before its first call. */
             deletedPostIds?: number[] | null;
         };
         /** @description A section (game). */
@@ -4618,6 +4815,11 @@ export interface components {
         };
         /** @description One filter option. */
         FilterOptionVO: {
+            /**
+             * Format: int64
+             * @description Extension: the option's id, what writes take: resourceTypeId (resourceTypes), the category ids of categoryId and mainCategory (mainCategories), runPlatformId (runPlatforms, the infoId of RunPlatformVO).
+             */
+            id?: number;
             /** @description Option code, the value to pass to the matching search filter. */
             code: string;
             /** @description Display name. */
@@ -4629,6 +4831,18 @@ export interface components {
              * @description Public resources of the section carrying this option; null when not counted.
              */
             count?: number | null;
+        };
+        /** @description A copyright (licence) option of resources (extension). */
+        CopyrightOptionVO: {
+            /**
+             * Format: int64
+             * @description The id contentCopyrightId and resourceCopyrightId take.
+             */
+            id: number;
+            /** @description The text the option stands for, written to contentCopyright or resourceCopyright (an SPDX identifier where one exists, e.g. MIT; ARR = all rights reserved). */
+            code: string;
+            /** @description Display name. */
+            name: string;
         };
         /** @description Filter options of a section, for building search forms. */
         SectionFilterOptionsVO: {
@@ -4659,6 +4873,11 @@ export interface components {
         };
         /** @description A category node. */
         CategoryNodeVO: {
+            /**
+             * Format: int64
+             * @description Extension: the category's id, what writes take (the category ids of categoryId and mainCategory; a top-level node's id is a resourceTypeId).
+             */
+            id?: number;
             /** @description Category code. */
             categoryCode?: string | null;
             /** @description Name. */
@@ -4946,8 +5165,13 @@ export interface components {
             hashes: string[];
             /** @description Game version, e.g. 1.20.1. */
             gameVersion: string;
-            /** @description Run platform code, e.g. forge. */
-            runPlatform: string;
+            /** @description Run platform (loader) code of the installation, e.g. forge; optional. Files naming no run platform match every loader; omitted, files of every loader match. */
+            runPlatform?: string;
+            /**
+             * @description Optional: the side of the installation. Files for this side or for BOTH match; omitted, every file matches.
+             * @enum {string}
+             */
+            environmentSide?: "CLIENT" | "SERVER";
         };
         /** @description A file identified by its hash, with its resource (extension). */
         FileHashMatchVO: {
@@ -4956,18 +5180,24 @@ export interface components {
             file: components["schemas"]["FileSummaryVO"];
             mod: components["schemas"]["ModSummaryVO"];
         };
-        /** @description The newest matching file for an installed one (extension). */
+        /** @description The update state of one installed file, and its newest matching file (extension). */
         FileUpdateVO: {
             /** @description The requested hash (lower case). */
             hash: string;
             /**
-             * Format: int64
-             * @description The installed file the hash identified.
+             * @description UNKNOWN_HASH: no visible file of a public resource has these bytes. NO_MATCHING_FILE: known, but no file of its resource matches the game version, loader and side. UP_TO_DATE: the installed file is the newest match. UPDATE_AVAILABLE: `file` is newer (or the match for this version) and should replace it.
+             * @enum {string}
              */
-            installedFileInfoId: number;
-            /** @description True when the newest matching file is the installed one. */
+            status: "UNKNOWN_HASH" | "NO_MATCHING_FILE" | "UP_TO_DATE" | "UPDATE_AVAILABLE";
+            /**
+             * Format: int64
+             * @description The installed file the hash identified; null for UNKNOWN_HASH.
+             */
+            installedFileInfoId: number | null;
+            /** @description True exactly when status is UP_TO_DATE. */
             upToDate: boolean;
-            file: components["schemas"]["FileSummaryVO"];
+            /** @description The newest matching file; null for UNKNOWN_HASH and NO_MATCHING_FILE. */
+            file: components["schemas"]["FileSummaryVO"] | (never | null);
         };
         /** @description Install configuration: the parsed install script plus basic resource fields. */
         InstallConfigVo: {
@@ -5007,24 +5237,26 @@ export interface components {
             serverInstallPath?: string | null;
             /** @description Raw install script; null when the resource has none. */
             installScript?: string | null;
-            /** @description Resources to install first. */
+            /** @description Extension: installScript parsed, when it is an InstallScript (validates against that schema); null when there is no script or it has another shape. */
+            scriptDocument?: components["schemas"]["InstallScript"] | (never | null);
+            /** @description Resources to install first: exactly the resource's DEPENDENCY relations (the relations operation, same order; `required` is the relation's isRequired). The install script's `dependencies` member only adds `versionRequirement` to the relation of the same resourcePostId; a script entry that names no relation is not listed. */
             dependencies?: components["schemas"]["Dependency"][] | null;
             /** @description Checks to run before installing. */
             preChecks?: components["schemas"]["PreCheck"][] | null;
             /** @description Actions to run after the files are in place. */
             postActions?: components["schemas"]["PostAction"][] | null;
             serverPackLayout?: components["schemas"]["ServerPackLayout"];
-            /** @description Files referenced by the script (@0, @1, ...). */
+            /** @description Files referenced by the script (@0, @1, ...). Their downloadUrl is what a caller with no proxy user may download: the temporary on-site link (valid about an hour, bound to the calling application) or the external link of a free resource; null for a cloud-disk share and for a paid, members-only or signed-in-only resource (use install-info or download-auth with the proxy user). */
             files?: components["schemas"]["InstallFileInfo"][] | null;
         };
-        /** @description A dependency declared by an install script. */
+        /** @description A dependency of a resource (one of its DEPENDENCY relations). */
         Dependency: {
             /**
              * Format: int64
              * @description Post id of the dependency.
              */
             resourcePostId: number;
-            /** @description Name. */
+            /** @description Main title of the dependency; null when it is not listed (deleted, hidden). */
             name?: string | null;
             /** @description true = mandatory, false = optional. */
             required?: boolean | null;
@@ -5089,7 +5321,7 @@ export interface components {
             version?: string | null;
             /** @description Section (game) code. */
             game?: string | null;
-            /** @description Install script; may be null. */
+            /** @description Install script, the JSON text of an InstallScript (see that schema: steps, @N placeholders, path rules) as the author wrote it; may be null. */
             script?: string | null;
             /** @description RSA-SHA256 signature of script, Base64; null when script is empty or no signing key is configured. */
             scriptSignature?: string | null;
@@ -5117,6 +5349,228 @@ export interface components {
             /** @description Game versions with successful installs, most successful first. */
             verifiedGameVersions?: string[] | null;
         };
+        /**
+         * @description The format of an install script (extension: the service spec leaves it open): the JSON text
+         *     that install-info signs (`script`) and install-config returns (`installScript`, parsed as
+         *     `scriptDocument`). Authors write it; an installer runs its `steps` in order, on the root
+         *     of the installation (the game directory, or the server directory on a server).
+         *
+         *     - **@N placeholders**: `from` names a file as `@N` (N = 0 to 9999): with a `files` member,
+         *       the file whose id is files[N]; without it, the resource's N-th visible file, newest
+         *       first. install-info and install-config list exactly the referenced files, each with its
+         *       `index` N (and a download URL); a reference to no visible file is left out.
+         *     - **Paths** (`to`, `path`): relative to the root of the installation, segments separated by
+         *       `/`; never absolute (no leading `/`), no drive (`C:`), no backslash, no `..` segment, no
+         *       control character, at most 512 characters. A `to` that ends with `/` is a directory (the
+         *       file keeps its fileName; missing directories are created); otherwise it names the file.
+         *     - **Other members** are allowed and ignored by the server (an installer may read them).
+         *       `dependencies` only adds versionRequirement to the resource's DEPENDENCY relations (see
+         *       install-config); `preChecks`, `postActions` and `serverPackLayout` come back parsed by
+         *       install-config.
+         *
+         *     The server stores and signs a script byte for byte as the author wrote it and does not
+         *     refuse another shape; install-config's `scriptDocument` is null for a script that is not
+         *     an InstallScript. Validate with this schema before running one.
+         * @example {
+         *       "source": "AUTHOR",
+         *       "summary": "Copy the mod into mods/ and unpack its configuration.",
+         *       "files": [
+         *         24,
+         *         25
+         *       ],
+         *       "steps": [
+         *         {
+         *           "action": "mkdir",
+         *           "path": "config/create"
+         *         },
+         *         {
+         *           "action": "delete",
+         *           "path": "mods/create-0.5.jar"
+         *         },
+         *         {
+         *           "action": "copy",
+         *           "from": "@0",
+         *           "to": "mods/"
+         *         },
+         *         {
+         *           "action": "extract",
+         *           "from": "@1",
+         *           "to": "config/create/",
+         *           "stripComponents": 1
+         *         }
+         *       ],
+         *       "dependencies": [
+         *         {
+         *           "resourcePostId": 41,
+         *           "versionRequirement": ">=1.2"
+         *         }
+         *       ]
+         *     }
+         */
+        InstallScript: {
+            /**
+             * @description Who wrote the script (install-info's scriptSource).
+             * @enum {string}
+             */
+            source?: "AUTHOR" | "AI";
+            /** @description What the script does, for a human (install-info's scriptSummary). */
+            summary?: string;
+            /** @description File ids (fileInfoId) of the resource; @N means files[N]. */
+            files?: number[];
+            /** @description What to do, in order. */
+            steps: components["schemas"]["InstallScriptStep"][];
+            /** @description Version requirements on the resource's dependencies. */
+            dependencies?: components["schemas"]["InstallScriptDependency"][];
+            /** @description Checks to run before installing. */
+            preChecks?: {
+                /** @description Check kind. */
+                type?: string;
+                /** @description Condition expression. */
+                condition?: string;
+                /** @description Message shown when the check fails. */
+                failMessage?: string;
+            }[];
+            /** @description Actions to run after the files are in place. */
+            postActions?: {
+                /** @description Action kind. */
+                type?: string;
+                /** @description Action parameters. */
+                params?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Layout analysis of a server pack (install-config's ServerPackLayout). */
+            serverPackLayout?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One step of an install script; `action` says which: copy, extract, delete or mkdir. */
+        InstallScriptStep: components["schemas"]["InstallScriptCopyStep"] | components["schemas"]["InstallScriptExtractStep"] | components["schemas"]["InstallScriptDeleteStep"] | components["schemas"]["InstallScriptMkdirStep"];
+        /**
+         * @description Copy a file of the resource (as downloaded) to a path.
+         * @example {
+         *       "action": "copy",
+         *       "from": "@0",
+         *       "to": "mods/"
+         *     }
+         */
+        InstallScriptCopyStep: {
+            /**
+             * @description Copy.
+             * @enum {string}
+             */
+            action: "copy";
+            from: components["schemas"]["InstallScriptFileRef"];
+            to: components["schemas"]["InstallScriptPath"];
+        };
+        /**
+         * @description Unpack a zip archive of the resource into a directory, dropping the first stripComponents path segments of every entry (entries left with no segment are skipped). Entries follow the path rules too: an installer skips any that breaks them.
+         * @example {
+         *       "action": "extract",
+         *       "from": "@1",
+         *       "to": "config/",
+         *       "stripComponents": 1
+         *     }
+         */
+        InstallScriptExtractStep: {
+            /**
+             * @description Extract.
+             * @enum {string}
+             */
+            action: "extract";
+            from: components["schemas"]["InstallScriptFileRef"];
+            to: components["schemas"]["InstallScriptPath"];
+            /**
+             * @description Leading path segments to drop from each entry.
+             * @default 0
+             */
+            stripComponents: number;
+        };
+        /**
+         * @description Remove a file or directory (recursively) if it exists, e.g. the jar of an older version.
+         * @example {
+         *       "action": "delete",
+         *       "path": "mods/create-0.5.jar"
+         *     }
+         */
+        InstallScriptDeleteStep: {
+            /**
+             * @description Delete.
+             * @enum {string}
+             */
+            action: "delete";
+            path: components["schemas"]["InstallScriptPath"];
+        };
+        /**
+         * @description Create a directory (and its parents) if it does not exist.
+         * @example {
+         *       "action": "mkdir",
+         *       "path": "config/create"
+         *     }
+         */
+        InstallScriptMkdirStep: {
+            /**
+             * @description Make a directory.
+             * @enum {string}
+             */
+            action: "mkdir";
+            path: components["schemas"]["InstallScriptPath"];
+        };
+        /**
+         * @description @N: files[N] of the script when it has `files`, else the resource's N-th visible file, newest first; the file with `index` N in install-info and install-config.
+         * @example @0
+         */
+        InstallScriptFileRef: string;
+        /**
+         * @description A path relative to the root of the installation, `/` between segments; no leading `/`, no drive, no backslash, no `..` segment, no control character. Ending with `/`: a directory.
+         * @example mods/
+         */
+        InstallScriptPath: string;
+        /** @description A version requirement on one of the resource's dependencies. */
+        InstallScriptDependency: {
+            /**
+             * Format: int64
+             * @description The dependency's post id.
+             */
+            resourcePostId: number;
+            /** @description Version requirement, for instance ">=1.2". */
+            versionRequirement?: string;
+            /** @description Ignored: install-config names the relation's resource. */
+            name?: string;
+            /** @description Ignored: the relation's isRequired counts. */
+            required?: boolean;
+        };
+        /** @description A JSON Web Key Set (RFC 7517 section 5) of the install-script keys (extension). */
+        JsonWebKeySet: {
+            /** @description The published keys, the current key first. */
+            keys: components["schemas"]["JsonWebKey"][];
+        };
+        /** @description One RSA public key (RFC 7517, RFC 7518 section 6.3.1) (extension). */
+        JsonWebKey: {
+            /** @description Key id: scriptKeyId of install-info. */
+            kid: string;
+            /**
+             * @description Key type.
+             * @enum {string}
+             */
+            kty: "RSA";
+            /** @description Modulus, base64url without padding. */
+            n: string;
+            /** @description Public exponent, base64url without padding. */
+            e: string;
+            /**
+             * @description Public key use: signatures.
+             * @enum {string}
+             */
+            use: "sig";
+            /**
+             * @description Algorithm: RSA-SHA256 with PKCS#1 v1.5 padding.
+             * @enum {string}
+             */
+            alg: "RS256";
+        };
         /** @description A file as seen by an installer. */
         InstallFileInfo: {
             /** @description Position referenced by the script as @index. */
@@ -5140,7 +5594,7 @@ export interface components {
              * @enum {string|null}
              */
             storageType?: "DIRECT_UPLOAD" | "DIRECT_LINK" | "CLOUD_DISK" | null;
-            /** @description Presigned or external download URL; null when a purchase is needed or the file is a cloud-disk share. */
+            /** @description Presigned or external download URL; null when the caller may not download the resource (a purchase, membership or a signed-in user is needed) or the file is a cloud-disk share. Never null otherwise. */
             downloadUrl?: string | null;
             /**
              * @description Expiry of downloadUrl; null when it does not expire.
@@ -6104,11 +6558,11 @@ export interface components {
             sectionCode: string;
             /**
              * Format: int64
-             * @description Resource type id.
+             * @description Resource type id. Read it from filter-options (resourceTypes[].id) or the top nodes of categories/tree (id).
              */
             resourceTypeId: number;
             /**
-             * @description Category ids, comma separated, at most 5.
+             * @description Category ids, comma separated, at most 5. Read them from categories/tree (id) or filter-options (mainCategories[].id).
              * @example 12,15
              */
             categoryId: string;
@@ -6120,10 +6574,10 @@ export interface components {
              */
             presetCategory?: "SAVE_GAME" | "CHALLENGE_CONFIG" | "GRAPHICS_PRESET" | null;
         };
-        /** @description Token issue request. */
+        /** @description Token issue request. Only authCode is required (extension: the service spec also requires userId; the code already names its user). */
         OpenApiAccessTokenIssueParam: {
-            /** @description User who confirmed on the authorization page. Accepted as a number (123) or as a string of decimal digits ("123"): the guide's sample sends a number while the token record carries the id as a string, so both forms work. */
-            userId: number | string;
+            /** @description Optional (extension). User who confirmed on the authorization page (the `user_id` of the redirect); when sent it must be the code's user, else 200912. Accepted as a number (123) or as a string of decimal digits ("123"): the guide's sample sends a number while the token record carries the id as a string, so both forms work. */
+            userId?: number | string;
             /** @description Authorization code from the redirect (6 upper-case letters or digits, valid 5 minutes, single use). */
             authCode: string;
             /** @description Scopes to restrict the token to; must be a subset of the app's approved scopes. Empty or omitted = no restriction. */
@@ -6300,7 +6754,7 @@ export interface components {
             mainName?: string | null;
             /** @description Subtitle. */
             subName?: string | null;
-            /** @description Category ids, comma separated, at most 5. */
+            /** @description Category ids, comma separated, at most 5. Read them from categories/tree (id) or filter-options (mainCategories[].id). */
             mainCategory?: string | null;
             /**
              * @description Preset category; null for an ordinary resource.
@@ -6311,7 +6765,7 @@ export interface components {
             abbrName?: string | null;
             /** @description Short introduction, under 500 characters. */
             introduction?: string | null;
-            /** @description Media file id of the cover. */
+            /** @description Media file id of the cover. The fileId of a draft-files upload. */
             coverFileId?: string | null;
             /** @description Description (Markdown). */
             mdContent?: string | null;
@@ -6321,29 +6775,29 @@ export interface components {
             sectionCode?: string | null;
             /**
              * Format: int64
-             * @description Game type id.
+             * @description Game type id. The sectionId of the section (games); kept with the draft, sectionCode chooses the section.
              */
             gameTypeId?: number | null;
             /**
              * Format: int64
-             * @description Resource type id.
+             * @description Resource type id. Read it from filter-options (resourceTypes[].id) or categories/tree (id).
              */
             resourceTypeId?: number | null;
             /**
              * Format: int64
-             * @description Run platform id.
+             * @description Run platform id. Read it from mod-loaders (infoId) or filter-options (runPlatforms[].id).
              */
             runPlatformId?: number | null;
             /**
              * Format: int64
-             * @description Content copyright option id.
+             * @description Content copyright option id. Read it from copyright-options; it sets contentCopyright when that is not sent.
              */
             contentCopyrightId?: number | null;
             /** @description Content copyright text. */
             contentCopyright?: string | null;
             /**
              * Format: int64
-             * @description Resource copyright option id.
+             * @description Resource copyright option id. Read it from copyright-options; it sets resourceCopyright when that is not sent.
              */
             resourceCopyrightId?: number | null;
             /** @description Resource copyright text. */
@@ -6354,7 +6808,7 @@ export interface components {
             authors?: string | null;
             /** @description Tags. */
             postTags?: string[] | null;
-            /** @description Post type id. */
+            /** @description Post type id. A resourceTypes code of filter-options; kept with the draft, resourceTypeId chooses the type. */
             postTypeId?: string | null;
             /**
              * @description Client requirement.
@@ -6502,7 +6956,7 @@ export interface components {
             resourceVersionNames?: string[] | null;
             /** @description Download information as JSON text. */
             downInfo?: string | null;
-            /** @description Uploaded file id (DIRECT_UPLOAD). */
+            /** @description Uploaded file id (DIRECT_UPLOAD). The fileId of a draft-files upload. */
             directFileId?: string | null;
             /** @description External link (DIRECT_LINK). */
             directFileUrl?: string | null;
@@ -6867,7 +7321,7 @@ export interface components {
         PostId: number;
         /** @description File id (the fileInfoId of FileSummaryVO). */
         FileId: number;
-        /** @description Draft post id; 0 on save creates a new draft. */
+        /** @description Draft post id (the postId draft/init answers); 0 on save creates a new draft. */
         DraftId: number;
         /** @description Moment id. */
         MomentId: number;
@@ -6891,8 +7345,10 @@ export interface components {
         ResourceTypeQuery: string;
         /** @description Only resources carrying this category code among their mainCategories. */
         MainCategoryQuery: string;
-        /** @description Only resources for this run platform code. */
+        /** @description Only resources for this run platform (loader) code: the resource's own runPlatform is it, or (extension) one of its visible files is for it. With gameVersion, see that parameter. */
         RunPlatformQuery: string;
+        /** @description Extension. Only resources with a visible file (status NORMAL) whose resourceVersions contain this game version; with runPlatform, that file must also be for that run platform or name none (data packs, maps, resource packs work with every loader). */
+        GameVersionQuery: string;
         /** @description Only resources with this client requirement. */
         ClientEnvironmentQuery: "REQUIRED" | "OPTIONAL" | "NO_NEED" | "UNKNOWN";
         /** @description Only resources with this server requirement. */
@@ -6986,7 +7442,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The public key, PEM. */
+            /** @description The public keys, PEM (`application/x-pem-file`, or the same bytes as `text/plain` when the request's Accept prefers it). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7006,6 +7462,58 @@ export interface operations {
                      *     -----END PUBLIC KEY-----
                      */
                     "application/x-pem-file": string;
+                    /**
+                     * @example -----BEGIN PUBLIC KEY-----
+                     *     MIIBojANBgkqhkiG9w0BAQEFAAOCAY8AMIIBigKCAYEAujsW9uf3COl3g0U8C9Fo
+                     *     Qee0qheNOjeUSix07wfk4e4krI+kmc8DhtEIpraYvROOpv1DD3D9/6sauXW2R6eD
+                     *     aBFHtmvjGWGo0TnpTON1FlOJ6N3YPs4KhlMa14I1CR2HW0gvt0kx1GTd9ecgN/c0
+                     *     A/g+uyKFgc+DEPNqk1pbIIVQCDZxGf+jG7/lvaUbRL+BbfL81bse//YxtR9npYUR
+                     *     jhLYXDmPqKaJw9N5AGAaIaYsibw0NXUUcq30w0f/eKMBjlry9bqayLvckmGA18fu
+                     *     fN9+nx1s7jS4JnJRGKd6YqSuRnmD1i5rzOztUvFs9/odFHFPtESE5wehbkrl+p+5
+                     *     1xE+SI/iU97/K8spvh2V0YxGqYQzmJRcigWO2KlYq0j4LcEaoEyPTfS2TllLB5O8
+                     *     VylHsXYXZktQ2ZZO0N0l65p5djc5m43r2O3ZX4T6sLZCHvjWZUj/i+Xkw5mKfbFd
+                     *     KABqQkwY5pJqnYC2GSsCMv0md8nHvlw17OxLhNBHEjbDAgMBAAE=
+                     *     -----END PUBLIC KEY-----
+                     */
+                    "text/plain": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getInstallSigningJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published keys, current first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kid": "3955ec58feef61ec",
+                     *           "kty": "RSA",
+                     *           "n": "ujsW9uf3COl3g0U8C9FoQee0qheNOjeUSix07wfk4e4krI-kmc8DhtEIpraYvROOpv1DD3D9_6sauXW2R6eDaBFHtmvjGWGo0TnpTON1FlOJ6N3YPs4KhlMa14I1CR2HW0gvt0kx1GTd9ecgN_c0A_g-uyKFgc-DEPNqk1pbIIVQCDZxGf-jG7_lvaUbRL-BbfL81bse__YxtR9npYURjhLYXDmPqKaJw9N5AGAaIaYsibw0NXUUcq30w0f_eKMBjlry9bqayLvckmGA18fufN9-nx1s7jS4JnJRGKd6YqSuRnmD1i5rzOztUvFs9_odFHFPtESE5wehbkrl-p-51xE-SI_iU97_K8spvh2V0YxGqYQzmJRcigWO2KlYq0j4LcEaoEyPTfS2TllLB5O8VylHsXYXZktQ2ZZO0N0l65p5djc5m43r2O3ZX4T6sLZCHvjWZUj_i-Xkw5mKfbFdKABqQkwY5pJqnYC2GSsCMv0md8nHvlw17OxLhNBHEjbD",
+                     *           "e": "AQAB",
+                     *           "use": "sig",
+                     *           "alg": "RS256"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
             431: components["responses"]["HeadersTooLarge"];
@@ -7021,7 +7529,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The OpenAPI document (YAML), a mapping with the same content as openapi.json. */
+            /** @description The OpenAPI document (YAML), a mapping with the same content as openapi.json (`application/yaml`, or the same bytes as `text/plain` when the request's Accept prefers it). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7032,6 +7540,7 @@ export interface operations {
                     "application/yaml": {
                         [key: string]: unknown;
                     };
+                    "text/plain": string;
                 };
             };
             431: components["responses"]["HeadersTooLarge"];
@@ -7676,7 +8185,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200215 PROXY_USER_INVALID. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7687,7 +8196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseEnvelope"];
                 };
             };
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7824,7 +8333,7 @@ export interface operations {
                      *         "serverEnvironment": "UNKNOWN",
                      *         "clientInstallPath": null,
                      *         "serverInstallPath": null,
-                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"copy\": \"@1\",\n   \"to\": \"config/\"\n  },\n  {\n ...",
+                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"action\": \"extract\",\n   \"from\": \"@1\",\n   \"t...",
                      *         "dependencies": [
                      *           {
                      *             "resourcePostId": 42,
@@ -8816,6 +9325,73 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listCopyrightOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every copyright option, by id. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "ok": true,
+                     *       "msg": "success",
+                     *       "level": "info",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "code": "CC-BY-4.0",
+                     *           "name": "Creative Commons Attribution 4.0"
+                     *         }
+                     *       ],
+                     *       "dataType": 2,
+                     *       "traceId": "9f1c2b7e4a5d4c3b8e6f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResponseEnvelope"] & {
+                        data?: components["schemas"]["CopyrightOptionVO"][];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Invalid request; code is one of: 200307 HEADER_AMBIGUOUS, 200706 TAXONOMY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            default: components["responses"]["Error"];
+        };
+    };
     listModLoaders: {
         parameters: {
             query?: never;
@@ -9449,7 +10025,7 @@ export interface operations {
                 resourceType?: components["parameters"]["ResourceTypeQuery"];
                 /** @description Only resources carrying this category code among their mainCategories. */
                 mainCategory?: components["parameters"]["MainCategoryQuery"];
-                /** @description Only resources for this run platform code. */
+                /** @description Only resources for this run platform (loader) code: the resource's own runPlatform is it, or (extension) one of its visible files is for it. With gameVersion, see that parameter. */
                 runPlatform?: components["parameters"]["RunPlatformQuery"];
                 /** @description Only resources with this client requirement. */
                 clientEnvironment?: components["parameters"]["ClientEnvironmentQuery"];
@@ -9459,6 +10035,8 @@ export interface operations {
                 isPaid?: components["parameters"]["IsPaidQuery"];
                 /** @description Only resources in this maintenance state. */
                 resourceState?: components["parameters"]["ResourceStateQuery"];
+                /** @description Extension. Only resources with a visible file (status NORMAL) whose resourceVersions contain this game version; with runPlatform, that file must also be for that run platform or name none (data packs, maps, resource packs work with every loader). */
+                gameVersion?: components["parameters"]["GameVersionQuery"];
                 /** @description Sort key. Default: relevance when keyword is given, otherwise updateTime. relevance without keyword sorts by updateTime. rating is averageRating (0 without ratings). Ties are broken by postId in the same direction as order, so pages are stable. */
                 sort?: components["parameters"]["ResourceSortQuery"];
                 /** @description Sort direction (default desc). */
@@ -9575,7 +10153,7 @@ export interface operations {
                 resourceType?: components["parameters"]["ResourceTypeQuery"];
                 /** @description Only resources carrying this category code among their mainCategories. */
                 mainCategory?: components["parameters"]["MainCategoryQuery"];
-                /** @description Only resources for this run platform code. */
+                /** @description Only resources for this run platform (loader) code: the resource's own runPlatform is it, or (extension) one of its visible files is for it. With gameVersion, see that parameter. */
                 runPlatform?: components["parameters"]["RunPlatformQuery"];
                 /** @description Only resources with this client requirement. */
                 clientEnvironment?: components["parameters"]["ClientEnvironmentQuery"];
@@ -9585,6 +10163,8 @@ export interface operations {
                 isPaid?: components["parameters"]["IsPaidQuery"];
                 /** @description Only resources in this maintenance state. */
                 resourceState?: components["parameters"]["ResourceStateQuery"];
+                /** @description Extension. Only resources with a visible file (status NORMAL) whose resourceVersions contain this game version; with runPlatform, that file must also be for that run platform or name none (data packs, maps, resource packs work with every loader). */
+                gameVersion?: components["parameters"]["GameVersionQuery"];
                 /** @description Sort key. Default: relevance when keyword is given, otherwise updateTime. relevance without keyword sorts by updateTime. rating is averageRating (0 without ratings). Ties are broken by postId in the same direction as order, so pages are stable. */
                 sort?: components["parameters"]["ResourceSortQuery"];
                 /** @description Sort direction (default desc). */
@@ -10799,6 +11379,84 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getRelationsBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "postIds": [
+                 *         2,
+                 *         3
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenApiResourceBatchParam"];
+            };
+        };
+        responses: {
+            /** @description The relations of each resource (or null), in request order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "ok": true,
+                     *       "msg": "success",
+                     *       "level": "info",
+                     *       "data": [
+                     *         {
+                     *           "postId": 2,
+                     *           "relations": [
+                     *             {
+                     *               "relationType": "DEPENDENCY",
+                     *               "targetPostId": 3,
+                     *               "target": null,
+                     *               "isRequired": true
+                     *             }
+                     *           ]
+                     *         },
+                     *         null
+                     *       ],
+                     *       "dataType": 2,
+                     *       "traceId": "9f1c2b7e4a5d4c3b8e6f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResponseEnvelope"] & {
+                        data?: (components["schemas"]["RelationsOfResourceVO"] | (never | null))[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            default: components["responses"]["Error"];
+        };
+    };
     listModVersions: {
         parameters: {
             query?: never;
@@ -11337,8 +11995,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseEnvelope"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            /** @description Not permitted; code is one of: 200103 IP_NOT_ALLOWED, 200203 APP_NOT_APPROVED, 200204 APP_DISABLED, 200343 ENTITLEMENT_REQUIRED, 200344 DOWNLOAD_USER_REQUIRED. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            /** @description Not permitted; code is one of: 200103 IP_NOT_ALLOWED, 200203 APP_NOT_APPROVED, 200204 APP_DISABLED, 200205 PROXY_PERMISSION_REQUIRED, 200343 ENTITLEMENT_REQUIRED, 200344 DOWNLOAD_USER_REQUIRED. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11446,8 +12114,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseEnvelope"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            /** @description Not permitted; code is one of: 200103 IP_NOT_ALLOWED, 200203 APP_NOT_APPROVED, 200204 APP_DISABLED, 200343 ENTITLEMENT_REQUIRED, 200344 DOWNLOAD_USER_REQUIRED. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            /** @description Not permitted; code is one of: 200103 IP_NOT_ALLOWED, 200203 APP_NOT_APPROVED, 200204 APP_DISABLED, 200205 PROXY_PERMISSION_REQUIRED, 200343 ENTITLEMENT_REQUIRED, 200344 DOWNLOAD_USER_REQUIRED. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11685,7 +12363,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200215 PROXY_USER_INVALID. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11955,7 +12633,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One update (or null) per hash, in request order. */
+            /** @description One entry per hash, in request order. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11977,6 +12655,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "hash": "24b29e91dd9be19b28c126d6796424532ca90f37486cde666e89f1d9c4edb50c",
+                     *           "status": "UPDATE_AVAILABLE",
                      *           "installedFileInfoId": 27,
                      *           "upToDate": false,
                      *           "file": {
@@ -12012,7 +12691,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ResponseEnvelope"] & {
-                        data?: (components["schemas"]["FileUpdateVO"] | (never | null))[];
+                        data?: components["schemas"]["FileUpdateVO"][];
                     };
                 };
             };
@@ -12160,7 +12839,7 @@ export interface operations {
                      *         "serverEnvironment": "UNKNOWN",
                      *         "clientInstallPath": null,
                      *         "serverInstallPath": null,
-                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"copy\": \"@1\",\n   \"to\": \"config/\"\n  },\n  {\n ...",
+                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"action\": \"extract\",\n   \"from\": \"@1\",\n   \"t...",
                      *         "dependencies": [
                      *           {
                      *             "resourcePostId": 42,
@@ -12274,7 +12953,7 @@ export interface operations {
                      *         "serverEnvironment": "UNKNOWN",
                      *         "clientInstallPath": null,
                      *         "serverInstallPath": null,
-                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"copy\": \"@1\",\n   \"to\": \"config/\"\n  },\n  {\n ...",
+                     *         "installScript": "{\n \"files\": [\n  14,\n  15\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"action\": \"extract\",\n   \"from\": \"@1\",\n   \"t...",
                      *         "dependencies": [
                      *           {
                      *             "resourcePostId": 42,
@@ -12381,7 +13060,7 @@ export interface operations {
                      *         "name": "机械动力 Create 35",
                      *         "version": null,
                      *         "game": "minecraft",
-                     *         "script": "{\n \"files\": [\n  18,\n  19\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"copy\": \"@1\",\n   \"to\": \"config/\"\n  },\n  {\n ...",
+                     *         "script": "{\n \"files\": [\n  18,\n  19\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"action\": \"extract\",\n   \"from\": \"@1\",\n   \"t...",
                      *         "scriptSignature": "ojSVsB5b+xFjSjaxZkXhnnjwq3ePRoS4mjmj0sKmAHH3fFNU3ELSFWcmdgtmaIO8oD4JYDiSRHZ4+dLOMB1OqMa6gwG+BG6E3ba1ElOURdsSAXbYXPH8q/JioqhdrNDbw8EjEaoGiIf4KD+ifLuHWhKE1arhN...",
                      *         "scriptKeyId": "a2311dd31fbfab18",
                      *         "scriptSource": "AUTHOR",
@@ -12420,7 +13099,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200215 PROXY_USER_INVALID. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12431,7 +13110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseEnvelope"];
                 };
             };
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -12474,7 +13153,7 @@ export interface operations {
                      *         "name": "机械动力 Create 35",
                      *         "version": null,
                      *         "game": "minecraft",
-                     *         "script": "{\n \"files\": [\n  18,\n  19\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"copy\": \"@1\",\n   \"to\": \"config/\"\n  },\n  {\n ...",
+                     *         "script": "{\n \"files\": [\n  18,\n  19\n ],\n \"source\": \"AUTHOR\",\n \"summary\": \"copy the jar, then the config\",\n \"steps\": [\n  {\n   \"action\": \"extract\",\n   \"from\": \"@1\",\n   \"t...",
                      *         "scriptSignature": "ojSVsB5b+xFjSjaxZkXhnnjwq3ePRoS4mjmj0sKmAHH3fFNU3ELSFWcmdgtmaIO8oD4JYDiSRHZ4+dLOMB1OqMa6gwG+BG6E3ba1ElOURdsSAXbYXPH8q/JioqhdrNDbw8EjEaoGiIf4KD+ifLuHWhKE1arhN...",
                      *         "scriptKeyId": "a2311dd31fbfab18",
                      *         "scriptSource": "AUTHOR",
@@ -12513,7 +13192,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200215 PROXY_USER_INVALID. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12524,7 +13203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseEnvelope"];
                 };
             };
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -12783,8 +13462,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12921,8 +13610,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13059,8 +13758,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13128,8 +13837,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13197,8 +13916,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13266,8 +13995,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13336,8 +14075,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13406,8 +14155,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13476,8 +14235,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13815,7 +14584,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Draft post id; 0 on save creates a new draft. */
+                /** @description Draft post id (the postId draft/init answers); 0 on save creates a new draft. */
                 draftId: components["parameters"]["DraftId"];
             };
             cookie?: never;
@@ -13933,7 +14702,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Draft post id; 0 on save creates a new draft. */
+                /** @description Draft post id (the postId draft/init answers); 0 on save creates a new draft. */
                 draftId: components["parameters"]["DraftId"];
             };
             cookie?: never;
@@ -14051,7 +14820,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Draft post id; 0 on save creates a new draft. */
+                /** @description Draft post id (the postId draft/init answers); 0 on save creates a new draft. */
                 draftId: components["parameters"]["DraftId"];
             };
             cookie?: never;
@@ -14157,7 +14926,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Draft post id; 0 on save creates a new draft. */
+                /** @description Draft post id (the postId draft/init answers); 0 on save creates a new draft. */
                 draftId: components["parameters"]["DraftId"];
             };
             cookie?: never;

@@ -59,6 +59,8 @@ class Settings:
     install_signing_key: str = ""
     # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
     download_failure_hide_threshold: int = 5
+    # new download-failure reports (distinct fingerprints) one application may open a day
+    download_failure_reports_per_app_day: int = 500
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
     extra: dict = field(default_factory=dict)
 
@@ -136,6 +138,7 @@ def from_env() -> Settings:
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
         download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
+        download_failure_reports_per_app_day=_number("DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY", 500),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
     )
     return finalize(settings)

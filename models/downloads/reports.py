@@ -1,6 +1,10 @@
 """Consumer reports: download failures (merged by fingerprint, counts summed; enough distinct
-reporters hide the resource until an operator restores it), usefulness snapshots, and the
-feedback an operator resolved, read back by the reporting application."""
+votes hide the resource until an operator restores it), usefulness snapshots, and the
+feedback an operator resolved, read back by the reporting application.
+
+Votes: a user acting with its own proxy token is one vote, whatever application carries it;
+everything else an application sends (user ids it merely names, its callers' addresses) is one
+vote of that application. An application opens at most a daily number of new reports."""
 
 from __future__ import annotations
 
@@ -62,6 +66,31 @@ def _merge(
     return row
 
 
+def reporter_key(*, app_id: int, verified_user: int | None) -> str:
+    """The vote a report casts: its verified user (proxy token), else its application."""
+    return f"u{verified_user}" if verified_user is not None else f"a{app_id}"
+
+
+def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: str, now: dt.datetime):
+    """Refuse a new report (fingerprint) beyond the application's daily number (429 / 200104)."""
+    limit = settings.download_failure_reports_per_app_day
+    mine = (Feedback.app_id == app_id, Feedback.kind == "DOWNLOAD_FAILURE")
+    if not limit or session.scalar(select(Feedback.id).where(*mine, Feedback.fingerprint == fingerprint)):
+        return
+    since = now - dt.timedelta(days=1)
+    recent = select(Feedback.create_time).where(*mine, Feedback.create_time > since)
+    if session.scalar(select(func.count()).select_from(recent.subquery())) < limit:
+        return
+    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1))
+    oldest = oldest or now
+    wait = int((oldest + dt.timedelta(days=1) - now).total_seconds()) + 1
+    raise ApiError(
+        "REPORT_LIMIT_EXCEEDED",
+        f"at most {limit} new download-failure reports a day per application",
+        headers={"Retry-After": str(min(86400, max(1, wait)))},
+    )
+
+
 def report_download_failure(
     session: Session, *, settings, post_id: int, app_id: int, reporter: str, body: dict
 ) -> bool:
@@ -69,6 +98,7 @@ def report_download_failure(
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
     now = utcnow()
+    _check_daily_limit(session, settings=settings, app_id=app_id, fingerprint=body["fingerprint"], now=now)
     row = _merge(
         session,
         app_id=app_id,

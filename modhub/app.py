@@ -80,6 +80,18 @@ class Contract:
         document, raw, json_bytes = _PARSED[key]
         return cls(copy.deepcopy(document), raw, json_bytes)
 
+    def in_time_zone(self, zone: str) -> Contract:
+        """The contract as served by a platform in this time zone (info.x-modhub-time-zone)."""
+        written = self.document["info"].get("x-modhub-time-zone")
+        if zone == written:
+            return self
+        document = {**self.document, "info": {**self.document["info"], "x-modhub-time-zone": zone}}
+        line = b"\n  x-modhub-time-zone: %s\n"
+        yaml_bytes = self.yaml_bytes.replace(
+            line % str(written).encode(), line % json.dumps(zone).encode(), 1
+        )
+        return Contract(document, yaml_bytes, json.dumps(document, ensure_ascii=False).encode())
+
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PARSED: dict[tuple, tuple[dict, bytes, bytes]] = {}  # Contract.load's last parse
@@ -216,7 +228,7 @@ def build_platform(
         db=db or Database.from_url(settings.database_url),
         quota=quota,
         secrets=SecretBox(settings.encryption_key),
-        contract=contract or Contract.load(),
+        contract=(contract or Contract.load()).in_time_zone(settings.time_zone),
         storage=storage or storage_from_settings(settings),
         code_guard=CodeGuard.for_quota(quota),
         display=Display.from_settings(settings),
@@ -247,6 +259,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             max_upload_bytes=settings.max_upload_bytes,
             max_header_bytes=settings.max_header_bytes,
             uploads=upload_paths(platform.contract.document),
+            time_zone=settings.time_zone,
         ),
         ExceptionMiddleware,
         SigningDocsMiddleware,

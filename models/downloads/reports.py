@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -21,7 +20,7 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
 from models.types import utcnow
-from modhub.core.display import format_time
+from modhub.core.display import format_time, parse_local_time
 from modhub.core.errors import ApiError
 
 
@@ -161,17 +160,13 @@ def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: d
 
 
 def parse_since(since: str, zone: str) -> dt.datetime:
-    """The UTC instant of a local yyyy-MM-ddTHH:mm:ss in the platform time zone."""
+    """The UTC instant of since, exactly yyyy-MM-ddTHH:mm:ss local to the platform time zone."""
     try:
-        local = dt.datetime.fromisoformat(since)
+        return parse_local_time(since, zone, iso=True)
     except ValueError as exc:
-        raise ApiError("PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss") from exc
-    if local.tzinfo is not None:
-        raise ApiError("PARAMETER_INVALID", "since is a local time without offset")
-    try:
-        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
-    except (OverflowError, ValueError) as exc:  # 0001-01-01T00:00 east of UTC, for one
-        raise ApiError("PARAMETER_INVALID", "since is out of range") from exc
+        raise ApiError(
+            "PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss in the platform time zone"
+        ) from exc
 
 
 def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import re
-import zoneinfo
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -20,6 +19,7 @@ from models.files.service import get_owned_or_raise as get_community_file
 from models.lobby import records
 from models.lobby.tables import LISTED, PENDING, UPLOADED, LobbyBlob, LobbyPost, LobbyResource
 from models.types import utcnow
+from modhub.core.display import parse_local_time
 from modhub.core.errors import ApiError
 
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
@@ -395,9 +395,8 @@ def _parse_time(text: str | None, zone: str, index: int) -> dt.datetime | None:
     if not text:
         return None
     try:
-        local = dt.datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+        return parse_local_time(text, zone)
     except ValueError as exc:
         raise ApiError(
             "PARAMETER_INVALID", f"resources[{index}].downloadUrlExpiresAt must be yyyy-MM-dd HH:mm:ss"
         ) from exc
-    return local.replace(tzinfo=zoneinfo.ZoneInfo(zone)).astimezone(dt.UTC)

@@ -29,7 +29,7 @@ from connexion.resolver import Resolution, Resolver
 
 from models.catalog.cache import RecordCache
 from models.webhooks.events import CATALOG_LISTENER
-from modhub import blobs, bridge, errors_http, site, spec_check
+from modhub import blobs, bridge, errors_http, media, site, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -302,4 +302,5 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
     app.app.session_interface = CookieSessions()  # API calls (no cookie) skip the serializer
     app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
+    app.app.register_blueprint(media.bp)  # display images when no CDN is configured
     return app

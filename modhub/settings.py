@@ -183,7 +183,9 @@ def finalize(settings: Settings) -> Settings:
         url = database_url(settings.database_url)
     except ValueError as exc:
         raise SettingsError(f"MODHUB_DATABASE_URL {exc}") from None
-    return settings.replace(encryption_key=key, database_url=url)
+    # no CDN: the server serves the display images itself (modhub/media.py) under its public address
+    cdn = settings.cdn_base_url or (f"{settings.base_url}/media" if settings.base_url else "")
+    return settings.replace(encryption_key=key, database_url=url, cdn_base_url=cdn)
 
 
 def _embedded_key(data_dir: Path) -> str:

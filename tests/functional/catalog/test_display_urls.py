@@ -81,6 +81,30 @@ def test_every_display_url_is_absolute_and_loads(signed, client, db, make_user):
     assert client.get("/media/covers/78.txt").status_code == 404
 
 
+def test_detail_url_and_post_url_are_the_resources_page(signed, client, db, settings):
+    """detailUrl (and install-info's postUrl) is MODHUB_SITE_URL/resource/{postId}, a page this
+    server renders; a resource the API does not list is a 404 page there too."""
+    from tests.functional.catalog.conftest import Catalogue
+
+    assert settings.site_url == "https://modhub.example"
+    cat = Catalogue(db)
+    cat.section()
+    post = cat.post(main_name="机械动力 Create page", introduction="齿轮 gears")
+    cat.file(post, file_name="create-page.jar")
+    detail_url = data(signed.get(f"/openapi/v2/mods/{post}"))["detailUrl"]
+    assert detail_url == f"https://modhub.example/resource/{post}"
+    assert data(signed.get(f"/openapi/v2/mods/{post}/install-info"))["postUrl"] == detail_url
+    page = client.get(detail_url.removeprefix("https://modhub.example"))
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert (
+        "机械动力 Create page" in page.text and "create-page.jar" in page.text and "齿轮 gears" in page.text
+    )
+    assert page.headers["content-security-policy"] == "default-src 'self'; frame-ancestors 'none'"
+    hidden = cat.post(status="HIDDEN")
+    assert client.get(f"/resource/{hidden}").status_code == 404
+    assert client.get("/resource/999999999").status_code == 404
+
+
 def test_no_cdn_means_the_servers_own_media_path(tmp_path):
     base = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/m.db")
     assert finalize(base).cdn_base_url == ""  # no public address: keys stay as stored

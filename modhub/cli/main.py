@@ -187,8 +187,10 @@ def run(host: str, port: int) -> None:
     from modhub.migrate import upgrade
 
     base = f"http://{host}:{port}"
-    # absolute links (/dl/...) and display images (/media/...) name this server unless set
+    # absolute links (/dl/...), display images (/media/...) and resource pages (/resource/...)
+    # name this server unless set
     os.environ.setdefault("MODHUB_BASE_URL", base)
+    os.environ.setdefault("MODHUB_SITE_URL", base)
     settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)

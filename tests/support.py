@@ -212,6 +212,20 @@ class ContractChecker:
         if problems:
             raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
 
+    def watching(self, request):
+        """Wrap a test client's request method: every answer of a contract operation is checked
+        for undeclared headers and statuses (its body is checked where a test asks: check())."""
+
+        def checked(method, url, *args, **kwargs):
+            response = request(method, url, *args, **kwargs)
+            if self.operation(method, str(url)) is not None:
+                problems = self.undeclared(method, str(url), response.status_code, response.headers.keys())
+                if problems:
+                    raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
+            return response
+
+        return checked
+
     def operation(self, method: str, url: str) -> dict | None:
         """The operation serving a request (paths matched in document order, as the router does)."""
         path = urlsplit(url).path

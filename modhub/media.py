@@ -42,7 +42,7 @@ def placeholder_png(key: str) -> bytes:
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + _chunk(b"IDAT", zlib.compress(bytes(rows), 6))
         + _chunk(b"IEND", b"")
     )
 

@@ -3,25 +3,16 @@
 import flask
 
 from models.downloads import downloads, reports
-from modhub.addresses import client_address
 from modhub.web import caller, ok, platform, session
 
 
 def _reporter() -> str:
-    """A distinct reporter: the application and its (checked) proxy user, else its caller's
-    address."""
-    state, settings = caller(), platform().settings
-    user = downloads.request_user(
-        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
-    )
-    if user is not None:
-        return f"{state.app_id}:u{user}"
-    address = client_address(
-        flask.request.remote_addr or "-",
-        flask.request.headers.get("X-Forwarded-For"),
-        settings.trusted_networks,
-    )
-    return f"{state.app_id}:a{address}"
+    """The report's vote: the user of a valid proxy token, else the application (a user id it
+    merely names is checked, but votes as the application)."""
+    state, headers = caller(), flask.request.headers
+    user = downloads.request_user(session(), app_id=state.app_id, headers=headers, clock=platform().clock)
+    verified = user if headers.get("X-Proxy-Access-Token") else None
+    return reports.reporter_key(app_id=state.app_id, verified_user=verified)
 
 
 def report_download_failure(post_id: int, body: dict, **_):

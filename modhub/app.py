@@ -30,7 +30,7 @@ from connexion.resolver import Resolution, Resolver
 from models import record_cache
 from models.downloads.counting import LocalCounter, RedisCounter, counter_over
 from models.record_cache import RecordCache, RedisGeneration
-from modhub import blobs, bridge, errors_http, site, spec_check
+from modhub import blobs, bridge, errors_http, media, site, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -81,6 +81,18 @@ class Contract:
             _PARSED[key] = (document, raw, json.dumps(document, ensure_ascii=False).encode())
         document, raw, json_bytes = _PARSED[key]
         return cls(copy.deepcopy(document), raw, json_bytes)
+
+    def in_time_zone(self, zone: str) -> Contract:
+        """The contract as served by a platform in this time zone (info.x-modhub-time-zone)."""
+        written = self.document["info"].get("x-modhub-time-zone")
+        if zone == written:
+            return self
+        document = {**self.document, "info": {**self.document["info"], "x-modhub-time-zone": zone}}
+        line = b"\n  x-modhub-time-zone: %s\n"
+        yaml_bytes = self.yaml_bytes.replace(
+            line % str(written).encode(), line % json.dumps(zone).encode(), 1
+        )
+        return Contract(document, yaml_bytes, json.dumps(document, ensure_ascii=False).encode())
 
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -211,7 +223,7 @@ def build_platform(
         db=db or Database.from_url(settings.database_url),
         quota=quota,
         secrets=SecretBox(settings.encryption_key),
-        contract=contract or Contract.load(),
+        contract=(contract or Contract.load()).in_time_zone(settings.time_zone),
         storage=storage or storage_from_settings(settings),
     ).wire()
 
@@ -228,6 +240,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             max_upload_bytes=settings.max_upload_bytes,
             max_header_bytes=settings.max_header_bytes,
             uploads=upload_paths(platform.contract.document),
+            time_zone=settings.time_zone,
         ),
         ExceptionMiddleware,
         SigningDocsMiddleware,
@@ -270,4 +283,5 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
     app.app.session_interface = CookieSessions()  # API calls (no cookie) skip the serializer
     app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
+    app.app.register_blueprint(media.bp)  # display images when no CDN is configured
     return app

@@ -47,7 +47,7 @@ class EdgeMiddleware:
     """Gives each request its id and state, enforces the body limits, and stamps the headers.
 
     It wraps Connexion's exception middleware, so the headers it adds (X-Request-Id,
-    Server-Timing, the quota headers queued by the gateway) appear on success and error
+    Server-Timing, X-Modhub-Time-Zone, the quota headers queued by the gateway) appear on success and error
     responses alike. A body without Content-Length (chunked) is read up to the limit and
     replayed with its length, so the layers behind see an ordinary request.
     """
@@ -60,8 +60,10 @@ class EdgeMiddleware:
         max_upload_bytes: int,
         uploads: list[re.Pattern],
         max_header_bytes: int = 32 * 1024,
+        time_zone: str = "",
     ):
         self.app = app
+        self.stamps = [(b"x-modhub-time-zone", time_zone.encode("latin-1"))] if time_zone else []
         self.max_header_bytes = max_header_bytes
         self.max_body_bytes = max_body_bytes
         self.max_upload_bytes = max_upload_bytes
@@ -80,13 +82,18 @@ class EdgeMiddleware:
         token = envelope.current.set(state)
         try:
             await self._dispatch(
-                scope, receive, self._stamping(send, state, started, headers.get(b"host")), headers
+                scope,
+                receive,
+                self._stamping(send, state, started, headers.get(b"host"), self.stamps),
+                headers,
             )
         finally:
             envelope.current.reset(token)
 
     @staticmethod
-    def _stamping(send: Send, state: envelope.RequestState, started: float, host: bytes | None) -> Send:
+    def _stamping(
+        send: Send, state: envelope.RequestState, started: float, host: bytes | None, stamps: list
+    ) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [
@@ -97,6 +104,7 @@ class EdgeMiddleware:
                 headers.append((b"x-request-id", state.request_id.encode()))
                 elapsed = (time.perf_counter() - started) * 1000
                 headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
+                headers.extend(stamps)  # X-Modhub-Time-Zone: the platform's, on every answer
                 headers.extend(state.headers)
                 message = {**message, "headers": headers}
             await send(message)

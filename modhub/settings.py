@@ -61,6 +61,8 @@ class Settings:
     install_signing_key: str = ""
     # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
     download_failure_hide_threshold: int = 5
+    # new download-failure reports (distinct fingerprints) one application may open a day
+    download_failure_reports_per_app_day: int = 500
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
 
     @property
@@ -124,14 +126,26 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "e.g. `redis://cache:6379/0`: shared quotas, replay nonces, download counts, record-cache "
         "generations and the RQ queues. Needed by `modhub worker` and in production.",
     ),
-    ("Addresses", "SITE_URL", "none", "Public address of the platform site (login, consent, pairing pages)."),
+    (
+        "Addresses",
+        "SITE_URL",
+        "none (`modhub run`: its own address)",
+        "Public address of the platform site (login, consent, pairing and resource pages): the base "
+        "of detailUrl and postUrl, empty / null without it.",
+    ),
     (
         "Addresses",
         "BASE_URL",
-        "none",
-        "Public address of this API: the base of the signed `/storage/...` URLs of the disk storage.",
+        "none (`modhub run`: its own address)",
+        "Public address of this API: the base of the signed `/storage/...` and `/dl/...` URLs and, "
+        "without a CDN, of the display images (`/media/...`).",
     ),
-    ("Addresses", "CDN_BASE_URL", "none", "Base of image and avatar display URLs."),
+    (
+        "Addresses",
+        "CDN_BASE_URL",
+        "`MODHUB_BASE_URL/media` (images served by this server)",
+        "Base of image and avatar display URLs.",
+    ),
     (
         "Addresses",
         "TRUSTED_PROXIES",
@@ -227,7 +241,15 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Content",
         "DOWNLOAD_FAILURE_HIDE_THRESHOLD",
         "5",
-        "Distinct reporters of unresolved download failures that hide a resource (0: never).",
+        "Distinct votes on unresolved download failures that hide a resource (0: never): a user "
+        "reporting with its own proxy token is one vote, anything else one vote of the application.",
+    ),
+    (
+        "Content",
+        "DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY",
+        "500",
+        "New download-failure reports (distinct fingerprints) one application may open in 24 hours "
+        "(0: no limit); one more answers 429 / 200104.",
     ),
     (
         "Content",
@@ -308,6 +330,7 @@ def from_env() -> Settings:
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
         download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
+        download_failure_reports_per_app_day=_number("DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY", 500),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
     )
     return finalize(settings)
@@ -358,7 +381,9 @@ def finalize(settings: Settings) -> Settings:
         url = database_url(settings.database_url)
     except ValueError as exc:
         raise SettingsError(f"MODHUB_DATABASE_URL {exc}") from None
-    return settings.replace(encryption_key=key, database_url=url)
+    # no CDN: the server serves the display images itself (modhub/media.py) under its public address
+    cdn = settings.cdn_base_url or (f"{settings.base_url}/media" if settings.base_url else "")
+    return settings.replace(encryption_key=key, database_url=url, cdn_base_url=cdn)
 
 
 def _embedded_key(data_dir: Path) -> str:

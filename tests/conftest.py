@@ -168,9 +168,11 @@ def platform(app):
 
 
 @pytest.fixture()
-def client(app):
-    """An unsigned HTTP client through the whole ASGI stack."""
+def client(app, checker):
+    """An unsigned HTTP client through the whole ASGI stack; an answer of a contract operation
+    carrying a header or status the contract does not declare fails the test."""
     with app.test_client() as c:
+        c.request = checker.watching(c.request)
         yield c
 
 

@@ -71,27 +71,15 @@ def _expiry(expires: int, zone: str) -> str:
 def signed_infos(
     session: Session, f: ResourceFile, *, settings, app_id: int, user_id: int | None, now: float
 ) -> list[dict]:
-    """DownloadInfo list of a file: a temporary link for the on-site copy, then the external
-    sources (direct links and cloud-disk shares, which do not expire)."""
+    """DownloadInfo list of a file: a temporary link for the on-site copy, else the file's own
+    external link, then the other external sources (direct links and cloud-disk shares, which
+    do not expire)."""
     infos = records.down_info(f)
     for info in infos:
         if info["storageType"] == "DIRECT_UPLOAD" and info["url"] is None:
             bound = user_id if access.needs_user(session.get(ResourcePost, f.post_id)) else None
             info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound, now=now)
             info["expiresAt"] = _expiry(expires, settings.time_zone)
-    if f.storage_type == "DIRECT_LINK" and f.external_url and not any(i["url"] for i in infos):
-        infos.append(
-            {
-                "storageType": "DIRECT_LINK",
-                "name": None,
-                "url": f.external_url,
-                "fileName": f.file_name,
-                "fileSize": f.file_size,
-                "sha256": f.sha256,
-                "extractCode": None,
-                "expiresAt": None,
-            }
-        )
     return infos
 
 

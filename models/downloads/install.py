@@ -318,7 +318,7 @@ def install_launch(session: Session, *, settings, post_id: int) -> dict:
     """InstallLaunchVo: the deep link of the platform client and how to detect or get it."""
     post = get_listed_or_raise(session, post_id=post_id)
     page = detail_url(post.id, settings.site_url) or None
-    client = f"{settings.site_url}/client" if settings.site_url else None
+    client = None  # the platform publishes no client download page (never a link that 404s)
     guide = (
         f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
         f"2. Open `modhub://install?postId={post.id}`: the client shows **{post.main_name}** "

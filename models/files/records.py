@@ -38,38 +38,37 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Di
 
 
 def down_info(f: ResourceFile) -> list[dict]:
-    """Parsed download information without tokens: the on-site copy, then the stored sources."""
+    """Parsed download information without tokens: the on-site copy, else the file's own external
+    link (`externalUrl`, the one URL download-url and the redirect give), then the other stored
+    sources; a stored source repeating the file's link is that link (one URL per file)."""
     infos = []
     if f.storage_type == "DIRECT_UPLOAD" and f.object_key:
-        infos.append(
-            {
-                "storageType": "DIRECT_UPLOAD",
-                "name": "modhub",
-                "url": None,
-                "fileName": f.file_name,
-                "fileSize": f.file_size,
-                "sha256": f.sha256,
-                "extractCode": None,
-                "expiresAt": None,
-            }
-        )
-    for entry in f.down_info or []:
-        if not isinstance(entry, dict):
+        infos.append(_info(f, "DIRECT_UPLOAD", "modhub", None, None, own=True))
+    entries = [e for e in f.down_info or [] if isinstance(e, dict)]
+    own = f.external_url if f.storage_type != "DIRECT_UPLOAD" else None
+    if own:
+        same = next((e for e in entries if e.get("url") == own), {})
+        infos.append(_info(f, f.storage_type, same.get("name"), own, same.get("code"), own=True))
+    for entry in entries:
+        if own and entry.get("url") == own:
             continue
         kind = entry.get("type") if entry.get("type") in ("DIRECT_LINK", "CLOUD_DISK") else None
-        infos.append(
-            {
-                "storageType": kind or f.storage_type,
-                "name": entry.get("name"),
-                "url": entry.get("url"),
-                "fileName": f.file_name,
-                "fileSize": None,
-                "sha256": None,
-                "extractCode": entry.get("code"),
-                "expiresAt": None,
-            }
-        )
+        infos.append(_info(f, kind or f.storage_type, entry.get("name"), entry.get("url"), entry.get("code")))
     return infos
+
+
+def _info(f: ResourceFile, kind: str, name, url, code, *, own: bool = False) -> dict:
+    """One DownloadInfo without tokens; size and hash are the file's own for its own copy."""
+    return {
+        "storageType": kind,
+        "name": name,
+        "url": url,
+        "fileName": f.file_name,
+        "fileSize": f.file_size if own else None,
+        "sha256": f.sha256 if own else None,
+        "extractCode": code,
+        "expiresAt": None,
+    }
 
 
 def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import zoneinfo
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.files.service import get_owned_or_raise as get_community_file
 from models.lobby.tables import LISTED, UPLOADED, LobbyPost, LobbyResource
-from modhub.core.display import Display
+from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
 
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
@@ -185,9 +184,8 @@ def _parse_time(text: str | None, display: Display, index: int) -> dt.datetime |
     if not text:
         return None
     try:
-        local = dt.datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+        return parse_local_time(text, display.time_zone)
     except ValueError as exc:
         raise ApiError(
             "PARAMETER_INVALID", f"resources[{index}].downloadUrlExpiresAt must be yyyy-MM-dd HH:mm:ss"
         ) from exc
-    return local.replace(tzinfo=zoneinfo.ZoneInfo(display.time_zone)).astimezone(dt.UTC)

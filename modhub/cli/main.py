@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 import click
 from cryptography.fernet import Fernet
@@ -190,10 +191,14 @@ def run(host: str, port: int) -> None:
     from modhub import demo
     from modhub.migrate import upgrade
 
+    base = f"http://{host}:{port}"
+    # absolute links (/dl/...), display images (/media/...) and resource pages (/resource/...)
+    # name this server unless set
+    os.environ.setdefault("MODHUB_BASE_URL", base)
+    os.environ.setdefault("MODHUB_SITE_URL", base)
     settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
-    base = f"http://{host}:{port}"
     platform = load_platform()
     creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
     password = demo.new_demo_password(platform, creds["demoUserId"])

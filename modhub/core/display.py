@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_LOCAL = {
+    False: re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"),
+    True: re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}"),
+}
 
 
 @lru_cache(maxsize=16)
@@ -21,6 +26,18 @@ def format_time(value: dt.datetime | None, zone: str) -> str | None:
     if value is None:
         return None
     return value.astimezone(_zone(zone)).strftime(TIME_FORMAT)
+
+
+def parse_local_time(text: str, zone: str, *, iso: bool = False) -> dt.datetime:
+    """The UTC instant of a time sent in its one form, local to the platform time zone:
+    `yyyy-MM-dd HH:mm:ss` (`yyyy-MM-ddTHH:mm:ss` when iso); ValueError for anything else."""
+    if not isinstance(text, str) or not _LOCAL[iso].fullmatch(text):
+        raise ValueError("yyyy-MM-ddTHH:mm:ss" if iso else "yyyy-MM-dd HH:mm:ss")
+    local = dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S" if iso else TIME_FORMAT)
+    try:
+        return local.replace(tzinfo=_zone(zone)).astimezone(dt.UTC)
+    except OverflowError as exc:  # 0001-01-01 00:00:00 east of UTC, for one
+        raise ValueError("out of range") from exc
 
 
 def display_url(raw: str | None, cdn_base: str) -> str | None:

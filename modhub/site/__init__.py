@@ -11,7 +11,7 @@ import hmac
 
 import flask
 
-from modhub.site import admin, console, console_hooks, moderation  # noqa: F401  (their routes register on bp)
+from modhub.site import admin, console, console_hooks, moderation, resource_page  # noqa: F401  (their routes register on bp)
 from modhub.site.throttle import LoginThrottle
 from modhub.site.views import bp
 

@@ -37,3 +37,11 @@ def test_text_documents_come_as_text_plain_when_accept_prefers_it(client):
 def test_docs_page_is_swagger_ui(client):
     response = client.get("/openapi/v2/meta/docs/")
     assert response.status_code == 200 and "swagger-ui" in response.text.lower()
+
+
+def test_every_answer_of_the_client_is_compared_with_the_contract(client, checker):
+    """The test client records what each contract operation answered (tests/support.py
+    ContractChecker.watching): a header or status the contract does not declare fails there."""
+    client.get("/openapi/v2/meta/openapi.json")
+    operation = checker.operation("GET", "/openapi/v2/meta/openapi.json")["operationId"]
+    assert {(operation, 200, "x-modhub-time-zone"), (operation, 200, "x-request-id")} <= checker.seen

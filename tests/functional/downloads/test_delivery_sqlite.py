@@ -14,6 +14,8 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads import counting
 from models.downloads.install import script_checker
 from models.identity.tables import User
+from models.identity.tokens import issue_token
+from models.types import utcnow
 from modhub import demo
 from modhub.app import Contract, build_platform, create_app
 from modhub.cli import main
@@ -50,6 +52,12 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
             .order_by(ResourceFile.id)
         ).first()
         users = list(session.scalars(select(User.id).limit(2)))
+        # verified reporters: each user reports with its own proxy token (a named id is no vote)
+        tokens = [
+            issue_token(session, app_id=info["appId"], user_id=u, scopes=[], source="test", now=utcnow())[0]
+            for u in users
+        ]
+        session.commit()
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     for name, value in (
         ("DATA_DIR", str(settings.data_dir)),
@@ -88,10 +96,10 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         assert counting.flush(platform.db, platform.download_counter) == 1
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1
-        for user in users:
+        for token in tokens:
             signed.post(
                 f"/openapi/v2/mods/{pid}/download-failure",
-                headers={"X-Proxy-User-Id": str(user)},
+                headers={"X-Proxy-Access-Token": token},
                 json={"fingerprint": "f", "errorType": "TIMEOUT"},
             )
         assert error_code(signed.get(f"/openapi/v2/mods/{pid}"), 404) == 200404

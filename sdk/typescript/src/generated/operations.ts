@@ -172,6 +172,7 @@ export const ERROR_CODES = {
   RATE_LIMIT_EXCEEDED: { code: 200101, status: 429 },
   DAILY_LIMIT_EXCEEDED: { code: 200102, status: 429 },
   IP_NOT_ALLOWED: { code: 200103, status: 403 },
+  REPORT_LIMIT_EXCEEDED: { code: 200104, status: 429 },
   AUTH_HEADERS_MISSING: { code: 200201, status: 401 },
   API_KEY_UNKNOWN: { code: 200202, status: 401 },
   APP_NOT_APPROVED: { code: 200203, status: 403 },

@@ -2285,13 +2285,26 @@ export interface paths {
         /**
          * Report a download failure
          * @description Reports failed downloads. Reports of one application are deduplicated by fingerprint and
-         *     their counts summed. When the number of distinct reporters (application + proxy user,
-         *     else application + caller address) of unresolved failures of the resource reaches the
-         *     platform threshold (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the
-         *     resource is hidden automatically until reviewed: it leaves search, batch and detail (404),
+         *     their counts summed.
+         *
+         *     **Votes.** Each report casts one vote against the resource, and a voter counts once: a
+         *     *verified* reporter is a user acting with its own proxy token (`X-Proxy-Access-Token` of
+         *     the calling application; unknown or another application's 200211, expired 200212, revoked
+         *     200213), one vote per user whatever application carries it; a report
+         *     without a token is a vote of the *application* (the user id it names in
+         *     `X-Proxy-User-Id`, which must still be a known user of a `user:proxy` application, and
+         *     its callers' addresses do not count apart): one vote per application. When the distinct
+         *     votes on unresolved failures of the resource reach the platform threshold
+         *     (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the resource is
+         *     hidden automatically until reviewed: it leaves search, batch and detail (404),
          *     its id appears in the sync feed's deletedPostIds and the resource.deleted webhook is sent.
          *     An operator restores it with `modhub admin resource restore POST_ID`, which resolves its
          *     reports (see resolved-since). fileInfoId, when given, must be a file of the resource.
+         *
+         *     **Limit.** An application opens at most MODHUB_DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY new
+         *     reports (distinct fingerprints; default 500) in any 24 hours; one more answers 429 /
+         *     200104 with `Retry-After` (seconds until a slot frees). Reporting again under a
+         *     fingerprint the application already opened merges and is not limited.
          *
          *     Same operation (same handler) also served at:
          *
@@ -2324,13 +2337,26 @@ export interface paths {
         /**
          * Report a download failure
          * @description Reports failed downloads. Reports of one application are deduplicated by fingerprint and
-         *     their counts summed. When the number of distinct reporters (application + proxy user,
-         *     else application + caller address) of unresolved failures of the resource reaches the
-         *     platform threshold (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the
-         *     resource is hidden automatically until reviewed: it leaves search, batch and detail (404),
+         *     their counts summed.
+         *
+         *     **Votes.** Each report casts one vote against the resource, and a voter counts once: a
+         *     *verified* reporter is a user acting with its own proxy token (`X-Proxy-Access-Token` of
+         *     the calling application; unknown or another application's 200211, expired 200212, revoked
+         *     200213), one vote per user whatever application carries it; a report
+         *     without a token is a vote of the *application* (the user id it names in
+         *     `X-Proxy-User-Id`, which must still be a known user of a `user:proxy` application, and
+         *     its callers' addresses do not count apart): one vote per application. When the distinct
+         *     votes on unresolved failures of the resource reach the platform threshold
+         *     (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the resource is
+         *     hidden automatically until reviewed: it leaves search, batch and detail (404),
          *     its id appears in the sync feed's deletedPostIds and the resource.deleted webhook is sent.
          *     An operator restores it with `modhub admin resource restore POST_ID`, which resolves its
          *     reports (see resolved-since). fileInfoId, when given, must be a file of the resource.
+         *
+         *     **Limit.** An application opens at most MODHUB_DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY new
+         *     reports (distinct fingerprints; default 500) in any 24 hours; one more answers 429 /
+         *     200104 with `Retry-After` (seconds until a slot frees). Reporting again under a
+         *     fingerprint the application already opened merges and is not limited.
          *
          *     Same operation (same handler) also served at:
          *
@@ -2363,13 +2389,26 @@ export interface paths {
         /**
          * Report a download failure
          * @description Reports failed downloads. Reports of one application are deduplicated by fingerprint and
-         *     their counts summed. When the number of distinct reporters (application + proxy user,
-         *     else application + caller address) of unresolved failures of the resource reaches the
-         *     platform threshold (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the
-         *     resource is hidden automatically until reviewed: it leaves search, batch and detail (404),
+         *     their counts summed.
+         *
+         *     **Votes.** Each report casts one vote against the resource, and a voter counts once: a
+         *     *verified* reporter is a user acting with its own proxy token (`X-Proxy-Access-Token` of
+         *     the calling application; unknown or another application's 200211, expired 200212, revoked
+         *     200213), one vote per user whatever application carries it; a report
+         *     without a token is a vote of the *application* (the user id it names in
+         *     `X-Proxy-User-Id`, which must still be a known user of a `user:proxy` application, and
+         *     its callers' addresses do not count apart): one vote per application. When the distinct
+         *     votes on unresolved failures of the resource reach the platform threshold
+         *     (MODHUB_DOWNLOAD_FAILURE_HIDE_THRESHOLD, default 5; 0 never hides) the resource is
+         *     hidden automatically until reviewed: it leaves search, batch and detail (404),
          *     its id appears in the sync feed's deletedPostIds and the resource.deleted webhook is sent.
          *     An operator restores it with `modhub admin resource restore POST_ID`, which resolves its
          *     reports (see resolved-since). fileInfoId, when given, must be a file of the resource.
+         *
+         *     **Limit.** An application opens at most MODHUB_DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY new
+         *     reports (distinct fingerprints; default 500) in any 24 hours; one more answers 429 /
+         *     200104 with `Retry-After` (seconds until a slot frees). Reporting again under a
+         *     fingerprint the application already opened merges and is not limited.
          *
          *     Same operation (same handler) also served at:
          *
@@ -4184,7 +4223,7 @@ export interface components {
              * @example 0
              * @enum {integer}
              */
-            code: 0 | 200101 | 200102 | 200103 | 200201 | 200202 | 200203 | 200204 | 200205 | 200206 | 200207 | 200208 | 200209 | 200210 | 200211 | 200212 | 200213 | 200214 | 200215 | 200216 | 200230 | 200231 | 200232 | 200301 | 200302 | 200303 | 200304 | 200305 | 200306 | 200307 | 200308 | 200320 | 200321 | 200330 | 200331 | 200340 | 200341 | 200342 | 200343 | 200344 | 200401 | 200402 | 200404 | 200409 | 200420 | 200500 | 200501 | 200503 | 200600 | 200601 | 200602 | 200603 | 200604 | 200605 | 200606 | 200607 | 200701 | 200702 | 200703 | 200704 | 200705 | 200706 | 200707 | 200708 | 200709 | 200710 | 200711 | 200712 | 200800 | 200801 | 200911 | 200912 | 200913 | 200914 | 200915;
+            code: 0 | 200101 | 200102 | 200103 | 200104 | 200201 | 200202 | 200203 | 200204 | 200205 | 200206 | 200207 | 200208 | 200209 | 200210 | 200211 | 200212 | 200213 | 200214 | 200215 | 200216 | 200230 | 200231 | 200232 | 200301 | 200302 | 200303 | 200304 | 200305 | 200306 | 200307 | 200308 | 200320 | 200321 | 200330 | 200331 | 200340 | 200341 | 200342 | 200343 | 200344 | 200401 | 200402 | 200404 | 200409 | 200420 | 200500 | 200501 | 200503 | 200600 | 200601 | 200602 | 200603 | 200604 | 200605 | 200606 | 200607 | 200701 | 200702 | 200703 | 200704 | 200705 | 200706 | 200707 | 200708 | 200709 | 200710 | 200711 | 200712 | 200800 | 200801 | 200911 | 200912 | 200913 | 200914 | 200915;
             /**
              * @description Severity of the outcome: info on success, warn for client errors (HTTP 4xx), error for server errors (HTTP 5xx).
              * @example info
@@ -4473,7 +4512,7 @@ export interface components {
             abbrName?: string | null;
             /** @description Cover image display URL. */
             coverImageUrl?: string | null;
-            /** @description Public page URL of the resource; empty when the site domain is not configured. */
+            /** @description The resource's public page, `{MODHUB_SITE_URL}/resource/{postId}`, rendered by the platform site (the same server as the log-in and consent pages: name, introduction, authors, files and their sha256). An empty string when the deployment sets no MODHUB_SITE_URL: the server then does not know the public address of its site pages. */
             detailUrl?: string | null;
             /** @description Section (game) code. */
             sectionCode?: string | null;
@@ -4552,12 +4591,12 @@ export interface components {
              */
             ratingCount?: number | null;
             /**
-             * @description First publish time.
+             * @description First publish time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
             /**
-             * @description Last update time.
+             * @description Last update time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updateTime?: string | null;
@@ -4693,7 +4732,7 @@ export interface components {
             /** @description Full description as Markdown; null when the author wrote none. */
             mdContent?: string | null;
             /**
-             * @description Last change of the description.
+             * @description Last change of the description (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updateTime?: string | null;
@@ -4766,7 +4805,7 @@ export interface components {
             /** @description Change note written by the author; null when none. */
             updateCommit?: string | null;
             /**
-             * @description When this version was approved and published.
+             * @description When this version was approved and published (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
@@ -4947,7 +4986,7 @@ export interface components {
             /** Format: int64 */
             todayNewPosts?: number | null;
             /**
-             * @description When the figures were computed.
+             * @description When the figures were computed (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             statsTime?: string | null;
@@ -4978,7 +5017,7 @@ export interface components {
             /** @description Last measured latency in milliseconds. */
             latencyMs?: number | null;
             /**
-             * @description Last heartbeat.
+             * @description Last heartbeat (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             lastHeartbeatTime?: string | null;
@@ -5040,19 +5079,19 @@ export interface components {
                 sha512?: string | null;
             } | null;
             /**
-             * @description Upload time.
+             * @description Upload time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
             /**
-             * @description Last change.
+             * @description Last change (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updateTime?: string | null;
         };
         /** @description File detail: every FileSummaryVO field plus the parsed download information and the change log. */
         FileDetailVO: components["schemas"]["FileSummaryVO"] & {
-            /** @description Parsed download information, tokens not included: for a DIRECT_UPLOAD file first the on-site copy (storageType DIRECT_UPLOAD, name "modhub", url null: ask download-auth for a temporary URL), then each stored external link or cloud-disk share (extractCode set for shares). */
+            /** @description Parsed download information, tokens not included: for a DIRECT_UPLOAD file first the on-site copy (storageType DIRECT_UPLOAD, name "modhub", url null: ask download-auth for a temporary URL); for a DIRECT_LINK or CLOUD_DISK file first its own external link, the same URL that download-url answers, download-file redirects to and download-auth / install-info hand out (one URL per file; a stored source repeating it is not listed twice); then each other stored mirror link or cloud-disk share (extractCode set for shares). */
             downInfo?: components["schemas"]["DownloadInfo"][] | null;
             /** @description Change log entries, newest first (no change log is kept yet; always empty). */
             logs?: components["schemas"]["FileLogVO"][] | null;
@@ -5075,7 +5114,7 @@ export interface components {
             storageType?: "DIRECT_UPLOAD" | "DIRECT_LINK" | "CLOUD_DISK" | null;
             /** @description Label of the source (for instance the mirror or cloud-disk name). */
             name?: string | null;
-            /** @description Download URL. For on-site files a presigned URL that expires at expiresAt. */
+            /** @description Download URL. For an on-site file (DIRECT_UPLOAD) a temporary link served by this server, `{MODHUB_BASE_URL}/dl/{fileInfoId}?a={appId}&u={userId or 0}&e={expiry, Unix seconds}&s={HMAC}` (relative, `/dl/...`, when MODHUB_BASE_URL is not set), valid until expiresAt, for the application that asked (and its user, when the resource needs one). Fetch it with a plain GET or HEAD, no signature: it answers like download-file (200 with the bytes, or 302 to the storage's presigned URL; 206 / 416 for one Range; 304 for If-None-Match with the ETag; the same ETag, Accept-Ranges, Cache-Control and Content-Disposition headers), or the envelope with 403 / 200340 DOWNLOAD_LINK_INVALID (tampered, another file), 200341 DOWNLOAD_LINK_EXPIRED, or the file's current refusal (the application no longer approved, the user no longer entitled, the file gone). */
             url?: string | null;
             /** @description File name. */
             fileName?: string | null;
@@ -5089,12 +5128,12 @@ export interface components {
             /** @description Cloud-disk extraction code; null when none. */
             extractCode?: string | null;
             /**
-             * @description Expiry of url; null when it does not expire.
+             * @description Expiry of url; null when it does not expire (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             expiresAt?: string | null;
         };
-        /** @description The original external link of a file. */
+        /** @description The original external link of a file: the file's one external URL, identical in download-url, the redirect of download-file, the first entry of the file detail's downInfo, download-auth's downloadInfos and install-info's files[].downloadUrl. */
         FileDownloadUrlVO: {
             /**
              * Format: int64
@@ -5116,7 +5155,7 @@ export interface components {
             /** @description File name; null when unknown. */
             fileName?: string | null;
             /**
-             * @description Always null: external links do not expire.
+             * @description Always null: external links do not expire (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             expiresAt?: string | null;
@@ -5334,7 +5373,7 @@ export interface components {
             scriptSource?: "AUTHOR" | "AI" | null;
             /** @description Human-readable summary of the script; null when none. */
             scriptSummary?: string | null;
-            /** @description Public page URL. */
+            /** @description The resource's public page, the same URL as ModSummaryVO.detailUrl; null when the deployment sets no MODHUB_SITE_URL. */
             postUrl?: string | null;
             /** @description External source type; null for on-site original resources. */
             sourceType?: string | null;
@@ -5597,7 +5636,7 @@ export interface components {
             /** @description Presigned or external download URL; null when the caller may not download the resource (a purchase, membership or a signed-in user is needed) or the file is a cloud-disk share. Never null otherwise. */
             downloadUrl?: string | null;
             /**
-             * @description Expiry of downloadUrl; null when it does not expire.
+             * @description Expiry of downloadUrl; null when it does not expire (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             downloadUrlExpiresAt?: string | null;
@@ -5620,9 +5659,9 @@ export interface components {
             postId: number;
             /** @description Deep link that opens the platform client on this resource, for instance modhub://install?postId=123. */
             deeplink?: string | null;
-            /** @description Web page to open when the deep link is not handled. */
+            /** @description Web page to open when the deep link is not handled: the resource's public page (ModSummaryVO.detailUrl); null when the deployment sets no MODHUB_SITE_URL. */
             fallbackUrl?: string | null;
-            /** @description Where to download the platform client. */
+            /** @description Where to download the platform client; null: this platform publishes no client download page (detect the client with detectProcessNames / detectPaths). */
             clientDownloadUrl?: string | null;
             /** @description Process names that show the client is running. */
             detectProcessNames?: string[] | null;
@@ -5679,7 +5718,7 @@ export interface components {
             /** @description Resolution note; null when none. */
             resolution?: string | null;
             /**
-             * @description When the feedback was resolved.
+             * @description When the feedback was resolved (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             resolvedAt?: string;
@@ -5718,7 +5757,7 @@ export interface components {
              */
             likeCount?: number | null;
             /**
-             * @description Creation time.
+             * @description Creation time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             createTime?: string | null;
@@ -5766,12 +5805,12 @@ export interface components {
              */
             collectionCount?: number | null;
             /**
-             * @description Publish time.
+             * @description Publish time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
             /**
-             * @description Last update time.
+             * @description Last update time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updateTime?: string | null;
@@ -5840,12 +5879,12 @@ export interface components {
             /** @description Content as Markdown; only in the detail operation, null in lists and when none. */
             mdContent?: string | null;
             /**
-             * @description Publish time.
+             * @description Publish time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
             /**
-             * @description Last update time.
+             * @description Last update time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updateTime?: string | null;
@@ -5903,7 +5942,7 @@ export interface components {
              */
             commentCount?: number | null;
             /**
-             * @description Creation time.
+             * @description Creation time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             createTime?: string | null;
@@ -5952,7 +5991,7 @@ export interface components {
              */
             viewCount?: number | null;
             /**
-             * @description Creation time.
+             * @description Creation time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             createTime?: string | null;
@@ -5971,7 +6010,7 @@ export interface components {
             /** @description Short biography. */
             bio?: string | null;
             /**
-             * @description When the follow relation was created.
+             * @description When the follow relation was created (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             followTime?: string | null;
@@ -6061,7 +6100,7 @@ export interface components {
             /** @description Whether the message was read. */
             readFlag?: boolean | null;
             /**
-             * @description Creation time.
+             * @description Creation time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             createTime?: string | null;
@@ -6101,7 +6140,7 @@ export interface components {
             /** @description Relevance score (higher is better); only comparable within one answer. */
             score?: number | null;
             /**
-             * @description Publish time; of an answer or a moment, its creation time.
+             * @description Publish time; of an answer or a moment, its creation time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             publishTime?: string | null;
@@ -6126,7 +6165,7 @@ export interface components {
             /** @description Account status. */
             status?: string | null;
             /**
-             * @description Registration time.
+             * @description Registration time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             registerTime?: string | null;
@@ -6140,12 +6179,12 @@ export interface components {
             /** @description Scopes granted, for instance post:write, comment:write. */
             scopes?: string[] | null;
             /**
-             * @description Issue time.
+             * @description Issue time (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             issuedAt?: string | null;
             /**
-             * @description Expiry time (24 hours after issue).
+             * @description Expiry time, 24 hours after issue (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             expiresAt?: string | null;
@@ -6249,7 +6288,7 @@ export interface components {
              */
             status?: "ACTIVE" | "UNBOUND" | null;
             /**
-             * @description When the binding was (last) made.
+             * @description When the binding was (last) made (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             bindTime?: string | null;
@@ -6294,12 +6333,12 @@ export interface components {
             /** @description Link target. */
             targetUrl?: string | null;
             /**
-             * @description Start of display.
+             * @description Start of display (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             startTime?: string | null;
             /**
-             * @description End of display.
+             * @description End of display (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             endTime?: string | null;
@@ -6334,7 +6373,7 @@ export interface components {
             /** @description Query protocol. */
             queryType?: string | null;
             /**
-             * @description Last change of the post or its resources.
+             * @description Last change of the post or its resources (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             updatedAt?: string | null;
@@ -6386,7 +6425,7 @@ export interface components {
             /** @description Presigned download URL; may be empty for COMMUNITY (use the resource endpoints). */
             downloadUrl?: string | null;
             /**
-             * @description Expiry of downloadUrl.
+             * @description Expiry of downloadUrl (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             downloadUrlExpiresAt?: string | null;
@@ -6441,7 +6480,7 @@ export interface components {
             downloadUrl?: string | null;
             /**
              * Format: int64
-             * @description Expiry of downloadUrl in epoch milliseconds; null when no URL was made.
+             * @description Expiry of downloadUrl in epoch milliseconds (UTC; no time zone applies); null when no URL was made.
              */
             downloadUrlExpiresAt?: number | null;
         };
@@ -6708,7 +6747,7 @@ export interface components {
             sha256?: string | null;
             /** @description Download URL (BUILTIN). */
             downloadUrl?: string | null;
-            /** @description Expiry of downloadUrl. */
+            /** @description Expiry of downloadUrl (yyyy-MM-dd HH:mm:ss in the platform time zone). */
             downloadUrlExpiresAt?: string | null;
             /** @description Extra metadata as JSON text. */
             extraJson?: string | null;
@@ -6923,7 +6962,7 @@ export interface components {
              * @description Platform user id, when the person has an account.
              */
             userId?: number | null;
-            /** @description Creation time. */
+            /** @description Creation time (yyyy-MM-dd HH:mm:ss in the platform time zone). */
             createTime?: string | null;
         };
         /** @description A file of a resource being saved. */
@@ -7088,12 +7127,12 @@ export interface components {
              */
             serverPostId?: number | null;
             /**
-             * @description Start of display; null = now.
+             * @description Start of display; null = now (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             startTime?: string | null;
             /**
-             * @description End of display.
+             * @description End of display (yyyy-MM-dd HH:mm:ss in the platform time zone).
              * @example 2024-05-01 12:00:00
              */
             endTime: string;
@@ -7105,6 +7144,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7116,6 +7161,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7127,6 +7178,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7138,6 +7195,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7149,6 +7212,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7160,6 +7229,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7171,6 +7246,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7188,6 +7264,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7199,6 +7281,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7210,6 +7298,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7221,6 +7315,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7232,6 +7332,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7243,6 +7349,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7254,6 +7366,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7265,6 +7383,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -7274,9 +7398,15 @@ export interface components {
         /** @description Not Modified: If-None-Match matched the current ETag of the data. No body; the client keeps using its cached copy. */
         NotModified: {
             headers: {
-                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -7286,6 +7416,12 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
+                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                 "Retry-After": components["headers"]["Retry-After"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
@@ -7371,7 +7507,7 @@ export interface components {
         EntityIdQuery: number;
         /** @description Memory of the machine in MiB (256 to 1048576). */
         MemoryMbQuery: number;
-        /** @description ISO-8601 local date-time in the platform time zone, without offset (yyyy-MM-ddTHH:mm:ss); returns active feedback with resolvedAt >= since. */
+        /** @description ISO-8601 local date-time in the platform time zone, exactly yyyy-MM-ddTHH:mm:ss (no offset, no fraction, no other form; anything else is 200301); returns feedback resolved at or after it (resolvedAt >= since). */
         ResolvedSinceQuery: string;
         /** @description Maximum items, 1 to 200 (default 100). */
         ResolvedLimitQuery: number;
@@ -7388,7 +7524,19 @@ export interface components {
         "X-Request-Id": string;
         /** @description app;dur=<milliseconds> spent by the server on this request, from its arrival at the application to the start of the answer. */
         "Server-Timing": string;
-        /** @description On 429 only: seconds until the exceeded quota window resets. */
+        /** @description Strong entity tag of a stored file: its lower-case sha256 in quotes (equal to the file's fingerprint). Send it back in If-None-Match (304) or If-Range. */
+        FileETag: string;
+        /** @description Always `bytes`; one byte range may be asked with Range. */
+        "Accept-Ranges": "bytes";
+        /** @description Always `private, no-transform`. */
+        FileCacheControl: string;
+        /** @description attachment, with the file name in `filename` and in UTF-8 `filename*`. */
+        "Content-Disposition": string;
+        /** @description bytes first-last/size (206), or bytes *\/size (416). */
+        "Content-Range": string;
+        /** @description The platform time zone (IANA name, the same as info.x-modhub-time-zone): every `yyyy-MM-dd HH:mm:ss` time of this API is local to it. */
+        "X-Modhub-Time-Zone": string;
+        /** @description On 429 only: seconds until a retry may succeed (the exceeded window resets or the cool-down ends). */
         "Retry-After": number;
         /** @description On 405 only: the methods the path accepts. */
         Allow: string;
@@ -7421,6 +7569,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +7599,16 @@ export interface operations {
             /** @description The public keys, PEM (`application/x-pem-file`, or the same bytes as `text/plain` when the request's Accept prefers it). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    /** @description The kid of the current key. */
+                    "X-Install-Key-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,6 +7660,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7534,6 +7704,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7575,6 +7751,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7701,6 +7878,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7805,6 +7983,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7923,6 +8102,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8021,6 +8201,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8141,6 +8322,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8190,6 +8372,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8225,6 +8413,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8293,7 +8482,10 @@ export interface operations {
                 /** @description File to configure; omitted = the default file. */
                 fileInfoId?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -8307,11 +8499,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +8589,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8430,6 +8625,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8511,6 +8707,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8572,6 +8769,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8633,6 +8831,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8688,6 +8887,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8727,6 +8927,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8756,6 +8962,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8837,6 +9044,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8918,6 +9126,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8983,6 +9192,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9051,6 +9261,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9118,6 +9329,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9185,6 +9397,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9265,6 +9478,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9342,6 +9556,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9379,6 +9594,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9409,6 +9630,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9469,6 +9691,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9532,6 +9755,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9594,6 +9818,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9664,6 +9889,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9765,6 +9991,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9855,6 +10082,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9943,6 +10171,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10057,6 +10286,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10185,6 +10415,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10289,6 +10520,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10362,6 +10594,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10394,6 +10632,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10465,6 +10704,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,6 +10743,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10621,6 +10867,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10735,6 +10982,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10797,6 +11045,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10864,6 +11113,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10945,6 +11195,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11021,6 +11272,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11081,6 +11333,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11141,6 +11394,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11206,6 +11460,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11271,6 +11526,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11335,6 +11591,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11408,6 +11665,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11477,6 +11735,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11540,6 +11799,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11603,6 +11863,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11685,6 +11946,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11746,7 +12008,10 @@ export interface operations {
     getModFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -11762,11 +12027,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11824,6 +12091,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11836,7 +12104,10 @@ export interface operations {
     getResourceFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -11852,11 +12123,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11914,6 +12187,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11942,13 +12216,16 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
-                    /** @description attachment; filename="..." */
-                    "Content-Disposition"?: string;
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11958,10 +12235,19 @@ export interface operations {
             /** @description DIRECT_UPLOAD file, one byte range of it (no envelope). */
             206: {
                 headers: {
-                    /** @description bytes first-last/size */
-                    "Content-Range"?: string;
-                    /** @description The quoted sha256. */
-                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Range": components["headers"]["Content-Range"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,6 +12257,14 @@ export interface operations {
             /** @description DIRECT_LINK file: redirect to the external link (no envelope). */
             302: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     /** @description The external download URL. */
                     Location: string;
                     [name: string]: unknown;
@@ -11980,6 +12274,18 @@ export interface operations {
             /** @description If-None-Match matched the ETag (no body). */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11989,6 +12295,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12000,6 +12312,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12011,6 +12329,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12022,6 +12346,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12031,8 +12361,19 @@ export interface operations {
             /** @description The range starts past the end of the file (no body, no envelope). */
             416: {
                 headers: {
-                    /** @description bytes *\/size */
-                    "Content-Range"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Range": components["headers"]["Content-Range"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12061,13 +12402,16 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
-                    /** @description attachment; filename="..." */
-                    "Content-Disposition"?: string;
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12077,10 +12421,19 @@ export interface operations {
             /** @description DIRECT_UPLOAD file, one byte range of it (no envelope). */
             206: {
                 headers: {
-                    /** @description bytes first-last/size */
-                    "Content-Range"?: string;
-                    /** @description The quoted sha256. */
-                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Range": components["headers"]["Content-Range"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12090,6 +12443,14 @@ export interface operations {
             /** @description DIRECT_LINK file: redirect to the external link (no envelope). */
             302: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     /** @description The external download URL. */
                     Location: string;
                     [name: string]: unknown;
@@ -12099,6 +12460,18 @@ export interface operations {
             /** @description If-None-Match matched the ETag (no body). */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12108,6 +12481,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12119,6 +12498,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +12515,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12141,6 +12532,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12150,8 +12547,19 @@ export interface operations {
             /** @description The range starts past the end of the file (no body, no envelope). */
             416: {
                 headers: {
-                    /** @description bytes *\/size */
-                    "Content-Range"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["FileETag"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Cache-Control": components["headers"]["FileCacheControl"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Range": components["headers"]["Content-Range"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12164,7 +12572,10 @@ export interface operations {
     getFileDownloadUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description File id (the fileInfoId of FileSummaryVO). */
                 fileId: components["parameters"]["FileId"];
@@ -12178,11 +12589,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12207,11 +12620,18 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Invalid request; code is one of: 200301 PARAMETER_INVALID, 200307 HEADER_AMBIGUOUS, 200321 FILE_HAS_NO_EXTERNAL_LINK. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12229,7 +12649,10 @@ export interface operations {
     getResourceFileDownloadUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -12245,11 +12668,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12274,11 +12699,18 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Invalid request; code is one of: 200301 PARAMETER_INVALID, 200307 HEADER_AMBIGUOUS, 200321 FILE_HAS_NO_EXTERNAL_LINK. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +12751,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12368,6 +12801,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,6 +12818,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12421,6 +12866,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12510,6 +12956,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12638,6 +13085,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12733,6 +13181,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12799,7 +13248,10 @@ export interface operations {
     getModInstallConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -12813,11 +13265,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12901,6 +13355,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12913,7 +13368,10 @@ export interface operations {
     getResourceInstallConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -12927,11 +13385,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13015,6 +13475,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13041,6 +13502,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13104,6 +13566,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13134,6 +13602,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13197,6 +13666,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13213,7 +13688,10 @@ export interface operations {
     getModInstallLaunch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -13227,11 +13705,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13245,14 +13725,14 @@ export interface operations {
                      *         "postId": 37,
                      *         "deeplink": "modhub://install?postId=37",
                      *         "fallbackUrl": "https://modhub.example/resource/37",
-                     *         "clientDownloadUrl": "https://modhub.example/client",
+                     *         "clientDownloadUrl": null,
                      *         "detectProcessNames": [
                      *           "ModHub.exe"
                      *         ],
                      *         "detectPaths": [
                      *           "%LOCALAPPDATA%\\ModHub"
                      *         ],
-                     *         "guide": "1. Install the ModHub client from https://modhub.example/client.\n2. Open `modhub://install?postId=37`: the client shows **机械动力 Create 37** and installs it wi..."
+                     *         "guide": "1. Install the ModHub client.\n2. Open `modhub://install?postId=37`: the client shows **机械动力 Create 37** and installs it wi..."
                      *       },
                      *       "dataType": 1,
                      *       "traceId": "9f1c2b7e4a5d4c3b8e6f0a1b2c3d4e5f"
@@ -13263,6 +13743,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13275,7 +13756,10 @@ export interface operations {
     getResourceInstallLaunch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -13289,11 +13773,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13307,14 +13793,14 @@ export interface operations {
                      *         "postId": 37,
                      *         "deeplink": "modhub://install?postId=37",
                      *         "fallbackUrl": "https://modhub.example/resource/37",
-                     *         "clientDownloadUrl": "https://modhub.example/client",
+                     *         "clientDownloadUrl": null,
                      *         "detectProcessNames": [
                      *           "ModHub.exe"
                      *         ],
                      *         "detectPaths": [
                      *           "%LOCALAPPDATA%\\ModHub"
                      *         ],
-                     *         "guide": "1. Install the ModHub client from https://modhub.example/client.\n2. Open `modhub://install?postId=37`: the client shows **机械动力 Create 37** and installs it wi..."
+                     *         "guide": "1. Install the ModHub client.\n2. Open `modhub://install?postId=37`: the client shows **机械动力 Create 37** and installs it wi..."
                      *       },
                      *       "dataType": 1,
                      *       "traceId": "9f1c2b7e4a5d4c3b8e6f0a1b2c3d4e5f"
@@ -13325,6 +13811,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13340,7 +13827,10 @@ export interface operations {
                 /** @description Memory of the machine in MiB (256 to 1048576). */
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -13354,11 +13844,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,6 +13885,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13433,6 +13926,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13467,6 +13961,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13488,7 +13988,10 @@ export interface operations {
                 /** @description Memory of the machine in MiB (256 to 1048576). */
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -13502,11 +14005,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13541,6 +14046,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13581,6 +14087,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13615,6 +14122,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13636,7 +14149,10 @@ export interface operations {
                 /** @description Memory of the machine in MiB (256 to 1048576). */
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -13650,11 +14166,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13689,6 +14207,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13729,6 +14248,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13763,6 +14283,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13808,6 +14334,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13842,6 +14369,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13852,7 +14385,24 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description Too many requests; code is one of: 200101 RATE_LIMIT_EXCEEDED, 200102 DAILY_LIMIT_EXCEEDED, 200104 REPORT_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };
@@ -13887,6 +14437,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13921,6 +14472,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13931,7 +14488,24 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description Too many requests; code is one of: 200101 RATE_LIMIT_EXCEEDED, 200102 DAILY_LIMIT_EXCEEDED, 200104 REPORT_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };
@@ -13966,6 +14540,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14000,6 +14575,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14010,7 +14591,24 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description Too many requests; code is one of: 200101 RATE_LIMIT_EXCEEDED, 200102 DAILY_LIMIT_EXCEEDED, 200104 REPORT_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };
@@ -14046,6 +14644,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14080,6 +14679,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14126,6 +14731,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14160,6 +14766,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14206,6 +14818,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14240,6 +14853,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14258,7 +14877,7 @@ export interface operations {
     listModUserFeedbackResolvedSince: {
         parameters: {
             query: {
-                /** @description ISO-8601 local date-time in the platform time zone, without offset (yyyy-MM-ddTHH:mm:ss); returns active feedback with resolvedAt >= since. */
+                /** @description ISO-8601 local date-time in the platform time zone, exactly yyyy-MM-ddTHH:mm:ss (no offset, no fraction, no other form; anything else is 200301); returns feedback resolved at or after it (resolvedAt >= since). */
                 since: components["parameters"]["ResolvedSinceQuery"];
                 /** @description Maximum items, 1 to 200 (default 100). */
                 limit?: components["parameters"]["ResolvedLimitQuery"];
@@ -14274,6 +14893,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14318,7 +14938,7 @@ export interface operations {
     listResourceUserFeedbackResolvedSince: {
         parameters: {
             query: {
-                /** @description ISO-8601 local date-time in the platform time zone, without offset (yyyy-MM-ddTHH:mm:ss); returns active feedback with resolvedAt >= since. */
+                /** @description ISO-8601 local date-time in the platform time zone, exactly yyyy-MM-ddTHH:mm:ss (no offset, no fraction, no other form; anything else is 200301); returns feedback resolved at or after it (resolvedAt >= since). */
                 since: components["parameters"]["ResolvedSinceQuery"];
                 /** @description Maximum items, 1 to 200 (default 100). */
                 limit?: components["parameters"]["ResolvedLimitQuery"];
@@ -14334,6 +14954,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14378,7 +14999,7 @@ export interface operations {
     listModpackUserFeedbackResolvedSince: {
         parameters: {
             query: {
-                /** @description ISO-8601 local date-time in the platform time zone, without offset (yyyy-MM-ddTHH:mm:ss); returns active feedback with resolvedAt >= since. */
+                /** @description ISO-8601 local date-time in the platform time zone, exactly yyyy-MM-ddTHH:mm:ss (no offset, no fraction, no other form; anything else is 200301); returns feedback resolved at or after it (resolvedAt >= since). */
                 since: components["parameters"]["ResolvedSinceQuery"];
                 /** @description Maximum items, 1 to 200 (default 100). */
                 limit?: components["parameters"]["ResolvedLimitQuery"];
@@ -14394,6 +15015,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14461,6 +15083,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14492,6 +15115,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14533,6 +15162,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14564,6 +15194,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14629,6 +15265,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14660,6 +15297,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14672,6 +15315,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14684,6 +15333,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14747,6 +15402,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14778,6 +15434,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14790,6 +15452,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14802,6 +15470,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14865,6 +15539,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14894,6 +15569,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14908,6 +15589,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14985,6 +15672,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15014,6 +15702,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15028,6 +15722,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15068,6 +15768,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15097,6 +15798,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15109,6 +15816,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15121,6 +15834,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15163,6 +15882,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15192,6 +15912,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15204,6 +15930,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15216,6 +15948,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15258,6 +15996,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15292,6 +16031,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15327,6 +16072,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15389,6 +16135,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15451,6 +16198,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15514,6 +16262,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15581,6 +16330,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15640,6 +16390,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15700,6 +16451,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15731,6 +16483,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15768,6 +16526,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15797,6 +16556,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15837,6 +16602,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15869,6 +16635,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15881,6 +16653,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15907,7 +16685,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15918,11 +16699,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15963,6 +16746,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15984,7 +16768,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15995,11 +16782,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16044,6 +16833,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16055,7 +16845,10 @@ export interface operations {
     getDiscussPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -16069,11 +16862,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16109,6 +16904,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16128,7 +16924,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16139,11 +16938,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16186,6 +16987,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16197,7 +16999,10 @@ export interface operations {
     getMoment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Moment id. */
                 momentId: components["parameters"]["MomentId"];
@@ -16211,11 +17016,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16247,6 +17054,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16270,7 +17078,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16281,11 +17092,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16339,6 +17152,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16350,7 +17164,10 @@ export interface operations {
     getQuestion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -16364,11 +17181,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16411,6 +17230,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16428,7 +17248,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -16442,11 +17265,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16492,6 +17317,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16522,6 +17348,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16602,6 +17429,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16654,6 +17482,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16701,7 +17530,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16712,11 +17544,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16759,6 +17593,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16773,7 +17608,10 @@ export interface operations {
                 /** @description Prefix to complete, 1 to 50 characters. */
                 keyword: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16784,11 +17622,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16810,6 +17650,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16821,7 +17662,10 @@ export interface operations {
     getUserProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description User id. */
                 userId: components["parameters"]["UserId"];
@@ -16835,11 +17679,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16871,6 +17717,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16888,7 +17735,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description User id. */
                 userId: components["parameters"]["UserId"];
@@ -16902,11 +17752,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16943,6 +17795,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16960,7 +17813,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description User id. */
                 userId: components["parameters"]["UserId"];
@@ -16974,11 +17830,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17015,6 +17873,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17032,7 +17891,10 @@ export interface operations {
                 /** @description Records per page, 1 to 100 (default 20). */
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description User id. */
                 userId: components["parameters"]["UserId"];
@@ -17046,11 +17908,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17095,6 +17959,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidPage"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17128,6 +17993,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17167,6 +18033,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17182,6 +18054,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17206,6 +18085,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17261,6 +18141,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17300,6 +18181,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17315,6 +18202,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17350,6 +18244,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17389,6 +18284,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17419,6 +18320,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17487,6 +18389,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17523,6 +18426,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17555,6 +18464,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17625,6 +18535,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17661,6 +18572,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17698,6 +18615,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17739,6 +18657,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17775,6 +18699,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17823,6 +18748,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17855,6 +18781,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17868,6 +18800,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17903,6 +18842,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17943,6 +18883,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17982,6 +18928,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18068,6 +19015,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18098,6 +19046,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18156,6 +19110,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18208,6 +19163,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18244,7 +19200,10 @@ export interface operations {
     getLobbyManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Post id (64-bit integer). */
                 postId: components["parameters"]["PostId"];
@@ -18258,6 +19217,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18311,6 +19277,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18339,6 +19311,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18406,6 +19379,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18473,6 +19447,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18506,6 +19481,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18554,6 +19535,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18589,6 +19571,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18601,6 +19589,12 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.sqlite
 
 
 def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, tmp_path):
-    # the operator commands below run as another platform: without Redis they cannot move the
-    # server's catalogue generation, so kept records would lag up to the cache limit; keep none
+    # records are not kept here; a CLI change seen by a running server without Redis is
+    # tests/functional/catalog/test_record_cache_sqlite.py
     settings = embedded_settings.replace(download_failure_hide_threshold=2, record_cache_seconds=0)
     platform = build_platform(settings)
     info = demo.ensure_demo_app(platform)

@@ -12,6 +12,10 @@ from modhub import envelope
 from modhub.core.errors import ApiError
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# RFC 9110 media type: type "/" subtype, then parameters; tokens of visible ASCII.
+_TOKEN = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_MEDIA_TYPE = re.compile(rb"[ \t]*" + _TOKEN + rb"/" + _TOKEN + rb"[ \t]*(;[\x20-\x7e\t]*)?")
+OCTETS = b"application/octet-stream"
 
 
 def _too_large(limit: int) -> ApiError:
@@ -109,6 +113,7 @@ class EdgeMiddleware:
         return self.max_body_bytes
 
     async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
+        scope = _media_typed(scope)
         if _CONTROL.search(scope["path"]) or scope["path"].startswith("//"):
             # No route has control characters or starts with `//`; the routers disagree on them
             # (a `//` path is an authority to some), so refuse here.
@@ -174,3 +179,16 @@ class EdgeMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def _media_typed(scope: Scope) -> Scope:
+    """A Content-Type that is not a media type (`type/subtype`, visible ASCII) is read as
+    application/octet-stream, as for a body without one (RFC 9110 8.3): the layers behind parse
+    only well-formed values, and an operation that takes JSON refuses it with 415."""
+    if all(k != b"content-type" or _MEDIA_TYPE.fullmatch(v) for k, v in scope["headers"]):
+        return scope
+    kept = [
+        (k, OCTETS if k == b"content-type" and not _MEDIA_TYPE.fullmatch(v) else v)
+        for k, v in scope["headers"]
+    ]
+    return {**scope, "headers": kept}

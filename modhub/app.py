@@ -247,6 +247,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             max_upload_bytes=settings.max_upload_bytes,
             max_header_bytes=settings.max_header_bytes,
             uploads=upload_paths(platform.contract.document),
+            slashed=("/", DOCS_PATH + "/"),  # the site's home and the docs page
         ),
         ExceptionMiddleware,
         SigningDocsMiddleware,

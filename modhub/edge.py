@@ -64,8 +64,10 @@ class EdgeMiddleware:
         max_upload_bytes: int,
         uploads: list[re.Pattern],
         max_header_bytes: int = 32 * 1024,
+        slashed: tuple[str, ...] = ("/",),
     ):
         self.app = app
+        self.slashed = frozenset(slashed)
         self.max_header_bytes = max_header_bytes
         self.max_body_bytes = max_body_bytes
         self.max_upload_bytes = max_upload_bytes
@@ -117,6 +119,12 @@ class EdgeMiddleware:
         if _CONTROL.search(scope["path"]) or scope["path"].startswith("//"):
             # No route has control characters or starts with `//`; the routers disagree on them
             # (a `//` path is an authority to some), so refuse here.
+            await self._refuse(send, ApiError("PATH_NOT_FOUND"))
+            return
+        if scope["path"].endswith("/") and scope["path"] not in self.slashed:
+            # Paths are exact: a trailing slash is another path, answered 404 rather than the
+            # router's 307 to the bare path (the redirected request would carry a signature
+            # over the path it no longer asks for).
             await self._refuse(send, ApiError("PATH_NOT_FOUND"))
             return
         if sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_header_bytes:

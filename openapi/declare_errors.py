@@ -50,7 +50,7 @@ TITLES = {
 }
 EDGE = {200308}  # oversized request headers: any request
 SIGNED = {200307, 200201, 200202, 200203, 200204, 200206, 200207, 200208, 200103, 200101, 200102}
-PROXY_USER = {200205, 200209, 200215}
+PROXY_USER = {200205, 200209, 200215, 200211, 200212, 200213}  # a token sent on P is checked too
 PROXY_TOKEN = {200205, 200209, 200210, 200211, 200212, 200213, 200214, 200215}
 WRITE = {200216}  # a signed write is accepted once
 INPUT = {200301}  # schema validation of parameters and body

@@ -147,6 +147,8 @@ class Load:
         self.records: list[tuple[float, str, int, float]] = []
         self.ok = collections.Counter()  # successful writes by what they must leave in the database
         self.events: list[str] = []
+        self.no_answer = collections.Counter()  # requests that got no HTTP answer, by cause
+        self.run_id = uuid.uuid4().hex[:8]  # Idempotency-Keys of this load only
         self.start = 0.0
 
     def session(self) -> requests.Session:
@@ -201,7 +203,9 @@ class Load:
                 )
             body = {"amount": 1, "direction": "ADD", "reason": "soak"}
             adjust = f"{V2}/proxy-user/{user}/points/adjust"
-            answer = self.call(i, "POST", adjust, {**proxy, "Idempotency-Key": f"soak-{i}"}, json=body)
+            answer = self.call(
+                i, "POST", adjust, {**proxy, "Idempotency-Key": f"soak-{self.run_id}-{i}"}, json=body
+            )
             return self.counted("points", answer.status_code)
         if kind == "upload":
             return self.upload(i, proxy, os.urandom(32 * 1024))
@@ -248,8 +252,10 @@ class Load:
             began = time.perf_counter()
             try:
                 status = self.one(i, kinds[i], random.Random(seeds[i]))
-            except requests.RequestException:
-                status = 599  # no answer at all counts as a server failure
+            except requests.RequestException as exc:
+                status = 599  # no answer at all counts as a server failure; its cause is kept
+                with self.lock:
+                    self.no_answer[f"{kinds[i]}: {type(exc).__name__}: {str(exc)[:120]}"] += 1
             took = (time.perf_counter() - began) * 1000
             with self.lock:
                 self.records.append((began - self.start, kinds[i], status, took))
@@ -288,8 +294,10 @@ def report(load: Load, window: float) -> tuple[list[str], dict]:
     total_5xx = sum(1 for r in load.records if r[2] >= 500)
     statuses = collections.Counter((r[1], r[2]) for r in load.records)
     print("statuses by kind: " + ", ".join(f"{k} {st}: {n}" for (k, st), n in sorted(statuses.items())))
+    for cause, n in load.no_answer.items():
+        print(f"no answer ({n}): {cause}")
     if total_5xx:
-        failures.append(f"{total_5xx} answers of 5xx")
+        failures.append(f"{total_5xx} answers of 5xx or none (599)")
     drift = (p99s[-1] / p99s[0] - 1) * 100 if len(p99s) > 1 and p99s[0] else 0.0
     if drift > 20:
         failures.append(f"p99 of the last window {drift:+.0f}% against the first")

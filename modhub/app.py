@@ -241,6 +241,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             max_header_bytes=settings.max_header_bytes,
             uploads=upload_paths(platform.contract.document),
             time_zone=settings.time_zone,
+            slashed=("/", DOCS_PATH + "/"),  # the site's home and the docs page
         ),
         ExceptionMiddleware,
         SigningDocsMiddleware,

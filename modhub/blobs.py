@@ -14,6 +14,7 @@ from modhub.addresses import client_address
 from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
 from modhub.envelope import error_bytes
+from modhub.etags import none_match
 from modhub.web import session
 
 bp = flask.Blueprint("blobs", __name__)
@@ -50,7 +51,9 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
     wanted = flask.request.headers.get("Range")
     if_range = flask.request.headers.get("If-Range")
     if wanted and if_range is not None and if_range.strip() != etag:
-        wanted = None  # the client's copy is stale: send the whole current object
+        # the client's copy is stale: send the whole current object (If-Range compares strongly,
+        # RFC 9110 13.1.5: a weak tag never matches)
+        wanted = None
     rng = parse_range(wanted, size)
     headers = {"ETag": etag, "Accept-Ranges": "bytes", "Cache-Control": "private, no-transform"}
     if filename:
@@ -58,7 +61,7 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
     if rng == UNSATISFIABLE:
         headers["Content-Range"] = f"bytes */{size}"
         return flask.Response(b"", status=416, headers=headers, mimetype="application/octet-stream")
-    if flask.request.headers.get("If-None-Match", "").strip() == etag and rng is None:
+    if none_match(flask.request.headers.get("If-None-Match"), etag) and rng is None:
         return flask.Response(status=304, headers=headers, mimetype="application/octet-stream")
     start, end, status = (0, size - 1, 200) if rng is None else (*rng, 206)
     if status == 206:

@@ -140,7 +140,10 @@ def _flask_http_error(exc: werkzeug.exceptions.HTTPException):
     headers = {}
     if isinstance(exc, werkzeug.exceptions.MethodNotAllowed) and exc.valid_methods:
         headers["Allow"] = ", ".join(sorted(exc.valid_methods))
-    err = as_api_error(exc.code or 500, exc.description, headers)
+    # werkzeug's descriptions address a person at a browser ("check your spelling"): a routing
+    # refusal gets the catalog's plain message
+    plain = isinstance(exc, (werkzeug.exceptions.NotFound, werkzeug.exceptions.MethodNotAllowed))
+    err = as_api_error(exc.code or 500, None if plain else exc.description, headers)
     return flask.Response(
         envelope.error_bytes(err), status=err.status, headers=err.headers, mimetype="application/json"
     )

@@ -27,7 +27,8 @@ from modhub.gateway_snapshots import AppDirectory, AppInfo, UserDirectory
 from modhub.replay import guarded, nonce_of, nonce_ttl
 from modhub.request_signing import signature_matches
 
-_TIMESTAMP = re.compile(r"^\d{13}$")
+_TIMESTAMP = re.compile(r"[0-9]{13}")  # fullmatch: `$` would pass a trailing line feed
+_API_KEY = re.compile(r"[A-Za-z0-9]{1,64}")  # the keys' alphabet: anything else is no key at all
 # Headers that decide who is calling: two copies are ambiguous (layers could read different ones).
 SINGLE_HEADERS = frozenset(
     {b"x-api-key", b"x-timestamp", b"x-signature", b"x-proxy-access-token", b"x-proxy-user-id"}
@@ -144,9 +145,9 @@ class Gatekeeper:
         api_key, ts, sig = (headers.get(h) for h in ("x-api-key", "x-timestamp", "x-signature"))
         if not (api_key and ts and sig):
             raise ApiError("AUTH_HEADERS_MISSING")
-        if not _TIMESTAMP.match(ts):
+        if not _TIMESTAMP.fullmatch(ts):
             raise ApiError("TIMESTAMP_MALFORMED")
-        app = self.apps.get(api_key)
+        app = self.apps.get(api_key) if _API_KEY.fullmatch(api_key) else None
         if app is None:
             raise ApiError("API_KEY_UNKNOWN")
         if abs(time.time() * 1000 - int(ts)) > self.settings.timestamp_window_seconds * 1000:

@@ -13,6 +13,7 @@ from modhub.core.errors import ApiError
 from modhub.envelope import (
     ok,  # noqa: F401  (handlers import the envelope from here)
 )
+from modhub.etags import none_match
 
 WROTE = "modhub_wrote"
 
@@ -75,7 +76,7 @@ def ok_tagged_json(data_json: str, *, data_type: int) -> flask.Response:
     """ok_tagged() of data already serialized (`data_type` as in the envelope)."""
     tag = hashlib.blake2b(data_json.encode(), digest_size=16).hexdigest()
     headers = {"ETag": f'W/"{tag}"'}
-    if flask.request.if_none_match.contains_weak(tag):
+    if none_match(flask.request.headers.get("If-None-Match"), headers["ETag"]):
         return flask.Response(status=304, headers=headers)
     return flask.Response(
         envelope.ok_text(data_json, data_type), status=200, headers=headers, mimetype="application/json"

@@ -33,7 +33,12 @@ from tests.support import (
 )
 
 # Fixtures shared by every test folder (helpers, not fixtures, live in tests/helpers/).
-pytest_plugins = ["tests.fixtures.browser", "tests.fixtures.storage", "tests.fixtures.webhooks"]
+pytest_plugins = [
+    "tests.fixtures.authoring",
+    "tests.fixtures.browser",
+    "tests.fixtures.storage",
+    "tests.fixtures.webhooks",
+]
 
 from tests.helpers.apps import AppPool, freeze_heap  # noqa: E402
 from tests.helpers.env import (  # noqa: E402

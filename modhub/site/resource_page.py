@@ -17,5 +17,5 @@ def resource_page(post_id: int):
     """A listed resource's page (404 page otherwise)."""
     display = platform().display
     mod = catalog.get_detail(session(), post_id=post_id, display=display, today=platform().clock().date())
-    files = listing.list_files(session(), post_id=post_id, zone=display.time_zone)
+    files = listing.list_files(session(), post_id=post_id, display=display)
     return flask.render_template("resource.html", mod=mod, files=files, zone=display.time_zone)

@@ -1631,7 +1631,8 @@ export interface paths {
          *     `Accept-Ranges: bytes`. One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206 with
          *     `Content-Range`; a range starting past the end answers 416 with `Content-Range: bytes *\/size`;
          *     a multi-range or malformed Range header is ignored (200, whole file). `If-Range` with a
-         *     different ETag sends the whole file; `If-None-Match` with the ETag answers 304.
+         *     different ETag sends the whole file; `If-None-Match` with the ETag (or its weak form
+         *     `W/"…"`) answers 304.
          *
          *     Paid, REGISTERED and MEMBERS resources need the user (X-Proxy-User-Id with the user:proxy
          *     permission, or X-Proxy-Access-Token): 200344 DOWNLOAD_USER_REQUIRED without one, 200343
@@ -1680,7 +1681,8 @@ export interface paths {
          *     `Accept-Ranges: bytes`. One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206 with
          *     `Content-Range`; a range starting past the end answers 416 with `Content-Range: bytes *\/size`;
          *     a multi-range or malformed Range header is ignored (200, whole file). `If-Range` with a
-         *     different ETag sends the whole file; `If-None-Match` with the ETag answers 304.
+         *     different ETag sends the whole file; `If-None-Match` with the ETag (or its weak form
+         *     `W/"…"`) answers 304.
          *
          *     Paid, REGISTERED and MEMBERS resources need the user (X-Proxy-User-Id with the user:proxy
          *     permission, or X-Proxy-Access-Token): 200344 DOWNLOAD_USER_REQUIRED without one, 200343
@@ -1891,7 +1893,9 @@ export interface paths {
          *     `UP_TO_DATE` (the newest matching file is the installed one) and `UPDATE_AVAILABLE` (file
          *     is the one to install instead). `upToDate` is true exactly for UP_TO_DATE.
          *
-         *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature).
+         *     **Access K**: signed request (X-API-Key, X-Timestamp, X-Signature). The optional proxy user:
+         *     X-Proxy-Access-Token of this application (unknown 200211, revoked 200212, expired 200213),
+         *     else X-Proxy-User-Id (needs user:proxy, 200205; an unknown user 200215).
          */
         post: operations["findFileUpdates"];
         delete?: never;
@@ -7513,7 +7517,7 @@ export interface components {
         ResolvedLimitQuery: number;
         /** @description Kind of post; when omitted the kind is taken from the post itself. */
         LegacyPostTypeQuery: "RESOURCE_POST" | "DISCUSS_POST" | "QUESTION_POST" | "SERVER_POST";
-        /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+        /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
         IfNoneMatch: string;
     };
     requestBodies: never;
@@ -7727,7 +7731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7865,7 +7869,7 @@ export interface operations {
                 keyword?: components["parameters"]["KeywordQuery"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7967,7 +7971,7 @@ export interface operations {
                 postType?: components["parameters"]["LegacyPostTypeQuery"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8185,7 +8189,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8397,7 +8401,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8483,7 +8487,7 @@ export interface operations {
                 fileInfoId?: number;
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8612,7 +8616,7 @@ export interface operations {
                 queryEnabled?: boolean;
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -8691,7 +8695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8818,7 +8822,7 @@ export interface operations {
                 pageSize?: number;
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -8922,7 +8926,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["HeaderAmbiguous"];
-            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8949,7 +8953,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9031,7 +9035,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9113,7 +9117,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9179,7 +9183,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9245,7 +9249,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9313,7 +9317,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9381,7 +9385,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9462,7 +9466,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9543,7 +9547,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9617,7 +9621,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9678,7 +9682,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9739,7 +9743,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9802,7 +9806,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9865,7 +9869,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9967,7 +9971,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -10069,7 +10073,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -10158,7 +10162,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -10727,7 +10731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -10851,7 +10855,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -10966,7 +10970,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11029,7 +11033,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11097,7 +11101,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11179,7 +11183,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11256,7 +11260,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11317,7 +11321,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11378,7 +11382,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11444,7 +11448,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11510,7 +11514,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11575,7 +11579,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11640,7 +11644,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -11719,7 +11723,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11783,7 +11787,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11847,7 +11851,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -11930,7 +11934,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -12009,7 +12013,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -12105,7 +12109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -12573,7 +12577,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -12650,7 +12654,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -12842,7 +12846,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -13144,8 +13148,24 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
+            403: components["responses"]["ForbiddenProxyUser"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13157,7 +13177,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -13249,7 +13269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -13369,7 +13389,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -13689,7 +13709,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -13757,7 +13777,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -13828,7 +13848,7 @@ export interface operations {
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -13989,7 +14009,7 @@ export interface operations {
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -14150,7 +14170,7 @@ export interface operations {
                 memoryMb: components["parameters"]["MemoryMbQuery"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16056,7 +16076,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16119,7 +16139,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16182,7 +16202,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16246,7 +16266,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16686,7 +16706,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -16769,7 +16789,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -16846,7 +16866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -16925,7 +16945,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -17000,7 +17020,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17079,7 +17099,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -17165,7 +17185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17249,7 +17269,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17397,7 +17417,23 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidPage"];
-            401: components["responses"]["UnauthorizedProxyUser"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             403: components["responses"]["ForbiddenProxyUser"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -17459,7 +17495,23 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidBody"];
-            401: components["responses"]["UnauthorizedProxyUser"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             403: components["responses"]["ForbiddenProxyUser"];
             413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -17509,7 +17561,23 @@ export interface operations {
                 };
             };
             400: components["responses"]["HeaderAmbiguous"];
-            401: components["responses"]["UnauthorizedProxyUser"];
+            /** @description Not authenticated; code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             403: components["responses"]["ForbiddenProxyUser"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -17531,7 +17599,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -17609,7 +17677,7 @@ export interface operations {
                 keyword: string;
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -17663,7 +17731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17736,7 +17804,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17814,7 +17882,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -17892,7 +17960,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
             };
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -19201,7 +19269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match answers 304 with no body. */
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {

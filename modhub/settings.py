@@ -60,12 +60,40 @@ class Settings:
     # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
     download_failure_hide_threshold: int = 5
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
+    # operations (health, metrics, logs, bounded waits): see DESCRIPTIONS below
+    allow_local_storage: bool = False
+    spool_dir: Path | None = None
+    shutdown_grace_seconds: float = 30.0
+    shutdown_drain_seconds: float = 0.0
+    ready_timeout_seconds: float = 2.0
+    metrics_token: str = ""
+    metrics_allow: tuple[str, ...] = ()
+    metrics_dir: Path | None = None
+    log_format: str = "text"
+    log_level: str = "INFO"
+    access_log: bool = True
+    db_connect_timeout_seconds: float = 5.0
+    db_statement_timeout_seconds: float = 30.0
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    db_pool_timeout_seconds: float = 5.0
+    db_pre_ping: bool = False
+    db_application_name: str = "modhub"
+    redis_timeout_seconds: float = 1.0
+    s3_connect_timeout_seconds: float = 3.0
+    s3_read_timeout_seconds: float = 10.0
+    s3_max_attempts: int = 3
     extra: dict = field(default_factory=dict)
 
     @property
     def embedded(self) -> bool:
         """True when the database is the embedded SQLite default."""
         return self.database_url.startswith("sqlite")
+
+    @property
+    def metrics_networks(self) -> tuple:
+        """The addresses and networks /metrics answers (empty: any)."""
+        return tuple(ipaddress.ip_network(p, strict=False) for p in self.metrics_allow)
 
     @property
     def trusted_networks(self) -> tuple:
@@ -81,12 +109,40 @@ def _env(name: str, default: str = "") -> str:
     return os.environ.get(f"MODHUB_{name}", default).strip()
 
 
-def _number(name: str, default, kind=int):
+def _number(name: str, default, kind=int, *, minimum=0):
+    """A number setting; below `minimum` (or not a number) is a SettingsError."""
     raw = _env(name)
     try:
-        return kind(raw) if raw else default
+        value = kind(raw) if raw else default
     except ValueError as exc:
         raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
+    if value != value or value < minimum:  # NaN or too small
+        raise SettingsError(f"MODHUB_{name} must be at least {minimum}, got {raw!r}")
+    return value
+
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    """A boolean setting: true/1/yes/on or false/0/no/off, any case; anything else is an error."""
+    raw = _env(name).lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise SettingsError(f"MODHUB_{name} must be true/1/yes/on or false/0/no/off, got {_env(name)!r}")
+
+
+def _list(name: str) -> tuple[str, ...]:
+    return tuple(p for p in _env(name).replace(",", " ").split() if p)
+
+
+def _path(name: str) -> Path | None:
+    raw = _env(name)
+    return Path(raw) if raw else None
 
 
 def _word_list(path: str) -> tuple[str, ...]:
@@ -100,9 +156,40 @@ def _word_list(path: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
+# One line per setting read below that the README's settings table does not describe yet (the
+# settings reference is generated from descriptions like these).
+DESCRIPTIONS = {
+    "TIMESTAMP_WINDOW_SECONDS": "accepted skew of a signed request's X-Timestamp, seconds (default 300)",
+    "DEFAULT_PER_MINUTE": "per-minute quota of an application created without one (default 100)",
+    "DEFAULT_PER_DAY": "per-day quota of an application created without one (default 10000)",
+    "APP_CACHE_SECONDS": "seconds a process keeps an application's record (default 5; 0: off)",
+    "ALLOW_LOCAL_STORAGE": "production: allow the local-disk file storage (default off)",
+    "SPOOL_DIR": "folder uploads are spooled in before they reach the storage (default <data>/spool)",
+    "SHUTDOWN_GRACE_SECONDS": "on SIGTERM: longest time in-flight requests get (default 30)",
+    "SHUTDOWN_DRAIN_SECONDS": "on SIGTERM: seconds of 503 from /readyz before closing (default 0)",
+    "READY_TIMEOUT_SECONDS": "time limit of each /readyz check (default 2)",
+    "METRICS_TOKEN": "bearer token /metrics requires (default: none)",
+    "METRICS_ALLOW": "addresses or networks /metrics answers, comma separated (default: any)",
+    "METRICS_DIR": "metrics folder shared by `modhub serve` workers (default <data>/metrics)",
+    "LOG_FORMAT": "text (default) or json: one JSON object per line",
+    "LOG_LEVEL": "DEBUG, INFO (default), WARNING or ERROR",
+    "ACCESS_LOG": "one access record per request (default on)",
+    "DB_CONNECT_TIMEOUT_SECONDS": "longest wait for a new PostgreSQL connection (default 5)",
+    "DB_STATEMENT_TIMEOUT_SECONDS": "longest PostgreSQL statement and client-side wait (default 30)",
+    "DB_POOL_SIZE": "PostgreSQL connections kept per process (default 10)",
+    "DB_MAX_OVERFLOW": "extra PostgreSQL connections a process may open under load (default 20)",
+    "DB_POOL_TIMEOUT_SECONDS": "longest wait for a free pooled connection (default 5)",
+    "DB_PRE_PING": "test each pooled connection before use (default off: one more round trip)",
+    "DB_APPLICATION_NAME": "application_name shown in pg_stat_activity (default modhub)",
+    "REDIS_TIMEOUT_SECONDS": "Redis connect and socket time-out (default 1)",
+    "S3_CONNECT_TIMEOUT_SECONDS": "S3 connect time-out (default 3)",
+    "S3_READ_TIMEOUT_SECONDS": "S3 read time-out (default 10)",
+    "S3_MAX_ATTEMPTS": "S3 attempts per call, the first included (default 3)",
+}
+
+
 def from_env() -> Settings:
-    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
-    production = _env("PRODUCTION") in ("1", "true", "yes")
+    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=true) demands every secret explicitly."""
     data_dir = Path(_env("DATA_DIR", "modhub-data"))
     settings = Settings(
         data_dir=data_dir,
@@ -113,22 +200,23 @@ def from_env() -> Settings:
         base_url=_env("BASE_URL").rstrip("/"),
         cdn_base_url=_env("CDN_BASE_URL").rstrip("/"),
         time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
-        trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
-        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024),
-        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
-        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
-        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        trusted_proxies=_list("TRUSTED_PROXIES"),
+        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024, minimum=1),
+        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024, minimum=1),
+        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024, minimum=1024),
+        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300, minimum=1),
+        app_cache_seconds=_number("APP_CACHE_SECONDS", 5.0, float),
         record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),
-        default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
-        default_per_day=_number("DEFAULT_PER_DAY", 10_000),
-        production=production,
-        webhook_allow_private=_env("WEBHOOK_ALLOW_PRIVATE") in ("1", "true", "yes"),
+        default_per_minute=_number("DEFAULT_PER_MINUTE", 100, minimum=1),
+        default_per_day=_number("DEFAULT_PER_DAY", 10_000, minimum=1),
+        production=_flag("PRODUCTION"),
+        webhook_allow_private=_flag("WEBHOOK_ALLOW_PRIVATE"),
         webhook_queue=_env("WEBHOOK_QUEUE", "webhooks"),
-        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float),
-        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float),
-        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
-        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
-        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
+        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float, minimum=0.1),
+        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float, minimum=0.1),
+        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50, minimum=1),
+        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8, minimum=1),
         storage_url=_env("STORAGE_URL"),
         s3_endpoint_url=_env("S3_ENDPOINT_URL"),
         s3_region=_env("S3_REGION"),
@@ -137,6 +225,28 @@ def from_env() -> Settings:
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
         download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
+        allow_local_storage=_flag("ALLOW_LOCAL_STORAGE"),
+        spool_dir=_path("SPOOL_DIR"),
+        shutdown_grace_seconds=_number("SHUTDOWN_GRACE_SECONDS", 30.0, float, minimum=1),
+        shutdown_drain_seconds=_number("SHUTDOWN_DRAIN_SECONDS", 0.0, float),
+        ready_timeout_seconds=_number("READY_TIMEOUT_SECONDS", 2.0, float, minimum=0.1),
+        metrics_token=_env("METRICS_TOKEN"),
+        metrics_allow=_list("METRICS_ALLOW"),
+        metrics_dir=_path("METRICS_DIR"),
+        log_format=_env("LOG_FORMAT", "text").lower(),
+        log_level=_env("LOG_LEVEL", "INFO").upper(),
+        access_log=_flag("ACCESS_LOG", True),
+        db_connect_timeout_seconds=_number("DB_CONNECT_TIMEOUT_SECONDS", 5.0, float, minimum=1),
+        db_statement_timeout_seconds=_number("DB_STATEMENT_TIMEOUT_SECONDS", 30.0, float, minimum=0.1),
+        db_pool_size=_number("DB_POOL_SIZE", 10, minimum=1),
+        db_max_overflow=_number("DB_MAX_OVERFLOW", 20),
+        db_pool_timeout_seconds=_number("DB_POOL_TIMEOUT_SECONDS", 5.0, float, minimum=0.1),
+        db_pre_ping=_flag("DB_PRE_PING"),
+        db_application_name=_env("DB_APPLICATION_NAME", "modhub"),
+        redis_timeout_seconds=_number("REDIS_TIMEOUT_SECONDS", 1.0, float, minimum=0.1),
+        s3_connect_timeout_seconds=_number("S3_CONNECT_TIMEOUT_SECONDS", 3.0, float, minimum=0.1),
+        s3_read_timeout_seconds=_number("S3_READ_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        s3_max_attempts=_number("S3_MAX_ATTEMPTS", 3, minimum=1),
     )
     return finalize(settings)
 
@@ -144,21 +254,8 @@ def from_env() -> Settings:
 def finalize(settings: Settings) -> Settings:
     """Check the settings and fill the embedded defaults (a generated, persisted key)."""
     if settings.production:
-        missing = [
-            n
-            for n, v in (
-                ("DATABASE_URL", _env("DATABASE_URL")),
-                ("ENCRYPTION_KEY", settings.encryption_key),
-                ("REDIS_URL", settings.redis_url),
-            )
-            if not v
-        ]
-        if missing:
-            raise SettingsError(
-                "production mode needs "
-                + ", ".join(f"MODHUB_{m}" for m in missing)
-                + " (generate a key with: modhub keygen)"
-            )
+        _check_production(settings)
+    _check_values(settings)
     key = settings.encryption_key or _embedded_key(settings.data_dir)
     try:
         Fernet(key.encode())
@@ -167,20 +264,93 @@ def finalize(settings: Settings) -> Settings:
             "MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
             "(32 url-safe base64-encoded bytes; make one with: modhub keygen)"
         ) from exc
-    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
-        raise SettingsError(
-            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
-            "(a delivery's lease must outlive its request)"
-        )
-    try:
-        _ = settings.trusted_networks
-    except ValueError as exc:
-        raise SettingsError(f"MODHUB_TRUSTED_PROXIES: {exc}") from exc
     try:
         url = database_url(settings.database_url)
     except ValueError as exc:
         raise SettingsError(f"MODHUB_DATABASE_URL {exc}") from None
     return settings.replace(encryption_key=key, database_url=url)
+
+
+def _check_production(settings: Settings) -> None:
+    missing = [
+        n
+        for n, v in (
+            ("DATABASE_URL", _env("DATABASE_URL") or not settings.embedded),
+            ("ENCRYPTION_KEY", settings.encryption_key),
+            ("REDIS_URL", settings.redis_url),
+        )
+        if not v
+    ]
+    if missing:
+        raise SettingsError(
+            "production mode needs "
+            + ", ".join(f"MODHUB_{m}" for m in missing)
+            + " (generate a key with: modhub keygen)"
+        )
+    if not settings.storage_url and not settings.allow_local_storage:
+        raise SettingsError(
+            "production mode needs MODHUB_STORAGE_URL=s3://bucket (files on one host's disk are not "
+            "shared by other hosts); set MODHUB_ALLOW_LOCAL_STORAGE=true to keep the local folder"
+        )
+    if settings.webhook_allow_private:
+        raise SettingsError("MODHUB_WEBHOOK_ALLOW_PRIVATE is for development: production mode refuses it")
+
+
+def _check_values(settings: Settings) -> None:
+    """Every value that can be checked without a connection: one SettingsError naming the first bad one."""
+    from urllib.parse import urlsplit
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(settings.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError(f"MODHUB_TIME_ZONE is not an IANA time zone: {settings.time_zone!r}") from None
+    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
+        raise SettingsError(
+            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
+            "(a delivery's lease must outlive its request)"
+        )
+    for name, value in (("TRUSTED_PROXIES", "trusted_networks"), ("METRICS_ALLOW", "metrics_networks")):
+        try:
+            getattr(settings, value)
+        except ValueError as exc:
+            raise SettingsError(f"MODHUB_{name}: {exc}") from None
+    for name, value in (("SITE_URL", settings.site_url), ("BASE_URL", settings.base_url)):
+        parts = urlsplit(value)
+        if value and (parts.scheme not in ("http", "https") or not parts.netloc):
+            raise SettingsError(f"MODHUB_{name} must be an http(s) URL, got {value!r}")
+    if settings.redis_url:
+        _check_redis_url(settings.redis_url)
+    if settings.storage_url:
+        parts = urlsplit(settings.storage_url)
+        if parts.scheme != "s3" or not parts.netloc:
+            raise SettingsError(
+                f"MODHUB_STORAGE_URL must be empty or s3://bucket[/prefix], got {settings.storage_url!r}"
+            )
+    if settings.log_format not in ("text", "json"):
+        raise SettingsError(f"MODHUB_LOG_FORMAT must be text or json, got {settings.log_format!r}")
+    if settings.log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise SettingsError(
+            f"MODHUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {settings.log_level!r}"
+        )
+    if settings.install_signing_key:
+        from modhub.core.script_signing import InstallSigner
+
+        try:
+            InstallSigner.from_pem(settings.install_signing_key.replace("\\n", "\n").encode())
+        except (ValueError, TypeError) as exc:
+            raise SettingsError(
+                f"MODHUB_INSTALL_SIGNING_KEY is not an unencrypted RSA private key in PEM ({exc})"
+            ) from None
+
+
+def _check_redis_url(url: str) -> None:
+    from redis.connection import parse_url
+
+    try:
+        parse_url(url)
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_REDIS_URL is not a Redis URL (redis://host:6379/0): {exc}") from None
 
 
 def _embedded_key(data_dir: Path) -> str:

@@ -10,12 +10,18 @@ import click
 from modhub.settings import SettingsError, from_env
 
 
+class SettingsFailure(click.ClickException):
+    """A bad or missing setting: one line on stderr and exit status 2 (a configuration error)."""
+
+    exit_code = 2
+
+
 def load_settings():
     """Settings from the MODHUB_* environment; a bad value is a command error, not a traceback."""
     try:
         return from_env()
     except SettingsError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise SettingsFailure(str(exc)) from exc
 
 
 def load_platform():

@@ -8,8 +8,8 @@ import importlib
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -29,7 +29,7 @@ from connexion.resolver import Resolution, Resolver
 
 from models.catalog.cache import RecordCache
 from models.webhooks.events import CATALOG_LISTENER
-from modhub import blobs, bridge, errors_http, site, spec_check
+from modhub import blobs, bridge, errors_http, metrics, site, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -41,6 +41,7 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
+from modhub.ops import OpsMiddleware, RoutingTag, install_drain
 from modhub.prepared import CookieSessions, prepare_when_built
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
@@ -199,8 +200,9 @@ def build_platform(
     if quota is None:
         if settings.redis_url:
             # bounded waits: a stalled Redis fails requests with 200503 instead of holding them
+            wait = settings.redis_timeout_seconds
             quota = RedisQuota(
-                redis.Redis.from_url(settings.redis_url, socket_timeout=1, socket_connect_timeout=1)
+                redis.Redis.from_url(settings.redis_url, socket_timeout=wait, socket_connect_timeout=wait)
             )
         else:
             if not settings.embedded:  # a shared database served by several processes, likely
@@ -213,7 +215,7 @@ def build_platform(
             quota = LocalQuota()
     platform = Platform(
         settings=settings,
-        db=db or Database.from_url(settings.database_url),
+        db=db or Database.from_settings(settings),
         quota=quota,
         secrets=SecretBox(settings.encryption_key),
         contract=contract or Contract.load(),
@@ -235,11 +237,21 @@ def watch_catalog(db: Database, quota) -> None:
     db.sessions.configure(info={**(db.sessions.kw.get("info") or {}), CATALOG_LISTENER: quota.bump_catalog})
 
 
+@asynccontextmanager
+async def lifespan(platform: Platform, _app) -> AsyncIterator[None]:
+    """A served process: SIGTERM turns it not-ready first (modhub.ops.install_drain); its live
+    metrics leave with it."""
+    install_drain(platform.settings)
+    yield
+    metrics.process_exited()
+
+
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     """The ASGI application serving the whole contract."""
     platform = build_platform(settings, **platform_parts)
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
+        partial(OpsMiddleware, platform=platform),  # /healthz, /readyz, /metrics; timing, access log
         ServerErrorMiddleware,
         partial(
             EdgeMiddleware,
@@ -251,6 +263,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         ExceptionMiddleware,
         SigningDocsMiddleware,
         RoutingMiddleware,
+        RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
         ResponseValidationMiddleware,
@@ -266,7 +279,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
             ),
         )
-    app = connexion.FlaskApp(__name__, middlewares=middlewares)
+    app = connexion.FlaskApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
     app.add_api(
         platform.contract.document,
         resolver=HandlerResolver(),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import functools
 import logging
-import os
 from pathlib import Path
 
 from cryptography.hazmat.primitives import hashes, serialization

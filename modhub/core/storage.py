@@ -13,8 +13,8 @@ import base64
 import hashlib
 import hmac
 import os
-import shutil
 import re
+import shutil
 import tempfile
 import time
 import urllib.parse

@@ -37,7 +37,11 @@ def load_platform():
             f"{Path(path).parent} is not a modhub data folder (no {Path(path).name} there). Start "
             "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR."
         )
-    return build_platform(settings)
+    # Without Redis a command counts nothing that matters (its quota is never used to serve), so
+    # it takes the in-process one explicitly: the serving processes' warning is not for cron.
+    from modhub.quota import LocalQuota
+
+    return build_platform(settings, quota=None if settings.redis_url else LocalQuota())
 
 
 def run_or_fail(fn):

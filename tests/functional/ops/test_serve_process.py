@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -160,7 +161,7 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
         "MODHUB_DB_CONNECT_TIMEOUT_SECONDS": "1",
         "MODHUB_SHUTDOWN_GRACE_SECONDS": "3",
     }
-    proc, base, log = _serve(tmp_path, env)
+    proc, base, log = _serve(tmp_path, env, workers=2)
     try:
         started = time.monotonic()
         ready = requests.get(base + "/readyz", timeout=10)
@@ -179,7 +180,7 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
         started = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
-        assert time.monotonic() - started < 4  # MODHUB_SHUTDOWN_GRACE_SECONDS=3
+        assert time.monotonic() - started < 5  # MODHUB_SHUTDOWN_GRACE_SECONDS=3 (+ the supervisor)
     finally:
         stop.set()
         proc.kill()
@@ -187,4 +188,12 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
         hole.close()
         for c in held:
             c.close()
-    assert "Traceback" not in "\n".join(_lines(log))
+    lines = _lines(log)
+    assert "Traceback" not in "\n".join(lines)
+    # the default text format, the same in the supervisor and in both workers: time, level, logger
+    assert len({p for line in lines for p in re.findall(r"process \[(\d+)\]", line)}) >= 3
+    for line in lines:
+        assert TEXT_LINE.match(line), line
+
+
+TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR) [\w.]+ ")

@@ -156,36 +156,172 @@ def _word_list(path: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
-# One line per setting read below that the README's settings table does not describe yet (the
-# settings reference is generated from descriptions like these).
-DESCRIPTIONS = {
-    "TIMESTAMP_WINDOW_SECONDS": "accepted skew of a signed request's X-Timestamp, seconds (default 300)",
-    "DEFAULT_PER_MINUTE": "per-minute quota of an application created without one (default 100)",
-    "DEFAULT_PER_DAY": "per-day quota of an application created without one (default 10000)",
-    "APP_CACHE_SECONDS": "seconds a process keeps an application's record (default 5; 0: off)",
-    "ALLOW_LOCAL_STORAGE": "production: allow the local-disk file storage (default off)",
-    "SPOOL_DIR": "folder uploads are spooled in before they reach the storage (default <data>/spool)",
-    "SHUTDOWN_GRACE_SECONDS": "on SIGTERM: longest time in-flight requests get (default 30)",
-    "SHUTDOWN_DRAIN_SECONDS": "on SIGTERM: seconds of 503 from /readyz before closing (default 0)",
-    "READY_TIMEOUT_SECONDS": "time limit of each /readyz check (default 2)",
-    "METRICS_TOKEN": "bearer token /metrics requires (default: none)",
-    "METRICS_ALLOW": "addresses or networks /metrics answers, comma separated (default: any)",
-    "METRICS_DIR": "metrics folder shared by `modhub serve` workers (default <data>/metrics)",
-    "LOG_FORMAT": "text (default) or json: one JSON object per line",
-    "LOG_LEVEL": "DEBUG, INFO (default), WARNING or ERROR",
-    "ACCESS_LOG": "one access record per request (default on)",
-    "DB_CONNECT_TIMEOUT_SECONDS": "longest wait for a new PostgreSQL connection (default 5)",
-    "DB_STATEMENT_TIMEOUT_SECONDS": "longest PostgreSQL statement and client-side wait (default 30)",
-    "DB_POOL_SIZE": "PostgreSQL connections kept per process (default 10)",
-    "DB_MAX_OVERFLOW": "extra PostgreSQL connections a process may open under load (default 20)",
-    "DB_POOL_TIMEOUT_SECONDS": "longest wait for a free pooled connection (default 5)",
-    "DB_PRE_PING": "test each pooled connection before use (default off: one more round trip)",
-    "DB_APPLICATION_NAME": "application_name shown in pg_stat_activity (default modhub)",
-    "REDIS_TIMEOUT_SECONDS": "Redis connect and socket time-out (default 1)",
-    "S3_CONNECT_TIMEOUT_SECONDS": "S3 connect time-out (default 3)",
-    "S3_READ_TIMEOUT_SECONDS": "S3 read time-out (default 10)",
-    "S3_MAX_ATTEMPTS": "S3 attempts per call, the first included (default 3)",
-}
+# The settings this module reads for operations (health, metrics, logs, waits), in the shape of
+# the settings reference's table: (group, name without MODHUB_, default, description).
+DESCRIBED_OPS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "Mode and secrets",
+        "PRODUCTION",
+        "off",
+        "`true`/`1`/`yes`/`on` (any case) or `false`/`0`/`no`/`off`; anything else is an error. On: "
+        "refuse to start without `MODHUB_DATABASE_URL`, `MODHUB_REDIS_URL`, `MODHUB_ENCRYPTION_KEY`, "
+        "an S3 `MODHUB_STORAGE_URL` (or `MODHUB_ALLOW_LOCAL_STORAGE`), with "
+        "`MODHUB_WEBHOOK_ALLOW_PRIVATE`, or (`modhub serve`) without `MODHUB_INSTALL_SIGNING_KEY` or "
+        "an install key in the database.",
+    ),
+    (
+        "Mode and secrets",
+        "INSTALL_SIGNING_KEY",
+        "generated once into the database",
+        "RSA private key (PEM) signing install scripts. Unset: the first request that needs it stores"
+        " one in the database, sealed with the encryption key, shared by every host; its public key "
+        "is served at `GET /openapi/v2/meta/install-signing-key`.",
+    ),
+    (
+        "Mode and secrets",
+        "ALLOW_LOCAL_STORAGE",
+        "off",
+        "Production mode only: accept the local-disk file storage (one host, or a shared folder).",
+    ),
+    (
+        "Files",
+        "SPOOL_DIR",
+        "disk: `<data>/files/tmp`; S3: `<data>/spool`",
+        "Folder uploads are written to while they are hashed, before they reach the storage; `modhub "
+        "storage sweep` removes what a killed upload left there.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "READY_TIMEOUT_SECONDS",
+        "2",
+        "Time limit of each `/readyz` check (database and schema, Redis, storage; run at once).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "SHUTDOWN_GRACE_SECONDS",
+        "30",
+        "On SIGTERM: the longest time in-flight requests get; the process exits by then whatever it "
+        "waits on.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "SHUTDOWN_DRAIN_SECONDS",
+        "0",
+        "On SIGTERM: how long `/readyz` answers 503 while the server still serves, before it stops "
+        "accepting (set it to the balancer's health interval).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_TOKEN",
+        "none",
+        "Bearer token `GET /metrics` requires.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_ALLOW",
+        "any address",
+        "Addresses or networks `GET /metrics` answers, comma separated (the direct peer, not "
+        "X-Forwarded-For).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_DIR",
+        "`<data>/metrics`",
+        "Folder the worker processes of `modhub serve` share their metrics in (emptied at start); set"
+        " it for `modhub worker` too to count its webhook deliveries on this host's `/metrics`.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "GIT_REVISION",
+        "`git rev-parse` of the source, else `unknown`",
+        "The revision label of `modhub_build_info` (set by an image build).",
+    ),
+    (
+        "Logs",
+        "LOG_FORMAT",
+        "text",
+        "`text`: `time level logger [traceId] message`; `json`: one JSON object per line.",
+    ),
+    (
+        "Logs",
+        "LOG_LEVEL",
+        "INFO (one-shot commands: WARNING)",
+        "DEBUG, INFO, WARNING or ERROR.",
+    ),
+    (
+        "Logs",
+        "ACCESS_LOG",
+        "on",
+        "One access record per request (logger `modhub.access`).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_CONNECT_TIMEOUT_SECONDS",
+        "5",
+        "Longest wait for a new PostgreSQL connection.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_STATEMENT_TIMEOUT_SECONDS",
+        "30",
+        "PostgreSQL statement_timeout; serving and worker processes also stop waiting for an answer "
+        "one second later (a hung server).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_POOL_SIZE",
+        "10",
+        "PostgreSQL connections kept per process.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_MAX_OVERFLOW",
+        "20",
+        "Extra PostgreSQL connections a process may open under load.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_POOL_TIMEOUT_SECONDS",
+        "5",
+        "Longest wait for a free pooled connection.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_PRE_PING",
+        "off",
+        "Test each pooled connection before use (one more round trip per checkout).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_APPLICATION_NAME",
+        "modhub",
+        "`application_name` of the connections (pg_stat_activity).",
+    ),
+    (
+        "Bounded waits and pools",
+        "REDIS_TIMEOUT_SECONDS",
+        "1",
+        "Redis connect and socket time-out of the quota store.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_CONNECT_TIMEOUT_SECONDS",
+        "3",
+        "S3 connect time-out.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_READ_TIMEOUT_SECONDS",
+        "10",
+        "S3 read time-out.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_MAX_ATTEMPTS",
+        "3",
+        "S3 attempts per call, the first included.",
+    ),
+)
 
 
 def from_env() -> Settings:

@@ -305,7 +305,15 @@ def run(host: str, port: int) -> None:
     import uvicorn
 
     server = uvicorn.Server(
-        uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
+        uvicorn.Config(
+            "modhub.asgi:create",
+            factory=True,
+            host=host,
+            port=port,
+            log_config=logs.dict_config(settings.log_format, settings.log_level),
+            log_level=settings.log_level.lower(),
+            access_log=False,  # modhub.access writes one record per request instead
+        )
     )
 
     def _banner() -> None:  # after uvicorn's start-up lines, not in the middle of them

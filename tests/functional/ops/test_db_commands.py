@@ -101,3 +101,21 @@ def test_two_upgrades_at_once_both_succeed_and_say_nothing_on_stderr(migrated):
         timeout=60,
     )
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_production_serve_needs_an_install_key_setting_or_one_in_the_database(migrated, env):
+    env.setenv("MODHUB_PRODUCTION", "on")
+    env.setenv("MODHUB_REDIS_URL", "redis://127.0.0.1:6379/4")
+    env.setenv("MODHUB_STORAGE_URL", "s3://modhub-files")
+    refused = _cli("serve", "--port", "18442")
+    assert refused.exit_code == 1 and "MODHUB_INSTALL_SIGNING_KEY or an install key" in refused.stderr
+    env.delenv("MODHUB_PRODUCTION")  # the CLI makes the key (an operator's first step)
+    made = _cli("keys", "rotate-install-key")
+    assert made.exit_code == 0, made.output
+    from models.downloads.keys import stored_key_exists
+    from modhub.db import Database
+
+    db = Database.from_url(migrated)
+    with db.session() as session:
+        assert stored_key_exists(session)
+    db.engine.dispose()

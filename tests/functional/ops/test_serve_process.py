@@ -59,7 +59,7 @@ KEY = Fernet.generate_key().decode()
 
 
 def _lines(log) -> list[str]:
-    log.close()
+    log.close()  # closing twice is harmless
     with open(log.name) as fh:
         return [line for line in fh.read().splitlines() if line.strip()]
 
@@ -123,6 +123,7 @@ def test_two_workers_json_logs_shared_metrics_and_drain(tmp_path, served_db):
     finally:
         proc.kill()
         proc.wait()
+        log.close()
     lines = _lines(log)
     records = [json.loads(line) for line in lines]  # every line is one JSON object
     assert all({"time", "level", "logger", "traceId", "message"} <= set(r) for r in records)
@@ -186,6 +187,7 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
         proc.kill()
         proc.wait()
         hole.close()
+        log.close()
         for c in held:
             c.close()
     lines = _lines(log)
@@ -197,3 +199,98 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
 
 
 TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR) [\w.]+ ")
+
+
+class FreezingProxy:
+    """A TCP proxy to PostgreSQL that can stop passing bytes on: established connections then
+    hang the way they do when the database host stops answering (a SIGSTOPped server)."""
+
+    def __init__(self, target: tuple[str, int]):
+        self.target, self.frozen, self.stop = target, threading.Event(), threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.stop.is_set():
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                continue
+            upstream = socket.create_connection(self.target)
+            self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        while not self.stop.is_set():
+            try:
+                data = src.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            while self.frozen.is_set() and not self.stop.is_set():
+                time.sleep(0.05)  # held: the other side waits for an answer that never comes
+            try:
+                dst.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+def test_a_database_that_stops_answering_mid_connection_is_a_503_within_the_statement_limit(
+    tmp_path, served_db
+):
+    from sqlalchemy.engine import make_url
+
+    url, creds = served_db
+    parsed = make_url(url)
+    proxy = FreezingProxy((parsed.host, parsed.port or 5432))
+    env = {
+        "MODHUB_DATABASE_URL": parsed.set(port=proxy.port).render_as_string(hide_password=False),
+        "MODHUB_REDIS_URL": REDIS_URL,
+        "MODHUB_DB_STATEMENT_TIMEOUT_SECONDS": "1",
+        "MODHUB_DB_CONNECT_TIMEOUT_SECONDS": "1",
+        "MODHUB_READY_TIMEOUT_SECONDS": "1",
+        "MODHUB_SHUTDOWN_GRACE_SECONDS": "3",
+        "MODHUB_APP_CACHE_SECONDS": "0",  # every request reads the database
+        "MODHUB_RECORD_CACHE_SECONDS": "0",
+    }
+    proc, base, log = _serve(tmp_path, env)
+    path = "/openapi/v2/mods/featured"
+    try:
+        assert requests.get(base + "/readyz", timeout=10).status_code == 200
+        assert requests.get(base + path, headers=creds.headers("GET", path), timeout=10).status_code == 200
+        proxy.frozen.set()  # the pooled connections stay open; nothing comes back any more
+        started = time.monotonic()
+        ready = requests.get(base + "/readyz", timeout=10)
+        assert ready.status_code == 503 and "database" in ready.json()["failing"]
+        assert time.monotonic() - started < 2
+        started = time.monotonic()
+        r = requests.get(base + path, headers=creds.headers("GET", path), timeout=20)
+        assert r.status_code == 503 and r.json()["code"] == 200503
+        assert time.monotonic() - started < 6  # statement limit 1 s + 1 s, connect limit 1 s
+        proxy.frozen.clear()
+        deadline = time.monotonic() + 10  # the broken connections were dropped: it recovers
+        while requests.get(base + "/readyz", timeout=10).status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert requests.get(base + path, headers=creds.headers("GET", path), timeout=10).status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+        proxy.close()
+        log.close()
+    assert "Traceback" not in "\n".join(_lines(log))

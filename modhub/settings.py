@@ -463,6 +463,11 @@ def _check_values(settings: Settings) -> None:
             raise SettingsError(
                 f"MODHUB_STORAGE_URL must be empty or s3://bucket[/prefix], got {settings.storage_url!r}"
             )
+    if settings.shutdown_drain_seconds >= settings.shutdown_grace_seconds:
+        raise SettingsError(
+            "MODHUB_SHUTDOWN_DRAIN_SECONDS must be less than MODHUB_SHUTDOWN_GRACE_SECONDS "
+            "(the drain is part of the grace period)"
+        )
     if settings.log_format not in ("text", "json"):
         raise SettingsError(f"MODHUB_LOG_FORMAT must be text or json, got {settings.log_format!r}")
     if settings.log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):

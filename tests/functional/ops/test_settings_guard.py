@@ -24,6 +24,9 @@ BAD = [
     ("MODHUB_LOG_FORMAT", "xml", "MODHUB_LOG_FORMAT must be text or json"),
     ("MODHUB_METRICS_ALLOW", "10.0.0.300", "MODHUB_METRICS_ALLOW"),
     ("MODHUB_BASE_URL", "api.example", "MODHUB_BASE_URL must be an http(s) URL"),
+    ("MODHUB_SHUTDOWN_DRAIN_SECONDS", "45", "MODHUB_SHUTDOWN_DRAIN_SECONDS must be less than"),
+    ("MODHUB_DB_POOL_SIZE", "0", "MODHUB_DB_POOL_SIZE must be at least 1"),
+    ("MODHUB_ACCESS_LOG", "sometimes", "MODHUB_ACCESS_LOG must be true/1/yes/on"),
 ]
 
 

@@ -29,11 +29,24 @@ from tests.support import migrated_database
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
-PORTS = iter(range(18420, 18440))  # this suite's own ports
+
+def _free_port() -> int:
+    """A port of this suite's own range (18420-18439) that nothing listens on now (xdist workers
+    run these tests side by side)."""
+    worker = int("0" + "".join(c for c in os.environ.get("PYTEST_XDIST_WORKER", "") if c.isdigit()))
+    for offset in range(20):
+        port = 18420 + (worker * 7 + offset) % 20
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("no free port in 18420-18439")
 
 
 def _serve(tmp_path, env: dict, workers: int = 1) -> tuple[subprocess.Popen, str, object]:
-    port = next(PORTS)
+    port = _free_port()
     log = (tmp_path / f"serve-{port}.log").open("w+")
     full = {k: v for k, v in os.environ.items() if not k.startswith("MODHUB_")}
     full.update({"MODHUB_DATA_DIR": str(tmp_path / "data"), "MODHUB_ENCRYPTION_KEY": KEY, **env})
@@ -45,7 +58,7 @@ def _serve(tmp_path, env: dict, workers: int = 1) -> tuple[subprocess.Popen, str
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             if requests.get(base + "/healthz", timeout=1).status_code == 200:
                 return proc, base, log

@@ -351,7 +351,7 @@ def from_settings(settings) -> Storage:
             s3={"addressing_style": "path"},
             connect_timeout=settings.s3_connect_timeout_seconds,
             read_timeout=settings.s3_read_timeout_seconds,
-            retries={"mode": "standard", "max_attempts": settings.s3_max_attempts},
+            retries={"mode": "standard", "total_max_attempts": settings.s3_max_attempts},
         ),
     )
     spool = Path(settings.spool_dir or Path(settings.data_dir) / "spool")

@@ -31,13 +31,20 @@ def env(tmp_path, monkeypatch):
     return monkeypatch
 
 
-@pytest.fixture()
-def migrated(env):
+@pytest.fixture(scope="module")
+def migrated_url():
+    """One migrated database for this module's tests (each leaves it at the code's revision)."""
     url = f"{PG_URL}_dbcmd"
     migrated_database(url, RUN_PG_URL)
-    env.setenv("MODHUB_DATABASE_URL", url)
     yield url
     drop_database(url)
+
+
+@pytest.fixture()
+def migrated(env, migrated_url):
+    env.setenv("MODHUB_DATABASE_URL", migrated_url)
+    yield migrated_url
+    assert _cli("db", "check").exit_code == 0  # left at the code's revision for the next test
 
 
 def _set_revision(url: str, revision: str) -> None:

@@ -109,14 +109,22 @@ def dict_config(log_format: str = "text", level: str = "INFO") -> dict:
     }
 
 
-def configure(log_format: str | None = None, level: str | None = None) -> dict:
-    """Apply the format and level named (or MODHUB_LOG_FORMAT / MODHUB_LOG_LEVEL) to this process."""
+def configure(log_format: str | None = None, level: str | None = None) -> None:
+    """Apply the format and level named (or MODHUB_LOG_FORMAT / MODHUB_LOG_LEVEL) to this process.
+
+    A root logger that already has a handler of someone else's (a test runner's, a program
+    embedding modhub) is left alone, as logging.basicConfig would.
+    """
     log_format = (log_format or os.environ.get("MODHUB_LOG_FORMAT", "") or "text").strip().lower()
     level = (level or os.environ.get("MODHUB_LOG_LEVEL", "") or "INFO").strip().upper()
     if log_format not in ("text", "json"):  # the settings check reports it; log meanwhile
         log_format = "text"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         level = "INFO"
-    config = dict_config(log_format, level)
-    logging.config.dictConfig(config)
-    return config
+    root = logging.getLogger()
+    ours = [h for h in root.handlers if isinstance(h.formatter, (TextFormatter, JsonFormatter))]
+    if len(ours) != len(root.handlers):
+        return
+    for handler in ours:
+        root.removeHandler(handler)
+    logging.config.dictConfig(dict_config(log_format, level))

@@ -55,6 +55,7 @@ def _serve(tmp_path, env: dict, workers: int = 1) -> tuple[subprocess.Popen, str
         env=full,
         stdout=log,
         stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: _stop ends the workers too
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -64,8 +65,17 @@ def _serve(tmp_path, env: dict, workers: int = 1) -> tuple[subprocess.Popen, str
                 return proc, base, log
         except requests.ConnectionError:
             time.sleep(0.2)
-    proc.kill()
+    _stop(proc)
     raise AssertionError("\n".join(_lines(log)))
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Kill the server's whole process group (the supervisor and its spawned workers)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 KEY = Fernet.generate_key().decode()
@@ -134,8 +144,7 @@ def test_two_workers_json_logs_shared_metrics_and_drain(tmp_path, served_db):
         assert proc.poll() is not None and took < 6, took
         assert 503 in states and 200 not in states[states.index(503) :], states
     finally:
-        proc.kill()
-        proc.wait()
+        _stop(proc)
         log.close()
     lines = _lines(log)
     records = [json.loads(line) for line in lines]  # every line is one JSON object
@@ -197,8 +206,7 @@ def test_hung_database_is_a_fast_503_and_sigterm_still_ends_the_server(tmp_path)
         assert time.monotonic() - started < 5  # MODHUB_SHUTDOWN_GRACE_SECONDS=3 (+ the supervisor)
     finally:
         stop.set()
-        proc.kill()
-        proc.wait()
+        _stop(proc)
         hole.close()
         log.close()
         for c in held:
@@ -302,8 +310,7 @@ def test_a_database_that_stops_answering_mid_connection_is_a_503_within_the_stat
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
     finally:
-        proc.kill()
-        proc.wait()
+        _stop(proc)
         proxy.close()
         log.close()
     assert "Traceback" not in "\n".join(_lines(log))

@@ -9,8 +9,8 @@ import json
 import logging
 import os
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -30,7 +30,7 @@ from connexion.resolver import Resolution, Resolver
 from models import record_cache
 from models.downloads.counting import LocalCounter, RedisCounter, counter_over
 from models.record_cache import RecordCache, RedisGeneration
-from modhub import blobs, bridge, errors_http, media, site, spec_check
+from modhub import blobs, bridge, errors_http, media, metrics, site, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -43,6 +43,7 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
+from modhub.ops import OpsMiddleware, RoutingTag, install_drain
 from modhub.prepared import CookieSessions, prepare_when_built
 from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
 from modhub.settings import Settings
@@ -217,10 +218,15 @@ def build_platform(
             )
         # The embedded default (SQLite, one `modhub run` process) counts in process by design:
         # no warning there; `modhub run` says it in its banner.
-        quota = quota_over(RedisStore.from_url(settings.redis_url) if settings.redis_url else None)
+        store = (
+            RedisStore.from_url(settings.redis_url, timeout=settings.redis_timeout_seconds)
+            if settings.redis_url
+            else None
+        )
+        quota = quota_over(store)
     return Platform(
         settings=settings,
-        db=db or Database.from_url(settings.database_url),
+        db=db or Database.from_settings(settings),
         quota=quota,
         secrets=SecretBox(settings.encryption_key),
         contract=(contract or Contract.load()).in_time_zone(settings.time_zone),
@@ -228,11 +234,21 @@ def build_platform(
     ).wire()
 
 
+@asynccontextmanager
+async def lifespan(platform: Platform, _app) -> AsyncIterator[None]:
+    """A served process: SIGTERM turns it not-ready first (modhub.ops.install_drain); its live
+    metrics leave with it."""
+    install_drain(platform.settings)
+    yield
+    metrics.process_exited()
+
+
 def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
     """The ASGI application serving the whole contract."""
     platform = build_platform(settings, **platform_parts)
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
+        partial(OpsMiddleware, platform=platform),  # /healthz, /readyz, /metrics; timing, access log
         ServerErrorMiddleware,
         partial(
             EdgeMiddleware,
@@ -246,6 +262,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         ExceptionMiddleware,
         SigningDocsMiddleware,
         RoutingMiddleware,
+        RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
         ResponseValidationMiddleware,
@@ -261,7 +278,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
             ),
         )
-    app = connexion.FlaskApp(__name__, middlewares=middlewares)
+    app = connexion.FlaskApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
     app.add_api(
         platform.contract.document,
         resolver=HandlerResolver(),

@@ -10,6 +10,7 @@ import re
 import flask
 
 from models.downloads import downloads, links
+from modhub import metrics
 from modhub.addresses import client_address
 from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
@@ -70,6 +71,8 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
     body = storage.open(key, start, end) if size else iter(())
     if flask.request.method == "HEAD":
         body = iter(())
+    elif size:
+        metrics.DOWNLOAD_BYTES.inc(max(0, end - start + 1))
     return flask.Response(
         body, status=status, headers=headers, mimetype="application/octet-stream", direct_passthrough=True
     )

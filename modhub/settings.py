@@ -64,11 +64,39 @@ class Settings:
     # new download-failure reports (distinct fingerprints) one application may open a day
     download_failure_reports_per_app_day: int = 500
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
+    # operations (health, metrics, logs, bounded waits): described in DESCRIBED below
+    allow_local_storage: bool = False
+    spool_dir: Path | None = None
+    shutdown_grace_seconds: float = 30.0
+    shutdown_drain_seconds: float = 0.0
+    ready_timeout_seconds: float = 2.0
+    metrics_token: str = ""
+    metrics_allow: tuple[str, ...] = ()
+    metrics_dir: Path | None = None
+    log_format: str = "text"
+    log_level: str = "INFO"
+    access_log: bool = True
+    db_connect_timeout_seconds: float = 5.0
+    db_statement_timeout_seconds: float = 30.0
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    db_pool_timeout_seconds: float = 5.0
+    db_pre_ping: bool = False
+    db_application_name: str = "modhub"
+    redis_timeout_seconds: float = 1.0
+    s3_connect_timeout_seconds: float = 3.0
+    s3_read_timeout_seconds: float = 10.0
+    s3_max_attempts: int = 3
 
     @property
     def embedded(self) -> bool:
         """True when the database is the embedded SQLite default."""
         return self.database_url.startswith("sqlite")
+
+    @property
+    def metrics_networks(self) -> tuple:
+        """The addresses and networks /metrics answers (empty: any)."""
+        return tuple(ipaddress.ip_network(p, strict=False) for p in self.metrics_allow)
 
     @property
     def trusted_networks(self) -> tuple:
@@ -90,8 +118,11 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Mode and secrets",
         "PRODUCTION",
         "off",
-        "`1`, `true` or `yes`: refuse to start without `MODHUB_DATABASE_URL`, `MODHUB_REDIS_URL` and "
-        "`MODHUB_ENCRYPTION_KEY` (no generated defaults).",
+        "`true`/`1`/`yes`/`on` (any case) or `false`/`0`/`no`/`off`; anything else is an error. On: "
+        "refuse to start without `MODHUB_DATABASE_URL`, `MODHUB_REDIS_URL`, `MODHUB_ENCRYPTION_KEY`, "
+        "an S3 `MODHUB_STORAGE_URL` (or `MODHUB_ALLOW_LOCAL_STORAGE`), with "
+        "`MODHUB_WEBHOOK_ALLOW_PRIVATE`, or (`modhub serve`) without `MODHUB_INSTALL_SIGNING_KEY` or "
+        "an install key in the database.",
     ),
     (
         "Mode and secrets",
@@ -109,9 +140,10 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
     (
         "Mode and secrets",
         "INSTALL_SIGNING_KEY",
-        "generated into `<data>/install-signing-key.pem`",
-        "RSA private key (PEM) signing install scripts; its public key is served at "
-        "`GET /openapi/v2/meta/install-signing-key`.",
+        "generated once into the database",
+        "RSA private key (PEM) signing install scripts. Unset: the first request that needs it stores"
+        " one in the database, sealed with the encryption key, shared by every host; its public key "
+        "is served at `GET /openapi/v2/meta/install-signing-key`.",
     ),
     (
         "Databases",
@@ -265,6 +297,150 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "A folder: every (operationId, code) answered is recorded there as JSON lines, the input of "
         "`openapi/declare_errors.py --observed` (test runs only).",
     ),
+    (
+        "Mode and secrets",
+        "ALLOW_LOCAL_STORAGE",
+        "off",
+        "Production mode only: accept the local-disk file storage (one host, or a shared folder).",
+    ),
+    (
+        "Files",
+        "SPOOL_DIR",
+        "disk: `<data>/files/tmp`; S3: `<data>/spool`",
+        "Folder uploads are written to while they are hashed, before they reach the storage; `modhub "
+        "storage sweep` removes what a killed upload left there.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "READY_TIMEOUT_SECONDS",
+        "2",
+        "Time limit of each `/readyz` check (database and schema, Redis, storage; run at once).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "SHUTDOWN_GRACE_SECONDS",
+        "30",
+        "On SIGTERM: the longest time in-flight requests get; the process exits by then whatever it "
+        "waits on.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "SHUTDOWN_DRAIN_SECONDS",
+        "0",
+        "On SIGTERM: how long `/readyz` answers 503 while the server still serves, before it stops "
+        "accepting (set it to the balancer's health interval).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_TOKEN",
+        "none",
+        "Bearer token `GET /metrics` requires.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_ALLOW",
+        "any address",
+        "Addresses or networks `GET /metrics` answers, comma separated (the direct peer, not "
+        "X-Forwarded-For).",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "METRICS_DIR",
+        "`<data>/metrics`",
+        "Folder the worker processes of `modhub serve` share their metrics in (emptied at start); set"
+        " it for `modhub worker` too to count its webhook deliveries on this host's `/metrics`.",
+    ),
+    (
+        "Health, metrics and shutdown",
+        "GIT_REVISION",
+        "`git rev-parse` of the source, else `unknown`",
+        "The revision label of `modhub_build_info` (set by an image build).",
+    ),
+    (
+        "Logs",
+        "LOG_FORMAT",
+        "text",
+        "`text`: `time level logger [traceId] message`; `json`: one JSON object per line.",
+    ),
+    (
+        "Logs",
+        "LOG_LEVEL",
+        "INFO (one-shot commands: WARNING)",
+        "DEBUG, INFO, WARNING or ERROR.",
+    ),
+    (
+        "Logs",
+        "ACCESS_LOG",
+        "on",
+        "One access record per request (logger `modhub.access`).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_CONNECT_TIMEOUT_SECONDS",
+        "5",
+        "Longest wait for a new PostgreSQL connection.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_STATEMENT_TIMEOUT_SECONDS",
+        "30",
+        "PostgreSQL statement_timeout; serving and worker processes also stop waiting for an answer "
+        "one second later (a hung server).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_POOL_SIZE",
+        "10",
+        "PostgreSQL connections kept per process.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_MAX_OVERFLOW",
+        "20",
+        "Extra PostgreSQL connections a process may open under load.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_POOL_TIMEOUT_SECONDS",
+        "5",
+        "Longest wait for a free pooled connection.",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_PRE_PING",
+        "off",
+        "Test each pooled connection before use (one more round trip per checkout).",
+    ),
+    (
+        "Bounded waits and pools",
+        "DB_APPLICATION_NAME",
+        "modhub",
+        "`application_name` of the connections (pg_stat_activity).",
+    ),
+    (
+        "Bounded waits and pools",
+        "REDIS_TIMEOUT_SECONDS",
+        "1",
+        "Redis connect and socket time-out of the quota store.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_CONNECT_TIMEOUT_SECONDS",
+        "3",
+        "S3 connect time-out.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_READ_TIMEOUT_SECONDS",
+        "10",
+        "S3 read time-out.",
+    ),
+    (
+        "Bounded waits and pools",
+        "S3_MAX_ATTEMPTS",
+        "3",
+        "S3 attempts per call, the first included.",
+    ),
 )
 
 
@@ -272,12 +448,40 @@ def _env(name: str, default: str = "") -> str:
     return os.environ.get(f"MODHUB_{name}", default).strip()
 
 
-def _number(name: str, default, kind=int):
+def _number(name: str, default, kind=int, *, minimum=0):
+    """A number setting; below `minimum` (or not a number) is a SettingsError."""
     raw = _env(name)
     try:
-        return kind(raw) if raw else default
+        value = kind(raw) if raw else default
     except ValueError as exc:
         raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
+    if value != value or value < minimum:  # NaN or too small
+        raise SettingsError(f"MODHUB_{name} must be at least {minimum}, got {raw!r}")
+    return value
+
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    """A boolean setting: true/1/yes/on or false/0/no/off, any case; anything else is an error."""
+    raw = _env(name).lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise SettingsError(f"MODHUB_{name} must be true/1/yes/on or false/0/no/off, got {_env(name)!r}")
+
+
+def _list(name: str) -> tuple[str, ...]:
+    return tuple(p for p in _env(name).replace(",", " ").split() if p)
+
+
+def _path(name: str) -> Path | None:
+    raw = _env(name)
+    return Path(raw) if raw else None
 
 
 def _word_list(path: str) -> tuple[str, ...]:
@@ -292,8 +496,7 @@ def _word_list(path: str) -> tuple[str, ...]:
 
 
 def from_env() -> Settings:
-    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
-    production = _env("PRODUCTION") in ("1", "true", "yes")
+    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=true) demands every secret explicitly."""
     data_dir = Path(_env("DATA_DIR", "modhub-data"))
     settings = Settings(
         data_dir=data_dir,
@@ -304,25 +507,25 @@ def from_env() -> Settings:
         base_url=_env("BASE_URL").rstrip("/"),
         cdn_base_url=_env("CDN_BASE_URL").rstrip("/"),
         time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
-        trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
-        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024),
-        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
-        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
-        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        trusted_proxies=_list("TRUSTED_PROXIES"),
+        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024, minimum=1),
+        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024, minimum=1),
+        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024, minimum=1024),
+        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300, minimum=1),
         app_cache_seconds=_number("APP_CACHE_SECONDS", 5.0, float),
         record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),
-        default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
-        default_per_day=_number("DEFAULT_PER_DAY", 10_000),
-        production=production,
-        webhook_allow_private=_env("WEBHOOK_ALLOW_PRIVATE") in ("1", "true", "yes"),
+        default_per_minute=_number("DEFAULT_PER_MINUTE", 100, minimum=1),
+        default_per_day=_number("DEFAULT_PER_DAY", 10_000, minimum=1),
+        production=_flag("PRODUCTION"),
+        webhook_allow_private=_flag("WEBHOOK_ALLOW_PRIVATE"),
         webhook_queue=_env("WEBHOOK_QUEUE", "webhooks"),
-        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float),
-        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float),
-        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
-        webhook_retention_days=_number("WEBHOOK_RETENTION_DAYS", 30),
-        maintenance_interval_seconds=_number("MAINTENANCE_INTERVAL_SECONDS", 3600.0, float),
-        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
-        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
+        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float, minimum=0.1),
+        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float, minimum=0.1),
+        webhook_retention_days=_number("WEBHOOK_RETENTION_DAYS", 30, minimum=0),
+        maintenance_interval_seconds=_number("MAINTENANCE_INTERVAL_SECONDS", 3600.0, float, minimum=0),
+        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50, minimum=1),
+        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8, minimum=1),
         storage_url=_env("STORAGE_URL"),
         s3_endpoint_url=_env("S3_ENDPOINT_URL"),
         s3_region=_env("S3_REGION"),
@@ -332,6 +535,28 @@ def from_env() -> Settings:
         download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
         download_failure_reports_per_app_day=_number("DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY", 500),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
+        allow_local_storage=_flag("ALLOW_LOCAL_STORAGE"),
+        spool_dir=_path("SPOOL_DIR"),
+        shutdown_grace_seconds=_number("SHUTDOWN_GRACE_SECONDS", 30.0, float, minimum=1),
+        shutdown_drain_seconds=_number("SHUTDOWN_DRAIN_SECONDS", 0.0, float),
+        ready_timeout_seconds=_number("READY_TIMEOUT_SECONDS", 2.0, float, minimum=0.1),
+        metrics_token=_env("METRICS_TOKEN"),
+        metrics_allow=_list("METRICS_ALLOW"),
+        metrics_dir=_path("METRICS_DIR"),
+        log_format=_env("LOG_FORMAT", "text").lower(),
+        log_level=_env("LOG_LEVEL", "INFO").upper(),
+        access_log=_flag("ACCESS_LOG", True),
+        db_connect_timeout_seconds=_number("DB_CONNECT_TIMEOUT_SECONDS", 5.0, float, minimum=1),
+        db_statement_timeout_seconds=_number("DB_STATEMENT_TIMEOUT_SECONDS", 30.0, float, minimum=0.1),
+        db_pool_size=_number("DB_POOL_SIZE", 10, minimum=1),
+        db_max_overflow=_number("DB_MAX_OVERFLOW", 20),
+        db_pool_timeout_seconds=_number("DB_POOL_TIMEOUT_SECONDS", 5.0, float, minimum=0.1),
+        db_pre_ping=_flag("DB_PRE_PING"),
+        db_application_name=_env("DB_APPLICATION_NAME", "modhub"),
+        redis_timeout_seconds=_number("REDIS_TIMEOUT_SECONDS", 1.0, float, minimum=0.1),
+        s3_connect_timeout_seconds=_number("S3_CONNECT_TIMEOUT_SECONDS", 3.0, float, minimum=0.1),
+        s3_read_timeout_seconds=_number("S3_READ_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        s3_max_attempts=_number("S3_MAX_ATTEMPTS", 3, minimum=1),
     )
     return finalize(settings)
 
@@ -339,21 +564,8 @@ def from_env() -> Settings:
 def finalize(settings: Settings) -> Settings:
     """Check the settings and fill the embedded defaults (a generated, persisted key)."""
     if settings.production:
-        missing = [
-            n
-            for n, v in (
-                ("DATABASE_URL", _env("DATABASE_URL")),
-                ("ENCRYPTION_KEY", settings.encryption_key),
-                ("REDIS_URL", settings.redis_url),
-            )
-            if not v
-        ]
-        if missing:
-            raise SettingsError(
-                "production mode needs "
-                + ", ".join(f"MODHUB_{m}" for m in missing)
-                + " (generate a key with: modhub keygen)"
-            )
+        _check_production(settings)
+    _check_values(settings)
     key = settings.encryption_key or _embedded_key(settings.data_dir)
     try:
         Fernet(key.encode())
@@ -362,21 +574,6 @@ def finalize(settings: Settings) -> Settings:
             "MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
             "(32 url-safe base64-encoded bytes; make one with: modhub keygen)"
         ) from exc
-    for name, value in (
-        ("WEBHOOK_RETENTION_DAYS", settings.webhook_retention_days),
-        ("MAINTENANCE_INTERVAL_SECONDS", settings.maintenance_interval_seconds),
-    ):
-        if value < 0:
-            raise SettingsError(f"MODHUB_{name} must be 0 or more, got {value}")
-    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
-        raise SettingsError(
-            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
-            "(a delivery's lease must outlive its request)"
-        )
-    try:
-        _ = settings.trusted_networks
-    except ValueError as exc:
-        raise SettingsError(f"MODHUB_TRUSTED_PROXIES: {exc}") from exc
     try:
         url = database_url(settings.database_url)
     except ValueError as exc:
@@ -384,6 +581,93 @@ def finalize(settings: Settings) -> Settings:
     # no CDN: the server serves the display images itself (modhub/media.py) under its public address
     cdn = settings.cdn_base_url or (f"{settings.base_url}/media" if settings.base_url else "")
     return settings.replace(encryption_key=key, database_url=url, cdn_base_url=cdn)
+
+
+def _check_production(settings: Settings) -> None:
+    missing = [
+        n
+        for n, v in (
+            ("DATABASE_URL", _env("DATABASE_URL") or not settings.embedded),
+            ("ENCRYPTION_KEY", settings.encryption_key),
+            ("REDIS_URL", settings.redis_url),
+        )
+        if not v
+    ]
+    if missing:
+        raise SettingsError(
+            "production mode needs "
+            + ", ".join(f"MODHUB_{m}" for m in missing)
+            + " (generate a key with: modhub keygen)"
+        )
+    if not settings.storage_url and not settings.allow_local_storage:
+        raise SettingsError(
+            "production mode needs MODHUB_STORAGE_URL=s3://bucket (files on one host's disk are not "
+            "shared by other hosts); set MODHUB_ALLOW_LOCAL_STORAGE=true to keep the local folder"
+        )
+    if settings.webhook_allow_private:
+        raise SettingsError("MODHUB_WEBHOOK_ALLOW_PRIVATE is for development: production mode refuses it")
+
+
+def _check_values(settings: Settings) -> None:
+    """Every value that can be checked without a connection: one SettingsError naming the first bad one."""
+    from urllib.parse import urlsplit
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(settings.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError(f"MODHUB_TIME_ZONE is not an IANA time zone: {settings.time_zone!r}") from None
+    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
+        raise SettingsError(
+            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
+            "(a delivery's lease must outlive its request)"
+        )
+    for name, value in (("TRUSTED_PROXIES", "trusted_networks"), ("METRICS_ALLOW", "metrics_networks")):
+        try:
+            getattr(settings, value)
+        except ValueError as exc:
+            raise SettingsError(f"MODHUB_{name}: {exc}") from None
+    for name, value in (("SITE_URL", settings.site_url), ("BASE_URL", settings.base_url)):
+        parts = urlsplit(value)
+        if value and (parts.scheme not in ("http", "https") or not parts.netloc):
+            raise SettingsError(f"MODHUB_{name} must be an http(s) URL, got {value!r}")
+    if settings.redis_url:
+        _check_redis_url(settings.redis_url)
+    if settings.storage_url:
+        parts = urlsplit(settings.storage_url)
+        if parts.scheme != "s3" or not parts.netloc:
+            raise SettingsError(
+                f"MODHUB_STORAGE_URL must be empty or s3://bucket[/prefix], got {settings.storage_url!r}"
+            )
+    if settings.shutdown_drain_seconds >= settings.shutdown_grace_seconds:
+        raise SettingsError(
+            "MODHUB_SHUTDOWN_DRAIN_SECONDS must be less than MODHUB_SHUTDOWN_GRACE_SECONDS "
+            "(the drain is part of the grace period)"
+        )
+    if settings.log_format not in ("text", "json"):
+        raise SettingsError(f"MODHUB_LOG_FORMAT must be text or json, got {settings.log_format!r}")
+    if settings.log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise SettingsError(
+            f"MODHUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {settings.log_level!r}"
+        )
+    if settings.install_signing_key:
+        from modhub.core.script_signing import InstallSigner
+
+        try:
+            InstallSigner.from_pem(settings.install_signing_key.replace("\\n", "\n").encode())
+        except (ValueError, TypeError) as exc:
+            raise SettingsError(
+                f"MODHUB_INSTALL_SIGNING_KEY is not an unencrypted RSA private key in PEM ({exc})"
+            ) from None
+
+
+def _check_redis_url(url: str) -> None:
+    from redis.connection import parse_url
+
+    try:
+        parse_url(url)
+    except ValueError as exc:
+        raise SettingsError(f"MODHUB_REDIS_URL is not a Redis URL (redis://host:6379/0): {exc}") from None
 
 
 def _embedded_key(data_dir: Path) -> str:

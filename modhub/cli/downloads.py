@@ -89,6 +89,19 @@ def keys() -> None:
     """Signing keys."""
 
 
+@keys.command("init-install-key")
+def keys_init() -> None:
+    """Make the first install-script signing key when the database has none (idempotent, safe on
+    several hosts at once: a database lock); prints the current key id. Production `serve`
+    needs it (or MODHUB_INSTALL_SIGNING_KEY)."""
+    from models.downloads.keys import ring
+
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        kid = ring(session, platform.settings).kid
+    click.echo(json.dumps({"currentKeyId": kid}))
+
+
 @keys.command("rotate-install-key")
 @audited
 def keys_rotate() -> None:

@@ -23,7 +23,7 @@ class RedisStore:
     prefix: str = DEFAULT_PREFIX
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX) -> RedisStore:
-        """A client with bounded waits: a stalled Redis fails requests with 200503 after 1 s
-        instead of holding them."""
-        return cls(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1), prefix)
+    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, *, timeout: float = 1.0) -> RedisStore:
+        """A client with bounded waits: a stalled Redis fails requests with 200503 after
+        `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS) instead of holding them."""
+        return cls(redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout), prefix)

@@ -9,7 +9,7 @@ from modhub.core.storage import from_settings
 from modhub.db import Database, connect_args
 
 
-def test_postgresql_session_settings_and_pool_from_settings(settings):
+def test_postgresql_session_settings_and_pool_from_settings(settings, pg_engine):  # the database exists
     chosen = settings.replace(
         db_application_name="modhub-ops-test",
         db_statement_timeout_seconds=2.5,

@@ -4,7 +4,7 @@ import functools
 
 import flask
 
-from models.downloads import downloads, install, lookup
+from models.downloads import downloads, install, launch, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
@@ -112,17 +112,17 @@ def get_install_info(post_id: int, **_):
 
 def get_install_launch(post_id: int, **_):
     """InstallLaunchVo (getModInstallLaunch, getResourceInstallLaunch)."""
-    return ok_tagged(install.install_launch(session(), settings=platform().settings, post_id=post_id))
+    return ok_tagged(launch.install_launch(session(), settings=platform().settings, post_id=post_id))
 
 
 def get_game_startup_command(post_id: int, memory_mb: int, **_):
     """GameStartupCommandVo for a machine (get*GameStartupCommand)."""
-    return ok_tagged(install.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
+    return ok_tagged(launch.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
 
 
 def report_game_startup_command(post_id: int, body: dict, **_):
     """Store the startup command a consumer used (report*GameStartupCommand)."""
-    install.report_startup_command(
+    launch.report_startup_command(
         session(), post_id=post_id, app_id=caller().app_id, user_id=_user(), body=body
     )
     return ok(None)

@@ -9,7 +9,7 @@ import os
 from sqlalchemy import select
 
 from models.downloads import access
-from models.downloads.install import heap_sizes, java_version
+from models.downloads.launch import heap_sizes, java_version
 from models.downloads.tables import StartupCommandReport
 from tests.functional.files.test_signing import _openssl_verify
 from tests.helpers.catalog import data, error_code

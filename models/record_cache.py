@@ -34,6 +34,7 @@ from sqlalchemy import BigInteger, Integer, event, insert, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from models.base import Base
+from models.types import rowcount
 
 log = logging.getLogger(__name__)
 MISSING = object()
@@ -156,7 +157,7 @@ def _bump_in_database(session: Session) -> None:
     moved = session.execute(
         update(CatalogGeneration).where(CatalogGeneration.id == 1).values(value=CatalogGeneration.value + 1)
     )
-    if moved.rowcount == 0:  # a database built without the migration's row
+    if rowcount(moved) == 0:  # a database built without the migration's row
         session.execute(insert(CatalogGeneration).values(id=1, value=1))
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any, cast
 
-from sqlalchemy import BigInteger, DateTime, Integer, Numeric, String, TypeDecorator
+from sqlalchemy import BigInteger, CursorResult, DateTime, Integer, Numeric, Result, String, TypeDecorator
 from sqlalchemy.orm import mapped_column
 
 
@@ -43,3 +43,9 @@ money = Annotated[Decimal, mapped_column(Numeric(20, 4))]
 def utcnow() -> dt.datetime:
     """The current UTC time, timezone-aware."""
     return dt.datetime.now(dt.UTC)
+
+
+def rowcount(result: Result[*tuple[Any, ...]]) -> int:
+    """The rows an UPDATE or DELETE matched. Session.execute is typed to return a Result; the
+    result of a DML statement is a CursorResult, which counts them."""
+    return cast("CursorResult[*tuple[Any, ...]]", result).rowcount

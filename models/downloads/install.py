@@ -171,11 +171,11 @@ def referenced_files(
     declared = doc.get("files")
     if isinstance(declared, list):
         by_id = {f.id: f for f in files}
-        order = [by_id.get(i) if isinstance(i, int) else None for i in declared]
+        order: list[ResourceFile | None] = [by_id.get(i) if isinstance(i, int) else None for i in declared]
     else:
         order = files
     indexes = sorted({int(m) for m in REF.findall(script)})
-    return [(i, order[i]) for i in indexes if i < len(order) and order[i] is not None]
+    return [(i, f) for i in indexes if i < len(order) and (f := order[i]) is not None]
 
 
 def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None) -> dict:
@@ -275,7 +275,7 @@ def verified_game_versions(session: Session, *, post_id: int) -> list[str]:
         .group_by(StartupCommandReport.game_version)
         .order_by(n.desc(), StartupCommandReport.game_version.desc())
     ).all()
-    return [v for v, _ in rows]
+    return [v for v, _ in rows if v is not None]  # the query keeps known versions only
 
 
 def install_info(
@@ -300,8 +300,8 @@ def install_info(
         "version": post.resource_version,
         "game": post.section_code,
         "script": script,
-        "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
-        "scriptKeyId": key_ring.kid if script else None,
+        "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if key_ring and script else None,
+        "scriptKeyId": key_ring.kid if key_ring else None,
         "scriptSource": source,
         "scriptSummary": _text(doc.get("summary")),
         "postUrl": detail_url(post.id, settings.site_url) or None,

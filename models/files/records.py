@@ -23,7 +23,7 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Di
         "fileVersion": f.file_version,
         "resourceVersions": list(f.resource_versions or []),
         "runPlatform": f.run_platform,
-        "runPlatformName": platform_names.get(f.run_platform),
+        "runPlatformName": platform_names.get(f.run_platform) if f.run_platform else None,
         "environmentSide": f.environment_side,
         "storageType": f.storage_type,
         "fileSize": f.file_size,

@@ -62,8 +62,8 @@ class Download:
 
     file_id: int
     file_name: str | None
+    post: ResourcePost
     post_id: int | None = None
-    post: ResourcePost | None = None
     key: str | None = None
     size: int = 0
     sha256: str | None = None

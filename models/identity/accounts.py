@@ -46,8 +46,10 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
         )
         if u.password_hash
     ]
-    for user in candidates or [None]:
-        stored = user.password_hash if user is not None else _DUMMY_HASH
+    tries: list[User | None] = list(candidates) or [None]
+    for user in tries:
+        # candidates all have a hash: the dummy is verified only when nobody matched
+        stored = user.password_hash if user is not None and user.password_hash else _DUMMY_HASH
         try:
             _HASHER.verify(stored, password)
         except (VerificationError, InvalidHashError):
@@ -107,7 +109,7 @@ def register(
     if taken:
         raise ApiError("CONFLICT", f"already taken: {', '.join(taken)}")
     generated = password is None
-    plain = secrets.token_urlsafe(12) if generated else password
+    plain = secrets.token_urlsafe(12) if password is None else password
     user = User(
         username=username,
         login_name=login_name or _new_login_name(session),

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from models.identity.service import get_user, token_hash
 from models.identity.tables import Application, AuthCode, IdempotencyKey, PairingCode, SsoTicket, User
 from models.identity.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
+from models.types import rowcount
 from modhub.core.errors import ApiError
 
 AUTH_CODE_TTL = dt.timedelta(minutes=5)
@@ -29,7 +30,7 @@ def _consume(session: Session, model, row_id: int, now: dt.datetime) -> bool:
         .where(model.id == row_id, model.used_at.is_(None), model.expires_at > now)
         .values(used_at=now)
     )
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def consent_app(session: Session, *, app_id: int, redirect_uri: str) -> Application:
@@ -152,5 +153,5 @@ def purge_expired(session: Session, *, now: dt.datetime, grace: dt.timedelta = d
     removed = {}
     for model in (AuthCode, PairingCode, SsoTicket, IdempotencyKey):
         result = session.execute(delete(model).where(model.expires_at < now - grace))
-        removed[model.__tablename__] = result.rowcount
+        removed[model.__tablename__] = rowcount(result)
     return removed

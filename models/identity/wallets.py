@@ -63,7 +63,7 @@ def wallet_id(session: Session, *, user_id: int, currency: str) -> int:
         return wallet.id
     except IntegrityError:
         # Created by a concurrent first adjustment: use that one.
-        return session.scalar(query)
+        return session.execute(query).scalar_one()
 
 
 def change(
@@ -132,7 +132,7 @@ def adjust(
     require_self(acting_user_id=acting_user_id, user_id=user_id)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
-    claimed = None
+    key: IdempotencyKey | None = None
     if idempotency_key:
         digest = fingerprint(
             user_id=user_id, currency=currency, amount=str(value), direction=direction, reason=reason
@@ -142,6 +142,7 @@ def adjust(
         )
         if isinstance(claimed, dict):
             return claimed
+        key = claimed
     entry, _ = change(
         session,
         user_id=user_id,
@@ -152,8 +153,8 @@ def adjust(
         now=now,
     )
     result = {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
-    if claimed is not None:
-        remember(session, claimed, result=result)
+    if key is not None:
+        remember(session, key, result=result)
     return result
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
@@ -11,6 +12,7 @@ from models.catalog.queries import (
     cached,
     get_listed_or_raise,
     listed_by_ids,
+    listed_clause,
     listed_posts,
     page_of,
     summaries,
@@ -48,7 +50,7 @@ def _community_page(
     display: Display,
 ) -> dict:
     """PageResult of legacy discussion or question objects (the v2 list records plus postType)."""
-    common = {
+    common: dict[str, Any] = {
         "section_code": section_code,
         "keyword": keyword,
         "page_num": page_num,
@@ -158,8 +160,8 @@ def batch_post_detail(
         )
         by_id = {p.id: server_object(p, display=display) for p in servers}
     else:
-        found = listed_by_ids(session, post_ids=post_ids)
-        present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+        posts = listed_by_ids(session, post_ids=post_ids)
+        present = [posts[i] for i in dict.fromkeys(post_ids) if i in posts]
         by_id = {
             d["postId"]: {**d, "postType": RESOURCE}
             for d in details(session, present, display=display, today=today)
@@ -213,7 +215,7 @@ def list_tags(session: Session, *, section_code: str | None, limit: int) -> list
         tags = tags.where(Tag.section_code == section_code)
     rows = list(session.scalars(tags))
     counts = _tag_counts(session, section_code)
-    objects = [
+    objects: list[dict[str, Any]] = [
         {
             "tagId": t.id,
             "name": t.name,
@@ -235,11 +237,13 @@ def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, s
         select(ResourcePost.section_code, each.c.value, func.count())
         .select_from(ResourcePost)
         .join(each, true())
-        .where(listed_posts().whereclause)
+        .where(listed_clause())
         .group_by(ResourcePost.section_code, each.c.value)
     )
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)
     return cached(
-        session, ("tag_counts", section_code), lambda: {(s, name): n for s, name, n in session.execute(query)}
+        session,
+        ("tag_counts", section_code),
+        lambda: {(s, name): n for s, name, n in session.execute(query).tuples()},
     )

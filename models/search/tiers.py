@@ -58,15 +58,19 @@ class Tiers:
             else None
         )
         in_main = D.c.main_name.ilike(pattern, escape="\\")
-        if query is None:  # partial words or single characters only: substring matches alone
+        # the phrase query is None exactly when the words query is (same words, other operator)
+        phrase_query = tsquery(keyword, phrase=True)
+        if query is None or phrase_query is None:
+            # partial words or single characters only: substring matches alone
+            everywhere = D.c.search_doc.ilike(pattern, escape="\\")  # needs_substring: always here
             return cls(
-                match=substring,
+                match=everywhere,
                 tier=case((in_main, 1), else_=5),
-                conditions={1: and_(substring, in_main), 5: and_(substring, not_(in_main))},
+                conditions={1: and_(everywhere, in_main), 5: and_(everywhere, not_(in_main))},
             )
         words = D.c.search_tsv.op("@@")(query)
         head = HEAD.op("@@")(query)
-        phrase = D.c.search_tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+        phrase = D.c.search_tsv.op("@@")(in_weight(phrase_query, "A"))
         titles = D.c.search_tsv.op("@@")(in_weight(query, "A"))
         word_tier = case((head, case((phrase, 1), (titles, 2), else_=3)), else_=4)
         conditions = {
@@ -133,21 +137,27 @@ def ranked_ids(
         .limit(window)
         .cte("w")
     )
-    rows = session.execute(
-        select(w.c.id, w.c.tier, literal_column("NULL", Integer))
-        .where(w.c.tier.is_not(None))
-        .union_all(
-            select(
-                func.min(w.c.id) if desc else func.max(w.c.id), literal_column("NULL", Integer), func.count()
-            ).select_from(w)
+    rows = (
+        session.execute(
+            select(w.c.id, w.c.tier, literal_column("NULL", Integer))
+            .where(w.c.tier.is_not(None))
+            .union_all(
+                select(
+                    func.min(w.c.id) if desc else func.max(w.c.id),
+                    literal_column("NULL", Integer),
+                    func.count(),
+                ).select_from(w)
+            )
         )
-    ).all()
+        .tuples()
+        .all()
+    )
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
     in_window: dict[int, list[int]] = {t: [] for t in TIERS}
     for post_id, tier, _ in rows:
         if tier is not None:
             in_window[tier].append(post_id)
-    need, picked = offset + page_size, []
+    need, picked = offset + page_size, list[int]()
     for tier in TIERS if desc else reversed(TIERS):
         condition = tiers.conditions.get(tier)
         if condition is None:

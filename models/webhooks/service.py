@@ -11,7 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.identity.tables import Application
-from models.types import utcnow
+from models.types import rowcount, utcnow
 from models.webhooks.events import after_commit_deliver
 from models.webhooks.tables import (
     DeliveryStatus,
@@ -277,4 +277,4 @@ def purge_finished(session: Session, *, before: dt.datetime) -> dict[str, int]:
             ~select(WebhookDelivery.id).where(WebhookDelivery.event_id == OutboxEvent.id).exists(),
         )
     )
-    return {"deliveries": deliveries.rowcount, "attempts": attempts.rowcount, "events": events.rowcount}
+    return {"deliveries": rowcount(deliveries), "attempts": rowcount(attempts), "events": rowcount(events)}

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 from zoneinfo import ZoneInfo
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -19,6 +20,14 @@ _LOCAL = {
 @lru_cache(maxsize=16)
 def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
+
+
+@overload
+def format_time(value: dt.datetime, zone: str) -> str: ...
+@overload
+def format_time(value: None, zone: str) -> None: ...
+@overload
+def format_time(value: dt.datetime | None, zone: str) -> str | None: ...
 
 
 def format_time(value: dt.datetime | None, zone: str) -> str | None:

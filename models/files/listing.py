@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Sequence
+
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise, listed_clause
@@ -48,16 +50,14 @@ def list_files(session: Session, *, post_id: int, display: Display) -> list[dict
 def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[dict | None]:
     """FileSummaryVO per requested id in request order: null for an unknown file, and files of
     resources that are not publicly visible dropped without an error."""
-    rows = (
+    rows: Sequence[Row[ResourceFile, bool]] = (
         session.execute(
             visible_files()
             .add_columns(listed_clause().label("public"))
             .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
             .where(ResourceFile.id.in_(set(file_ids)))
         )
-        .tuples()
-        .all()
-    )
+    ).all()
     public = {f.id: f for f, is_public in rows if is_public}
     hidden = {f.id for f, is_public in rows if not is_public}
     by_id = {s["fileInfoId"]: s for s in summaries(session, list(public.values()), display=display)}

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, true
+from sqlalchemy import Row, func, select, true
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import (
@@ -242,8 +243,9 @@ def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, s
     )
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)
-    return cached(
-        session,
-        ("tag_counts", section_code),
-        lambda: {(s, name): n for s, name, n in session.execute(query).tuples()},
-    )
+
+    def counts() -> dict[tuple[str, str], int]:
+        rows: Sequence[Row[str, str, int]] = session.execute(query).all()
+        return {(s, name): n for s, name, n in rows}
+
+    return cached(session, ("tag_counts", section_code), counts)

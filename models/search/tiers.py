@@ -25,9 +25,10 @@ test_search_tiers.py checks it with a window of a few rows).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Integer, Select, and_, case, func, literal_column, not_, or_, select
+from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -137,7 +138,7 @@ def ranked_ids(
         .limit(window)
         .cte("w")
     )
-    rows = (
+    rows: Sequence[Row[int, int | None, int | None]] = (
         session.execute(
             select(w.c.id, w.c.tier, literal_column("NULL", Integer))
             .where(w.c.tier.is_not(None))
@@ -149,9 +150,7 @@ def ranked_ids(
                 ).select_from(w)
             )
         )
-        .tuples()
-        .all()
-    )
+    ).all()
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
     in_window: dict[int, list[int]] = {t: [] for t in TIERS}
     for post_id, tier, _ in rows:

@@ -61,7 +61,7 @@ class FilePartReader:
             elif isinstance(event, File | Field):
                 self._in_file = isinstance(event, File) and event.name == self._field
                 self._skipping = not self._in_file
-                if self._in_file:
+                if isinstance(event, File) and self._in_file:
                     if self.found:
                         raise MultipartError(f"more than one part named {self._field}")
                     self.found, self.filename = True, event.filename

@@ -126,7 +126,7 @@ def resolve(host: str, port: int) -> list[str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise CallbackRefused(f"host {host!r} does not resolve: {exc}") from exc
-    return sorted({info[4][0] for info in infos})
+    return sorted({str(info[4][0]) for info in infos})  # the address (a str in either family)
 
 
 def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]:

@@ -12,6 +12,7 @@ import functools
 import logging
 import os
 from pathlib import Path
+from typing import Protocol
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
@@ -71,6 +72,15 @@ def _signer(pem_setting: str, data_dir: str) -> InstallSigner:
     return InstallSigner.from_pem(pem)
 
 
-def install_signer(settings) -> InstallSigner:
+class SignerSettings(Protocol):
+    """The settings an install signer is named by (modhub.settings.Settings has them)."""
+
+    @property
+    def install_signing_key(self) -> str: ...
+    @property
+    def data_dir(self) -> Path: ...
+
+
+def install_signer(settings: SignerSettings) -> InstallSigner:
     """The signer named by the settings (loaded, or generated, once per key and data folder)."""
     return _signer(settings.install_signing_key.replace("\\n", "\n"), str(settings.data_dir))

@@ -17,10 +17,10 @@ import re
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 CHUNK = 256 * 1024
 KEY_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -81,7 +81,7 @@ class Storage(Protocol):
 class _Hasher:
     """Size and the three digests of a byte stream, updated chunk by chunk."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.size = 0
         self._h = (hashlib.sha1(), hashlib.sha256(), hashlib.sha512())
 
@@ -134,12 +134,12 @@ def check_key(key: str) -> str:
 class UrlSigner:
     """HMAC-SHA256 signatures of the app-served download URLs (key, expiry, file name)."""
 
-    def __init__(self, secret: bytes, clock=time.time):
+    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time) -> None:
         self._secret = secret
         self._clock = clock
 
     @classmethod
-    def from_encryption_key(cls, encryption_key: str, clock=time.time) -> UrlSigner:
+    def from_encryption_key(cls, encryption_key: str, clock: Callable[[], float] = time.time) -> UrlSigner:
         """A signer keyed from the encryption key, so no new setting is needed."""
         return cls(
             hmac.new(encryption_key.encode(), b"modhub storage url v1", hashlib.sha256).digest(), clock
@@ -244,7 +244,8 @@ class S3Storage:
 
     kind = "s3"
 
-    def __init__(self, bucket: str, *, client, prefix: str = "", spool_dir: Path | None = None):
+    # client: a boto3 S3 client (boto3 ships no types)
+    def __init__(self, bucket: str, *, client: Any, prefix: str = "", spool_dir: Path | None = None) -> None:
         self.bucket = bucket
         self.client = client
         self.prefix = prefix.strip("/") + "/" if prefix.strip("/") else ""
@@ -253,7 +254,7 @@ class S3Storage:
     def _name(self, key: str) -> str:
         return self.prefix + check_key(key)
 
-    def _missing(self, exc) -> bool:
+    def _missing(self, exc: Exception) -> bool:
         code = getattr(exc, "response", {}).get("Error", {}).get("Code", "")
         return code in ("404", "NoSuchKey", "NotFound")
 
@@ -299,14 +300,15 @@ class S3Storage:
         params = {"Bucket": self.bucket, "Key": self._name(key)}
         if filename:
             params["ResponseContentDisposition"] = content_disposition(filename)
-        return self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=int(expires_in))
+        url: str = self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=int(expires_in))
+        return url
 
     def delete(self, key: str) -> None:
         """Remove the object (S3 answers success when it is already gone)."""
         self.client.delete_object(Bucket=self.bucket, Key=self._name(key))
 
 
-def _iter_body(body) -> Iterator[bytes]:
+def _iter_body(body: Any) -> Iterator[bytes]:  # botocore's StreamingBody (untyped)
     try:
         yield from body.iter_chunks(CHUNK)
     finally:
@@ -319,7 +321,28 @@ def content_disposition(filename: str) -> str:
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{urllib.parse.quote(filename, safe='')}"
 
 
-def from_settings(settings) -> Storage:
+class StorageSettings(Protocol):
+    """The settings a storage backend is named by (modhub.settings.Settings has them)."""
+
+    @property
+    def encryption_key(self) -> str: ...
+    @property
+    def storage_url(self) -> str: ...
+    @property
+    def data_dir(self) -> Path: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def s3_endpoint_url(self) -> str: ...
+    @property
+    def s3_region(self) -> str: ...
+    @property
+    def s3_access_key_id(self) -> str: ...
+    @property
+    def s3_secret_access_key(self) -> str: ...
+
+
+def from_settings(settings: StorageSettings) -> Storage:
     """The backend named by MODHUB_STORAGE_URL: empty = disk under the data folder, s3://bucket."""
     signer = UrlSigner.from_encryption_key(settings.encryption_key)
     url = settings.storage_url

@@ -7,21 +7,22 @@ from decimal import Decimal
 from typing import Annotated, Any, cast
 
 from sqlalchemy import BigInteger, CursorResult, DateTime, Integer, Numeric, Result, String, TypeDecorator
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import mapped_column
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[dt.datetime]):
     """Timezone-aware UTC datetimes on PostgreSQL and SQLite alike (SQLite keeps no zone)."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
         if value is not None and value.tzinfo is None:
             raise ValueError("naive datetime: store UTC-aware datetimes only")
         return value.astimezone(dt.UTC) if value is not None else None
 
-    def process_result_value(self, value, dialect):
+    def process_result_value(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
         if value is not None and value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
         return value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import string
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -59,7 +60,7 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
     return None
 
 
-def _taken(session: Session, **fields) -> list[str]:
+def _taken(session: Session, **fields: str | None) -> list[str]:
     """The names of the unique account fields whose value another account already uses."""
     column = {
         "username": User.username,
@@ -98,7 +99,7 @@ def register(
     external_username: str | None = None,
     external_display_name: str | None = None,
     now: dt.datetime,
-) -> dict:
+) -> dict[str, Any]:
     """Create an account for an application, bind it, and issue its first token.
 
     Returns OpenApiProxyUserRegisterVO; a generated password appears only in this return value.

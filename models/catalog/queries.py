@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.records import mod_summary
@@ -29,7 +29,7 @@ ROLE_ORDER = case(
 )
 
 
-def listed_clause():
+def listed_clause() -> ColumnElement[bool]:
     """SQL condition of ResourcePost.listed: published, public and not deleted."""
     return (
         (ResourcePost.status == "PUBLISHED")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import jsonschema
 from sqlalchemy import func, select
@@ -169,9 +169,10 @@ def referenced_files(
     if not script:
         return [(0, files[0])] if files else []
     declared = doc.get("files")
+    order: Sequence[ResourceFile | None]
     if isinstance(declared, list):
         by_id = {f.id: f for f in files}
-        order: list[ResourceFile | None] = [by_id.get(i) if isinstance(i, int) else None for i in declared]
+        order = [by_id.get(i) if isinstance(i, int) else None for i in declared]
     else:
         order = files
     indexes = sorted({int(m) for m in REF.findall(script)})

@@ -18,20 +18,10 @@ import functools
 import html
 import re
 
-from sqlalchemy import (
-    Float,
-    GenerativeSelect,
-    String,
-    bindparam,
-    case,
-    cast,
-    func,
-    literal,
-    select,
-    union_all,
-)
+from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.selectable import GenerativeSelect
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost, Tag

@@ -3,16 +3,16 @@
 import flask
 
 from models.downloads import downloads, reports
-from modhub.web import caller, ok, platform, session
+from modhub.web import caller_app_id, ok, platform, session
 
 
 def _reporter() -> str:
     """The report's vote: the user of a valid proxy token, else the application (a user id it
     merely names is checked, but votes as the application)."""
-    state, headers = caller(), flask.request.headers
-    user = downloads.request_user(session(), app_id=state.app_id, headers=headers, clock=platform().clock)
+    app_id, headers = caller_app_id(), flask.request.headers
+    user = downloads.request_user(session(), app_id=app_id, headers=headers, clock=platform().clock)
     verified = user if headers.get("X-Proxy-Access-Token") else None
-    return reports.reporter_key(app_id=state.app_id, verified_user=verified)
+    return reports.reporter_key(app_id=app_id, verified_user=verified)
 
 
 def report_download_failure(post_id: int, body: dict, **_):
@@ -21,7 +21,7 @@ def report_download_failure(post_id: int, body: dict, **_):
         session(),
         settings=platform().settings,
         post_id=post_id,
-        app_id=caller().app_id,
+        app_id=caller_app_id(),
         reporter=_reporter(),
         body=body,
     )
@@ -30,7 +30,7 @@ def report_download_failure(post_id: int, body: dict, **_):
 
 def report_user_feedback(post_id: int, body: dict, **_):
     """Store a usefulness snapshot (report*UserFeedback)."""
-    reports.report_user_feedback(session(), post_id=post_id, app_id=caller().app_id, body=body)
+    reports.report_user_feedback(session(), post_id=post_id, app_id=caller_app_id(), body=body)
     return ok(None)
 
 
@@ -38,6 +38,6 @@ def list_resolved_feedback(since: str, limit: int = 100, **_):
     """UserFeedbackResolvedItemVO list of the application (list*UserFeedbackResolvedSince)."""
     return ok(
         reports.resolved_since(
-            session(), app_id=caller().app_id, since=since, limit=limit, display=platform().display
+            session(), app_id=caller_app_id(), since=since, limit=limit, display=platform().display
         )
     )

@@ -8,7 +8,7 @@ from models.downloads import downloads, install, launch, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
-from modhub.web import caller, ok, ok_tagged, platform, session
+from modhub.web import caller, caller_app_id, ok, ok_tagged, platform, session
 
 
 def _now() -> float:
@@ -21,7 +21,7 @@ def _user() -> int | None:
     if state.proxy_user_id is not None:
         return state.proxy_user_id
     return downloads.request_user(
-        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
+        session(), app_id=caller_app_id(), headers=flask.request.headers, clock=platform().clock
     )
 
 
@@ -58,7 +58,7 @@ def download_auth(post_id: int, body: dict | None = None, **_):
     """DownloadAuthVo: temporary links of one file (authorizeResourceDownload, legacyDownloadAuth)."""
     body, db = body or {}, session()
     user = (
-        downloads.named_user(db, app_id=caller().app_id, user_id=body["proxyUserId"])
+        downloads.named_user(db, app_id=caller_app_id(), user_id=body["proxyUserId"])
         if body.get("proxyUserId")
         else _user()
     )
@@ -68,7 +68,7 @@ def download_auth(post_id: int, body: dict | None = None, **_):
             settings=platform().settings,
             post_id=post_id,
             file_id=body.get("fileInfoId"),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             user_id=user,
             now=_now(),
         )
@@ -82,7 +82,7 @@ def get_install_config(post_id: int, file_info_id: int | None = None, **_):
             session(),
             settings=platform().settings,
             post_id=post_id,
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             now=_now(),
             file_id=file_info_id,
             is_script=_script_check(),
@@ -103,7 +103,7 @@ def get_install_info(post_id: int, **_):
             session(),
             settings=platform().settings,
             post_id=post_id,
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             user_id=_user(),
             now=_now(),
         )
@@ -123,7 +123,7 @@ def get_game_startup_command(post_id: int, memory_mb: int, **_):
 def report_game_startup_command(post_id: int, body: dict, **_):
     """Store the startup command a consumer used (report*GameStartupCommand)."""
     launch.report_startup_command(
-        session(), post_id=post_id, app_id=caller().app_id, user_id=_user(), body=body
+        session(), post_id=post_id, app_id=caller_app_id(), user_id=_user(), body=body
     )
     return ok(None)
 

@@ -5,7 +5,7 @@ import flask
 from models.identity import accounts, bindings, oauth, tokens, wallets
 from models.identity.records import access_token_vo, binding_vo
 from models.lobby import providers
-from modhub.web import caller, code_guard, ok, platform, proxy_user_id, session
+from modhub.web import caller_app_id, code_guard, ok, platform, proxy_user_id, session
 
 
 def _now():
@@ -19,7 +19,7 @@ def _presented_token() -> str:
 
 def issue_access_token(body, **_):
     """OpenApiAccessTokenVO for an authorization code (issueAccessToken); userId is optional."""
-    app_id = caller().app_id
+    app_id = caller_app_id()
     user_id = int(body["userId"]) if body.get("userId") is not None else None
     keys = [("app", str(app_id))] + ([("user", f"{app_id}:{user_id}")] if user_id is not None else [])
     with code_guard().guarded("oauth", keys, _now().timestamp()):
@@ -36,12 +36,12 @@ def issue_access_token(body, **_):
 
 def revoke_access_token(**_):
     """Boolean: presented token revoked (revokeAccessToken)."""
-    return ok(tokens.revoke(session(), app_id=caller().app_id, token=_presented_token(), now=_now()))
+    return ok(tokens.revoke(session(), app_id=caller_app_id(), token=_presented_token(), now=_now()))
 
 
 def redeem_pairing_code(body, **_):
     """OpenApiAccessTokenVO for a pairing code (redeemPairingCode)."""
-    app_id = caller().app_id
+    app_id = caller_app_id()
     with code_guard().guarded("pairing", [("app", str(app_id))], _now().timestamp()):
         text, row = oauth.redeem_pairing_code(
             session(), app_id=app_id, pairing_code=body["pairingCode"], now=_now()
@@ -54,7 +54,7 @@ def register_proxy_user(body, **_):
     return ok(
         accounts.register(
             session(),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             username=body["username"],
             phone=body.get("phone"),
             email=body.get("email"),
@@ -94,7 +94,7 @@ def adjust_wallet(user_id, currency_code, body, **_):
     return ok(
         wallets.adjust(
             session(),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             acting_user_id=proxy_user_id(),
             user_id=user_id,
             currency=currency_code,
@@ -111,7 +111,7 @@ def link_user_binding(body, **_):
     """OpenApiUserBindingVO of the upserted binding (linkUserBinding)."""
     row = bindings.link(
         session(),
-        app_id=caller().app_id,
+        app_id=caller_app_id(),
         user_id=proxy_user_id(),
         external_user_id=body["externalUserId"],
         external_username=body.get("externalUsername"),
@@ -126,7 +126,7 @@ def unlink_user_binding(body, **_):
     return ok(
         bindings.unlink(
             session(),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             user_id=proxy_user_id(),
             external_user_id=body["externalUserId"],
             now=_now(),
@@ -136,7 +136,7 @@ def unlink_user_binding(body, **_):
 
 def exchange_sso_ticket(**_):
     """OpenApiSsoTicketVO for the presented token (exchangeSsoTicket)."""
-    return ok(oauth.create_sso_ticket(session(), app_id=caller().app_id, user_id=proxy_user_id(), now=_now()))
+    return ok(oauth.create_sso_ticket(session(), app_id=caller_app_id(), user_id=proxy_user_id(), now=_now()))
 
 
 def collect_activity_points(body, **_):
@@ -144,7 +144,7 @@ def collect_activity_points(body, **_):
     return ok(
         providers.collect(
             session(),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             user_id=proxy_user_id(),
             request_id=body["requestId"],
             activity_code=body["activityCode"],
@@ -161,7 +161,7 @@ def place_carousel(body, **_):
     return ok(
         providers.place_carousel(
             session(),
-            app_id=caller().app_id,
+            app_id=caller_app_id(),
             user_id=proxy_user_id(),
             target_url=body["targetUrl"],
             title=body["title"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from modhub.core.errors import ApiError
 
@@ -20,7 +21,9 @@ def check_page(*, page_num: int, page_size: int) -> int:
     return offset
 
 
-def page_result(items: list, *, total: int, page_num: int, page_size: int, total_exact: bool = True) -> dict:
+def page_result(
+    items: list[Any], *, total: int, page_num: int, page_size: int, total_exact: bool = True
+) -> dict[str, Any]:
     """PageResult<T> around one page of items; a total that is only a lower bound (a capped count)
     says so in extData."""
     pages = math.ceil(total / page_size) if total else 0

@@ -29,11 +29,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
+import redis
 from sqlalchemy import BigInteger, Integer, event, insert, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from models.base import Base
+from models.types import rowcount
 
 log = logging.getLogger(__name__)
 MISSING = object()
@@ -73,7 +76,7 @@ class RecordCache:
         """Whether records are kept at all."""
         return self.seconds > 0
 
-    def get(self, kind: str, post_id: int, generation: int):
+    def get(self, kind: str, post_id: int, generation: int) -> Any:  # what put_many kept
         """The record, or MISSING when absent, of another generation or too old."""
         entry = self.entries.get((kind, post_id))
         if entry is None or entry[0] != generation or entry[1] <= self.clock():
@@ -119,7 +122,7 @@ class RecordCache:
 class RedisGeneration:
     """The generation in Redis: shared by every process and host that uses this Redis."""
 
-    def __init__(self, client, prefix: str):
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.client = client
         self.key = f"{prefix}:{GENERATION_KEY}"
 
@@ -139,7 +142,7 @@ def read_generation(session: Session) -> int:
     return session.scalar(select(CatalogGeneration.value).where(CatalogGeneration.id == 1)) or 0
 
 
-def watch(sessions: sessionmaker, redis: RedisGeneration | None) -> None:
+def watch(sessions: sessionmaker[Session], redis: RedisGeneration | None) -> None:
     """Move the generation for every session of this factory: in Redis after the commit when
     there is one, else in the database within the transaction (the default of any session)."""
     info = dict(sessions.kw.get("info") or {})
@@ -156,7 +159,7 @@ def _bump_in_database(session: Session) -> None:
     moved = session.execute(
         update(CatalogGeneration).where(CatalogGeneration.id == 1).values(value=CatalogGeneration.value + 1)
     )
-    if moved.rowcount == 0:  # a database built without the migration's row
+    if rowcount(moved) == 0:  # a database built without the migration's row
         session.execute(insert(CatalogGeneration).values(id=1, value=1))
 
 

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any, cast
 
-from sqlalchemy import BigInteger, DateTime, Integer, Numeric, String, TypeDecorator
+from sqlalchemy import BigInteger, CursorResult, DateTime, Integer, Numeric, Result, String, TypeDecorator
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import mapped_column
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[dt.datetime]):
     """Timezone-aware UTC datetimes on PostgreSQL and SQLite alike (SQLite keeps no zone)."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
         if value is not None and value.tzinfo is None:
             raise ValueError("naive datetime: store UTC-aware datetimes only")
         return value.astimezone(dt.UTC) if value is not None else None
 
-    def process_result_value(self, value, dialect):
+    def process_result_value(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
         if value is not None and value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
         return value
@@ -43,3 +44,9 @@ money = Annotated[Decimal, mapped_column(Numeric(20, 4))]
 def utcnow() -> dt.datetime:
     """The current UTC time, timezone-aware."""
     return dt.datetime.now(dt.UTC)
+
+
+def rowcount(result: Result[*tuple[Any, ...]]) -> int:
+    """The rows an UPDATE or DELETE matched. Session.execute is typed to return a Result; the
+    result of a DML statement is a CursorResult, which counts them."""
+    return cast("CursorResult[*tuple[Any, ...]]", result).rowcount

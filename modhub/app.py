@@ -113,11 +113,12 @@ class Platform:
     clock: Callable[[], dt.datetime] = field(default=lambda: _utc_now())
     storage: object = None
     redis: RedisStore | None = None  # the platform's Redis (modhub.core.redis_store); None: embedded
-    display: Display = None  # time zone, CDN base, site URL: built from the settings once
-    code_guard: CodeGuard = None  # wrong-code counters (modhub.guessing)
-    records: RecordCache = None  # catalogue records kept between requests (models.record_cache)
-    download_counter: RedisCounter | LocalCounter = None  # models.downloads.counting
-    login_throttle: LoginThrottle = None  # the site's failed log-in counter (modhub.site)
+    # built by wire() (from the settings, the database and the quota store), never passed in:
+    display: Display = field(init=False)  # time zone, CDN base, site URL: built from the settings once
+    code_guard: CodeGuard = field(init=False)  # wrong-code counters (modhub.guessing)
+    records: RecordCache = field(init=False)  # catalogue records kept between requests (models.record_cache)
+    download_counter: RedisCounter | LocalCounter = field(init=False)  # models.downloads.counting
+    login_throttle: LoginThrottle = field(init=False)  # the site's failed log-in counter (modhub.site)
     gatekeeper: object = None  # the gateway's checks and its snapshots (modhub.gateway)
 
     def wire(self) -> Platform:

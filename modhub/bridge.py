@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Iterable, Iterator
 
+from a2wsgi.asgi_typing import Receive, Scope, Send
 from a2wsgi.wsgi import Body, WSGIMiddleware, build_environ
-from starlette.types import Receive, Scope, Send
+from a2wsgi.wsgi_typing import Environ
 
 BUFFER = 64 * 1024  # body bytes read per hand-off
 
@@ -26,14 +28,14 @@ BUFFER = 64 * 1024  # body bytes read per hand-off
 class _Call:
     """One WSGI call, driven from the worker thread one hand-off at a time."""
 
-    def __init__(self, app, environ: dict):
+    def __init__(self, app, environ: Environ):
         self.app = app
         self.environ = environ
         self.status: int | None = None
         self.headers: list[tuple[bytes, bytes]] = []
         self.pending: list[bytes] = []  # what write() and the iterable gave, not handed over yet
-        self.iterable = None
-        self.iterator = None
+        self.iterable: Iterable[bytes] | None = None
+        self.iterator: Iterator[bytes] = iter(())
         self.started = False  # the status and headers were handed to the loop
 
     def start_response(self, status: str, headers: list, exc_info=None):
@@ -47,8 +49,8 @@ class _Call:
 
     def first(self) -> tuple[list[bytes], bool]:
         """Run the application: the first body chunks and whether the body ended."""
-        self.iterable = self.app(self.environ, self.start_response)
-        self.iterator = iter(self.iterable)
+        self.iterable = iterable = self.app(self.environ, self.start_response)
+        self.iterator = iter(iterable)
         chunks, done = self.more()
         if self.status is None:
             raise RuntimeError("the WSGI application did not call start_response")
@@ -100,6 +102,7 @@ class OneHopWSGI(WSGIMiddleware):
 
         try:
             chunks, done = await in_thread(call.first)
+            assert call.status is not None  # first() raised otherwise
             await send({"type": "http.response.start", "status": call.status, "headers": call.headers})
             while not done:
                 for chunk in chunks:

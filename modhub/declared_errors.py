@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 ROUTING = "connexion_routing"
 
@@ -52,7 +53,7 @@ class DeclaredErrorsMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        answer = {"status": 0, "body": []}
+        answer: dict[str, Any] = {"status": 0, "body": []}
 
         async def capture(message):
             if message["type"] == "http.response.start":

@@ -176,7 +176,7 @@ class Gatekeeper:
         if token:
             row = live_token_or_raise(session, token=token, app_id=app.id, now=self.platform.clock())
             user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
-        if get_user(session, user_id=user_id) is None:
+        if user_id is None or get_user(session, user_id=user_id) is None:
             raise ApiError("PROXY_USER_INVALID")
         if not token:
             self.users.remember(user_id)

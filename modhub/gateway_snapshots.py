@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from models.identity.service import get_app_by_key
 from models.identity.tables import AppStatus
@@ -24,7 +25,11 @@ class AppInfo:
     per_day: int
 
 
-class Snapshots:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Snapshots(Generic[K, V]):
     """What the gateway read from the database, kept in this process for a few seconds
     (MODHUB_APP_CACHE_SECONDS; 0 keeps nothing): a change is seen by every process within
     that time. The map starts over when it grows past `limit` entries."""
@@ -33,14 +38,14 @@ class Snapshots:
         self.platform = platform
         self.limit = limit
         self.lock = threading.Lock()
-        self.cache: dict = {}
+        self.cache: dict[K, tuple[float, V]] = {}
 
-    def fresh(self, key) -> tuple[float, object] | None:
+    def fresh(self, key: K) -> tuple[float, V] | None:
         """(expiry, value) of a snapshot still within its time, else None."""
         hit = self.cache.get(key)
         return hit if hit and hit[0] > time.monotonic() else None
 
-    def keep(self, key, value) -> None:
+    def keep(self, key: K, value: V) -> None:
         """Keep a value just read."""
         ttl = self.platform.settings.app_cache_seconds
         if ttl > 0:
@@ -59,7 +64,7 @@ class AppDirectory:
 
     def __init__(self, platform):
         self.platform = platform
-        self.snapshots = Snapshots(platform, limit=10_000)
+        self.snapshots: Snapshots[str, AppInfo | None] = Snapshots(platform, limit=10_000)
 
     def get(self, api_key: str) -> AppInfo | None:
         """The application of this key, or None."""
@@ -101,7 +106,7 @@ class UserDirectory:
     """
 
     def __init__(self, platform):
-        self.snapshots = Snapshots(platform, limit=100_000)
+        self.snapshots: Snapshots[int, bool] = Snapshots(platform, limit=100_000)
 
     def live(self, user_id: int) -> bool:
         """Whether the user was seen live within the snapshot time."""

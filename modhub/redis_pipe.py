@@ -148,7 +148,7 @@ class Pipe:
         except OSError as exc:
             self._drop(redis.ConnectionError(f"cannot connect to Redis: {exc}"))
             return
-        sock = self.sock
+        sock = self._sock()
         if self.lost:  # given up on meanwhile (the callers' timeout)
             self._drop(redis.ConnectionError("the connection to Redis timed out"))
             return
@@ -220,7 +220,7 @@ class Pipe:
             self.unsent += data
             return
         try:
-            sent = self.sock.send(data)
+            sent = self._sock().send(data)
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError as exc:
@@ -228,16 +228,16 @@ class Pipe:
             return
         if sent < len(data):
             self.unsent = data[sent:]
-            self.loop.add_writer(self.sock.fileno(), self._writable)
+            self.loop.add_writer(self._sock().fileno(), self._writable)
 
     def _writable(self) -> None:
         data, self.unsent = self.unsent, b""
-        self.loop.remove_writer(self.sock.fileno())
+        self.loop.remove_writer(self._sock().fileno())
         self._write(data)
 
     def _readable(self) -> None:
         try:
-            data = self.sock.recv(65536)
+            data = self._sock().recv(65536)
         except (BlockingIOError, InterruptedError):
             return
         except OSError as exc:
@@ -263,6 +263,12 @@ class Pipe:
         if not future.done():  # no answer within the socket timeout: a stalled Redis
             future.set_exception(redis.TimeoutError("Redis did not answer within the timeout"))
             self._drop(redis.ConnectionError("the connection to Redis timed out"))
+
+    def _sock(self) -> socket.socket:
+        """The socket, once _connect made it (every caller runs after that)."""
+        if self.sock is None:
+            raise redis.ConnectionError("not connected to Redis")
+        return self.sock
 
     def _drop(self, error: Exception) -> None:
         """Fail every pending call with `error` and close the socket."""

@@ -16,6 +16,7 @@ from sqlalchemy import exists, select, text
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
+from models.base import Base
 from models.catalog.queries import forget
 from models.catalog.tables import (
     Category,
@@ -192,7 +193,7 @@ class _PostWriter:
         return top, replies
 
     def _parts(self, posts: list[dict], extras: list[dict]) -> None:
-        rows: dict[type, list[dict]] = {
+        rows: dict[type[Base], list[dict]] = {
             m: []
             for m in (
                 ResourceAuthor,

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from sqlalchemy import Table, insert, select, text
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.schema import CallableColumnDefault, ScalarElementColumnDefault
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
@@ -99,7 +100,10 @@ class BulkWriter:
             out("\t".join([conv(row[k]) for k, conv in given] + defaults))
             out("\n")
         buf.seek(0)
-        cursor = self.session.connection().connection.dbapi_connection.cursor()
+        dbapi = self.session.connection().connection.dbapi_connection
+        if dbapi is None:  # a pooled connection is open while its Session's transaction is
+            raise RuntimeError("the session's database connection is closed")
+        cursor = dbapi.cursor()
         try:
             cursor.copy_expert(sql, buf, size=1 << 18)
         finally:
@@ -119,10 +123,10 @@ class BulkWriter:
             if col.key in keys or col.default is None or col.computed is not None:
                 continue
             default = col.default
-            if default.is_scalar:
+            if isinstance(default, ScalarElementColumnDefault):
                 value = default.arg
-            elif default.is_callable:
-                value = default.arg(None)
+            elif isinstance(default, CallableColumnDefault):
+                value = default.arg(None)  # type: ignore[arg-type]  # wraps a no-argument callable: ignores the context
             else:
                 continue  # a sequence or SQL default: the server applies it
             defaults.append(self._converter(col)(value))
@@ -161,4 +165,4 @@ def deferred_indexes(session: Session, tables: list[str]) -> Iterator[None]:
     yield
     session.execute(text("SET LOCAL maintenance_work_mem = '512MB'"))
     for _, definition in defs:
-        session.execute(text(definition))
+        session.execute(text(str(definition)))

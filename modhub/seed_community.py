@@ -11,6 +11,7 @@ import datetime as dt
 import random
 import sys
 from collections import Counter
+from typing import Any
 
 from tqdm import tqdm
 
@@ -70,11 +71,11 @@ def _seed(pending: PendingRows, *, resources: int, user_ids: list[int], now: dt.
     def pick() -> int:
         return rng.choice(users)
 
-    discuss = []
+    discuss: list[dict[str, Any]] = []
     for i in range(max(10, resources // 5)):
-        zh = rng.random() < 0.6
+        in_zh = rng.random() < 0.6
         topic = rng.randrange(len(TOPICS_ZH))
-        title = f"{TOPICS_ZH[topic]} #{i + 1}" if zh else f"{TOPICS_EN[topic]} #{i + 1}"
+        title = f"{TOPICS_ZH[topic]} #{i + 1}" if in_zh else f"{TOPICS_EN[topic]} #{i + 1}"
         body = f"{rng.choice(V.ZH_PREFIX)}{TOPICS_ZH[topic]}: {rng.choice(V.EN_INTRO)}"
         at = when(300)
         discuss.append(
@@ -95,7 +96,7 @@ def _seed(pending: PendingRows, *, resources: int, user_ids: list[int], now: dt.
                 "like_count": 0,
             }
         )
-    questions = []
+    questions: list[dict[str, Any]] = []
     for i in range(max(6, resources // 10)):
         zh, en = rng.choice(QUESTIONS)
         at = when(200)
@@ -207,7 +208,8 @@ def _seed(pending: PendingRows, *, resources: int, user_ids: list[int], now: dt.
     moment_ids = _ins(Moment, moments)
     bar.update()
 
-    comments, comment_counts = [], Counter()
+    comments: list[dict[str, Any]] = []
+    comment_counts: Counter[int] = Counter()
     owners = {pid: row["user_id"] for pid, row in zip(discuss_ids, discuss, strict=True)}
     for pid in live_discuss:
         for _ in range(rng.randint(0, 3)):
@@ -271,7 +273,8 @@ def _seed(pending: PendingRows, *, resources: int, user_ids: list[int], now: dt.
     pending.update([{"id": pid, "comment_count": n} for pid, n in sorted(comment_counts.items())])
     bar.update()
 
-    reactions, likes = set(), Counter()
+    reactions: set[tuple[int, int]] = set()
+    likes: Counter[int] = Counter()
     for _ in range(len(live_discuss) * 3):
         pid, uid = rng.choice(live_discuss), pick()
         if (pid, uid) not in reactions:

@@ -241,7 +241,7 @@ def file_row(rng: random.Random, post: dict, index: int) -> dict:
         "run_platform": post["run_platform"],
         "environment_side": rng.choice(["BOTH", "BOTH", "CLIENT", "SERVER"]),
         "storage_type": storage,
-        "object_key": hashes["sha256"] if uploaded else None,
+        "object_key": hashes["sha256"] if hashes else None,
         "external_url": None if uploaded else f"https://dl.example.org/{post['id']}/{name}",
         "down_info": []
         if uploaded

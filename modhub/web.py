@@ -58,6 +58,14 @@ def caller() -> envelope.RequestState:
     return envelope.current.get()
 
 
+def caller_app_id() -> int:
+    """The application of a signed operation (the gateway has already verified its signature)."""
+    app_id = caller().app_id
+    if app_id is None:
+        raise ApiError("AUTH_HEADERS_MISSING")
+    return app_id
+
+
 def proxy_user_id() -> int:
     """The proxy user of a P or T operation (the gateway has already required one)."""
     user_id = caller().proxy_user_id

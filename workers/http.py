@@ -93,6 +93,7 @@ class Sender:
                 self.open.discard(conn)
 
     def _connect(self, parts, address: str | None) -> http.client.HTTPConnection:
+        conn: PinnedHTTPConnection | PinnedHTTPSConnection
         if parts.scheme == "https":
             conn = PinnedHTTPSConnection(parts.hostname, parts.port, timeout=self.timeout, context=self.tls)
             conn.tls = self.tls

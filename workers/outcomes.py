@@ -8,9 +8,10 @@ import email.utils
 import logging
 import random
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 
 from models.identity.tables import Application
 from models.webhooks.tables import (
@@ -88,7 +89,7 @@ def record(rt, outcomes: list[Outcome], leftover: list[int], lease_end: dt.datet
     Set-based: one locking read of the batch, one of its subscriptions, then one batched INSERT
     and UPDATE at the flush, so a batch costs a handful of statements, not five per delivery.
     """
-    retries = []
+    retries: list[tuple[int, dt.datetime]] = []
     ids = [o.delivery_id for o in outcomes] + list(leftover)
     if not ids:
         return retries
@@ -133,7 +134,8 @@ def _record_successes(session, outcomes: list[Outcome], lease_end: dt.datetime) 
     """The common batch, every delivery answered 2xx, in Core statements (no ORM objects, the
     same rows locked and written as the general path). False, having written nothing, when a
     subscription of the batch is marked failing: the general path clears the mark."""
-    deliveries, attempts = WebhookDelivery.__table__, WebhookAttempt.__table__
+    # declarative types __table__ as a FromClause; these mapped classes each have a Table
+    deliveries, attempts = cast(Table, WebhookDelivery.__table__), cast(Table, WebhookAttempt.__table__)
     rows = {
         r.id: r
         for r in session.execute(

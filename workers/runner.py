@@ -58,6 +58,17 @@ class Sweeper(threading.Thread):
                     self.rt.settings.webhook_sweep_seconds,
                 )
 
+    def maintain(self) -> None:
+        """The maintenance jobs, when this worker's turn has come (workers.maintenance)."""
+        interval = self.rt.settings.maintenance_interval_seconds
+        if not interval:
+            return
+        if self.platform is None:
+            from modhub.app import build_platform
+
+            self.platform = build_platform(self.rt.settings)
+        run_if_due(self.platform, self.downloads.client, interval=interval)
+
 
 def revive_scheduler(worker) -> bool:
     """Restart the worker's RQ scheduler process if it died (a Redis restart kills it).
@@ -73,17 +84,6 @@ def revive_scheduler(worker) -> bool:
     if started:
         log.warning("the RQ scheduler process had stopped (Redis restarted?); started a new one")
     return started
-
-    def maintain(self) -> None:
-        """The maintenance jobs, when this worker's turn has come (workers.maintenance)."""
-        interval = self.rt.settings.maintenance_interval_seconds
-        if not interval:
-            return
-        if self.platform is None:
-            from modhub.app import build_platform
-
-            self.platform = build_platform(self.rt.settings)
-        run_if_due(self.platform, self.downloads.client, interval=interval)
 
 
 def run_worker(

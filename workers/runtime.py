@@ -27,18 +27,16 @@ class Runtime:
     settings: Settings
     db: Database
     secrets: SecretBox
-    dispatcher: object
+    dispatcher: RQDispatcher | None  # None: the embedded relay, which runs no RQ job
     clock: Callable[[], dt.datetime] = field(default=_utcnow)
-    sender: Sender = field(default=None)
-    pool: ThreadPoolExecutor = field(default=None)
+    sender: Sender = field(init=False)
+    pool: ThreadPoolExecutor = field(init=False)
 
-    def __post_init__(self):
-        if self.sender is None:
-            self.sender = Sender(self.settings.webhook_timeout_seconds)
-        if self.pool is None:
-            self.pool = ThreadPoolExecutor(
-                self.settings.webhook_concurrency, thread_name_prefix="modhub-webhook-send"
-            )
+    def __post_init__(self) -> None:
+        self.sender = Sender(self.settings.webhook_timeout_seconds)
+        self.pool = ThreadPoolExecutor(
+            self.settings.webhook_concurrency, thread_name_prefix="modhub-webhook-send"
+        )
 
     def close(self) -> None:
         """Close the HTTP connections and the sending threads."""

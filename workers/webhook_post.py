@@ -12,8 +12,9 @@ import http.client
 import logging
 import time
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Table, bindparam, select, update
 
 from models.webhooks.tables import (
     DeliveryStatus,
@@ -70,7 +71,7 @@ def _claim_and_load(rt, ids, claimed_at, lease_end) -> list[Outgoing]:
     with rt.db.session() as session, session.begin():
         claimed = list(
             session.scalars(
-                update(WebhookDelivery.__table__)
+                update(cast(Table, WebhookDelivery.__table__))  # declarative types it as a FromClause
                 .where(
                     WebhookDelivery.id.in_(bindparam("ids", expanding=True)),
                     WebhookDelivery.status == DeliveryStatus.PENDING,

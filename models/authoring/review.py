@@ -68,7 +68,15 @@ def get_or_raise(session: Session, *, draft_id: int, lock: bool = False) -> Reso
 
 def target_of(session: Session, draft: ResourceDraft) -> ResourcePost:
     """The post approval changes: the draft's own (NEW) or the published parent (EDIT)."""
-    return session.get(ResourcePost, draft.parent_post_id if draft.kind == EDIT else draft.id)
+    return _post(session, draft.parent_post_id if draft.kind == EDIT else draft.id)
+
+
+def _post(session: Session, post_id: int | None, *, lock: bool = False) -> ResourcePost:
+    """A post row a draft points at (every draft has one: its own, and its parent when EDIT)."""
+    post = None if post_id is None else session.get(ResourcePost, post_id, with_for_update=lock)
+    if post is None:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return post
 
 
 def diff(session: Session, draft: ResourceDraft) -> list[tuple[str, object, object]]:
@@ -233,7 +241,7 @@ def approve(
     draft = get_or_raise(session, draft_id=draft_id, lock=True)
     if draft.state != PENDING_REVIEW:
         raise ApiError("REVIEW_NOT_PENDING", f"draft {draft_id} is {draft.state}")
-    post = session.get(ResourcePost, target_of(session, draft).id, with_for_update=True)
+    post = _post(session, target_of(session, draft).id, lock=True)
     columns = c.columns(session, draft.content)
     if draft.kind == EDIT:
         if post.is_delete or post.status != "PUBLISHED":
@@ -251,7 +259,7 @@ def approve(
         post.post_version += 1
         _replace_parts(session, draft, post, now)
         _version(session, draft, post, now, columns.get("resource_version", post.resource_version))
-        session.get(ResourcePost, draft.id).status = "ARCHIVED"  # the draft row: a chain entry
+        _post(session, draft.id).status = "ARCHIVED"  # the draft row: a chain entry
         lifecycle.update_resource(
             session,
             post_id=post.id,

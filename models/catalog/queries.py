@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.records import mod_summary
@@ -29,7 +29,7 @@ ROLE_ORDER = case(
 )
 
 
-def listed_clause():
+def listed_clause() -> ColumnElement[bool]:
     """SQL condition of ResourcePost.listed: published, public and not deleted."""
     return (
         (ResourcePost.status == "PUBLISHED")
@@ -91,7 +91,7 @@ def summaries(session: Session, posts: list[ResourcePost], *, display: Display) 
 def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -> tuple[list, int]:
     """One page of a query's rows and the total count (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
-    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    total = session.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar_one()
     rows = list(session.scalars(query.offset(offset).limit(page_size))) if total > offset else []
     return rows, total
 

@@ -5,6 +5,7 @@ per-resource lists (comments paged, rating aggregate, relations, approved versio
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
 from sqlalchemy import Float, bindparam, cast, func, select
 from sqlalchemy.orm import Session
@@ -183,7 +184,7 @@ def relations_batch(session: Session, *, post_ids: list[int]) -> list[dict | Non
     listed = set(
         session.scalars(select(ResourcePost.id).where(ResourcePost.id.in_(set(post_ids)), listed_clause()))
     )
-    rows = (
+    rows: Iterable[ResourceRelation] = (
         session.scalars(
             select(ResourceRelation)
             .where(ResourceRelation.post_id.in_(listed))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
@@ -88,9 +89,10 @@ def _categories(session: Session, section_code: str | None = None) -> list[Categ
 def _ancestors(categories: list[Category]) -> dict[str, set[str]]:
     """Each category code with itself and its ancestors (cycles and dangling parents tolerated)."""
     parent = {c.code: c.parent_code for c in categories}
-    lineage = {}
+    lineage: dict[str, set[str]] = {}
     for code in parent:
-        seen, cur = set(), code
+        seen: set[str] = set()
+        cur: str | None = code
         while cur in parent and cur not in seen:
             seen.add(cur)
             cur = parent[cur]
@@ -128,9 +130,9 @@ def category_tree(session: Session, *, display: Display) -> list[dict]:
     categories = _categories(session)
     counts = _category_counts(_combo_counts(session), _ancestors(categories))
     nodes = {c.code: category_node(c, count=counts[c.code], display=display) for c in categories}
-    roots = []
+    roots: list[dict] = []
     for c in categories:
-        parent = nodes.get(c.parent_code) if c.parent_code != c.code else None
+        parent = nodes.get(c.parent_code) if c.parent_code and c.parent_code != c.code else None
         (parent["children"] if parent else roots).append(nodes[c.code])
     return roots
 
@@ -149,7 +151,7 @@ def filter_options(session: Session, *, section_code: str) -> dict:
     types = [c for c in categories if c.parent_code is None or c.parent_code not in codes]
     type_codes = {c.code for c in types}
     seconds = [c for c in categories if c.parent_code in type_codes]
-    platforms = (
+    platforms: Iterable[RunPlatform] = (
         session.scalars(
             select(RunPlatform)
             .where(RunPlatform.code.in_(list(by_platform)), RunPlatform.is_delete.is_(False))

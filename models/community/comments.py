@@ -32,7 +32,7 @@ def list_comments(
         Comment.status == "NORMAL",
         Comment.is_delete.is_(False),
     )
-    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
+    total = session.execute(select(func.count()).select_from(Comment).where(*visible)).scalar_one()
     rows = (
         session.execute(
             select(Comment, User)
@@ -61,7 +61,7 @@ def list_resource_comments(
         Comment.status == "NORMAL",
         Comment.is_delete.is_(False),
     )
-    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
+    total = session.execute(select(func.count()).select_from(Comment).where(*visible)).scalar_one()
     rows = (
         session.execute(
             select(Comment, User)
@@ -79,7 +79,12 @@ def list_resource_comments(
 
 
 # entity type -> model whose comment_count a new top-level comment or reply moves
-_COMMENTED = {DISCUSS: CommunityPost, QUESTION: CommunityPost, MOMENT: Moment, RESOURCE: ResourcePost}
+_COMMENTED: dict[str, type[CommunityPost] | type[Moment] | type[ResourcePost]] = {
+    DISCUSS: CommunityPost,
+    QUESTION: CommunityPost,
+    MOMENT: Moment,
+    RESOURCE: ResourcePost,
+}
 
 
 def publish(
@@ -95,8 +100,10 @@ def publish(
     """Publish a comment or reply (HTML sanitised), move the counters and notify the entity's
     author (COMMENT), the parent's author (REPLY) and live mentioned users (MENTION)."""
     owner = entity_owner(session, entity_type=entity_type, entity_id=entity_id)
-    if entity_type == RESOURCE and session.get(ResourcePost, entity_id).comment_permission != "EVERYONE":
-        raise ApiError("COMMENTS_CLOSED")
+    if entity_type == RESOURCE:
+        post = session.get(ResourcePost, entity_id)  # loaded by entity_owner: listed
+        if post is None or post.comment_permission != "EVERYONE":
+            raise ApiError("COMMENTS_CLOSED")
     parent = session.get(Comment, parent_comment_id) if parent_comment_id else None
     if parent_comment_id and (
         parent is None

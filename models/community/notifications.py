@@ -77,7 +77,7 @@ def list_notifications(
     if read_flag is not None:
         where.append(Notification.read_flag.is_(read_flag))
     offset = check_page(page_num=page_num, page_size=page_size)
-    total = session.scalar(select(func.count()).select_from(Notification).where(*where))
+    total = session.execute(select(func.count()).select_from(Notification).where(*where)).scalar_one()
     rows = (
         session.execute(
             select(Notification, User)

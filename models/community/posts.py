@@ -29,7 +29,7 @@ def page_with_authors(
 ) -> tuple[list[tuple], int]:
     """One page of (row, author or None) pairs and the total (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
-    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    total = session.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar_one()
     if total <= offset:
         return [], total
     entity = query.column_descriptions[0]["entity"]

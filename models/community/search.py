@@ -21,6 +21,7 @@ import re
 from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.selectable import GenerativeSelect
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost, Tag
@@ -210,12 +211,12 @@ def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code:
     parts += _community_hits(postgres, keyword, section_code, wanted)
     if not parts:
         return None
-    hits = union_all(*parts) if len(parts) > 1 else parts[0]
+    matches: GenerativeSelect = union_all(*parts) if len(parts) > 1 else parts[0]
     if postgres:
         # OFFSET 0 fences the matches: the scores are computed below the window aggregate, which
         # then buffers only (kind, id, score, at) instead of every match's whole tsvector.
-        hits = hits.offset(0)
-    hits = hits.subquery("hits")
+        matches = matches.offset(0)
+    hits = matches.subquery("hits")
     page = select(hits.c.kind, hits.c.id, hits.c.score, func.count().over()).order_by(
         hits.c.score.desc(), hits.c.at.desc(), hits.c.id.desc()
     )

@@ -15,8 +15,10 @@ with a word shorter than 3 characters fall back to LIKE over the same columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Float, Integer, Select, String, case, cast, func, literal, or_, select, text
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -31,8 +33,8 @@ class Searched:
     column weights."""
 
     table: str
-    id: ColumnElement
-    title: ColumnElement | None
+    id: ColumnElement[Any] | InstrumentedAttribute[Any]
+    title: ColumnElement[Any] | InstrumentedAttribute[Any] | None
     texts: tuple
     fts_weights: str
 
@@ -77,12 +79,15 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     if needs_substring(keyword, query, words_cover_cjk=True):
         hits.append(DOC.c.search_text.like(pattern, escape="\\"))
     title_hit = case((DOC.c.title.like(pattern, escape="\\"), ONE), else_=ZERO)  # null title: 0
-    if query is None:  # only partial words or single characters: substring matches alone
+    score: ColumnElement[Any]
+    # the phrase query is None exactly when the words query is (same words, other operator)
+    if query is None or (phrase := tsquery(keyword, phrase=True)) is None:
+        # only partial words or single characters: substring matches alone
         score = title_hit
     else:  # the phrase in weight A: titles, so never for answers and moments
-        rank = case(
-            (tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A")), ONE), else_=ZERO
-        ) + func.ts_rank(tsv, query, type_=Float)
+        rank = case((tsv.op("@@")(in_weight(phrase, "A")), ONE), else_=ZERO) + func.ts_rank(
+            tsv, query, type_=Float
+        )
         # every row found matches the words when there is no substring alternative
         score = rank if len(hits) == 1 else case((tsv.op("@@")(query), rank), else_=title_hit)
     stmt = select(

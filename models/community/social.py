@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost
@@ -62,6 +63,8 @@ def live_user(session: Session, user_id: int) -> User:
 def entity_owner(session: Session, *, entity_type: str, entity_id: int):
     """The author id of a shown record (live post of that type, live moment, listed resource,
     NORMAL comment), or RECORD_NOT_FOUND."""
+    model: type[CommunityPost] | type[Moment] | type[ResourcePost] | type[Comment]
+    where: list[ColumnElement[bool]]
     if entity_type in (DISCUSS, QUESTION):
         model, where = (
             CommunityPost,
@@ -183,9 +186,9 @@ def list_follows(
     )
     where = (mine == user_id, User.is_delete.is_(False))
     offset = check_page(page_num=page_num, page_size=page_size)
-    total = session.scalar(
+    total = session.execute(
         select(func.count()).select_from(Follow).join(User, User.id == other).where(*where)
-    )
+    ).scalar_one()
     rows = (
         session.execute(
             select(User, Follow.create_time)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
@@ -13,6 +14,7 @@ from models.console.tables import ConsoleApp, SiteRole
 from models.identity import applications
 from models.identity.tables import PROXY_PERMISSION, Application, AppStatus
 from models.webhooks import service as webhooks
+from models.webhooks.tables import WebhookSubscription
 from modhub.core.crypto import SecretBox
 from modhub.core.errors import ApiError
 
@@ -23,7 +25,7 @@ WANTABLE = (PROXY_PERMISSION,)
 MAX_LIST = 20
 
 
-def _clean_uris(uris) -> list[str]:
+def _clean_uris(uris: Iterable[str]) -> list[str]:
     out = []
     for uri in (u.strip() for u in uris):
         parts = urlsplit(uri) if uri else None
@@ -51,7 +53,7 @@ def _ip_entry_ok(entry: str) -> bool:
     return True
 
 
-def _clean_ips(entries) -> list[str]:
+def _clean_ips(entries: Iterable[str]) -> list[str]:
     out = [e.strip() for e in entries if e.strip()]
     for entry in out:
         if not _ip_entry_ok(entry):
@@ -72,9 +74,9 @@ def register(
     owner_user_id: int,
     name: str,
     description: str,
-    redirect_uris,
-    ip_allow,
-    wanted_permissions,
+    redirect_uris: Iterable[str],
+    ip_allow: Iterable[str],
+    wanted_permissions: Iterable[str],
 ) -> ConsoleApp:
     """Register an application for its owner; it is PENDING until an admin approves it."""
     name = name.strip()
@@ -136,7 +138,9 @@ def rotate_secret(session: Session, box: SecretBox, *, user_id: int, app_id: int
     return secret
 
 
-def edit(session: Session, *, user_id: int, app_id: int, redirect_uris, ip_allow) -> Application:
+def edit(
+    session: Session, *, user_id: int, app_id: int, redirect_uris: Iterable[str], ip_allow: Iterable[str]
+) -> Application:
     """Change the redirect URIs and the IP allow-list of one's own application."""
     app, _ = owned_app(session, user_id=user_id, app_id=app_id)
     app.redirect_uris, app.ip_allow = _clean_uris(redirect_uris), _clean_ips(ip_allow)
@@ -165,7 +169,7 @@ def set_role(session: Session, *, user_id: int, role: str | None) -> None:
     session.flush()
 
 
-def owned_subscription(session: Session, *, user_id: int, subscription_id: int):
+def owned_subscription(session: Session, *, user_id: int, subscription_id: int) -> WebhookSubscription:
     """A webhook subscription of one of the user's applications (another's is RECORD_NOT_FOUND)."""
     sub = webhooks.get_or_raise(session, subscription_id=subscription_id)
     console = session.get(ConsoleApp, sub.app_id)

@@ -29,7 +29,7 @@ class ConsoleApp(Base):
     app_id: Mapped[int] = mapped_column(BigId, ForeignKey("application.id"), primary_key=True)
     owner_user_id: Mapped[int] = mapped_column(BigId, ForeignKey("app_user.id"), index=True)
     description: Mapped[str] = mapped_column(Text, default="")
-    wanted_permissions: Mapped[list] = mapped_column(JSON, default=list)
+    wanted_permissions: Mapped[list[str]] = mapped_column(JSON, default=list)
     refusal_reason: Mapped[str | None] = mapped_column(Text)
     secret_shown: Mapped[bool] = mapped_column(Boolean, default=False)
     old_secret_ended_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

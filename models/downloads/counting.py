@@ -121,12 +121,14 @@ def client_key(user_id: int | None, address: str | None) -> str:
 
 def apply(session: Session, counts: dict[str, int]) -> int:
     """Add counts {"post:file:day": n} to the files, the resources and the daily statistics."""
-    by_file, by_post, by_day = defaultdict(int), defaultdict(int), defaultdict(int)
+    by_file: defaultdict[int, int] = defaultdict(int)
+    by_post: defaultdict[int, int] = defaultdict(int)
+    by_day: defaultdict[tuple[int, dt.date], int] = defaultdict(int)
     for name, n in counts.items():
-        post, file, day = name.split(":")
+        post, file, day_text = name.split(":")
         by_file[int(file)] += n
         by_post[int(post)] += n
-        by_day[(int(post), dt.date.fromisoformat(day))] += n
+        by_day[(int(post), dt.date.fromisoformat(day_text))] += n
     for file_id, n in by_file.items():
         session.execute(
             update(ResourceFile)

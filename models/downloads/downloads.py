@@ -77,7 +77,8 @@ def signed_infos(
     infos = records.down_info(f)
     for info in infos:
         if info["storageType"] == "DIRECT_UPLOAD" and info["url"] is None:
-            bound = user_id if access.needs_user(session.get(ResourcePost, f.post_id)) else None
+            post = session.get(ResourcePost, f.post_id)  # the file's foreign key: always there
+            bound = user_id if post is None or access.needs_user(post) else None
             info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound, now=now)
             info["expiresAt"] = _expiry(expires, settings.time_zone)
     return infos

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import jsonschema
 from sqlalchemy import func, select
@@ -169,13 +169,14 @@ def referenced_files(
     if not script:
         return [(0, files[0])] if files else []
     declared = doc.get("files")
+    order: Sequence[ResourceFile | None]
     if isinstance(declared, list):
         by_id = {f.id: f for f in files}
         order = [by_id.get(i) if isinstance(i, int) else None for i in declared]
     else:
         order = files
     indexes = sorted({int(m) for m in REF.findall(script)})
-    return [(i, order[i]) for i in indexes if i < len(order) and order[i] is not None]
+    return [(i, f) for i in indexes if i < len(order) and (f := order[i]) is not None]
 
 
 def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None) -> dict:
@@ -275,7 +276,7 @@ def verified_game_versions(session: Session, *, post_id: int) -> list[str]:
         .group_by(StartupCommandReport.game_version)
         .order_by(n.desc(), StartupCommandReport.game_version.desc())
     ).all()
-    return [v for v, _ in rows]
+    return [v for v, _ in rows if v is not None]  # the query keeps known versions only
 
 
 def install_info(
@@ -300,8 +301,8 @@ def install_info(
         "version": post.resource_version,
         "game": post.section_code,
         "script": script,
-        "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if script else None,
-        "scriptKeyId": key_ring.kid if script else None,
+        "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if key_ring and script else None,
+        "scriptKeyId": key_ring.kid if key_ring else None,
         "scriptSource": source,
         "scriptSummary": _text(doc.get("summary")),
         "postUrl": detail_url(post.id, settings.site_url) or None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from models.downloads.keys import KeyRing
 
@@ -17,7 +18,10 @@ def _b64url(number: int) -> str:
 
 def jwk(kid: str, public_pem: bytes) -> dict:
     """The JWK of one RSA public key: kid, kty, n, e, use (sig) and alg (RS256)."""
-    numbers = serialization.load_pem_public_key(public_pem).public_numbers()
+    key = serialization.load_pem_public_key(public_pem)
+    if not isinstance(key, rsa.RSAPublicKey):
+        raise ValueError(f"install key {kid} is not an RSA key")
+    numbers = key.public_numbers()
     return {
         "kid": kid,
         "kty": "RSA",

@@ -92,7 +92,7 @@ def _stored_current(session: Session, settings) -> InstallSigningKey:
         if not stored_key_exists(session):  # a new snapshot: sees a key another caller committed
             session.add(_first_row(settings))
             session.flush()
-    return session.scalar(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT))
+    return session.execute(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT)).scalar_one()
 
 
 def _store_first_sqlite(session: Session, settings) -> None:

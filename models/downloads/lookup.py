@@ -124,7 +124,7 @@ def updates(
                 "hash": h,
                 "status": _status(installed, best),
                 "installedFileInfoId": installed.id if installed else None,
-                "upToDate": best is not None and best.id == installed.id,
+                "upToDate": best is not None and installed is not None and best.id == installed.id,
                 "file": by_file[best.id] if best else None,
             }
         )

@@ -19,7 +19,7 @@ from models.catalog import lifecycle
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
-from models.types import utcnow
+from models.types import rowcount, utcnow
 from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
 
@@ -59,7 +59,7 @@ def _merge(
                 )
         except IntegrityError:
             pass
-        row = session.scalar(select(Feedback).where(*key).with_for_update())
+        row = session.execute(select(Feedback).where(*key).with_for_update()).scalar_one()
     if row.status == "RESOLVED":
         row.status, row.resolved_at, row.resolution, row.count = "ACTIVE", None, None, 0
     return row
@@ -194,11 +194,13 @@ def resolved_since(session: Session, *, app_id: int, since: str, limit: int, dis
 def resolve(session: Session, *, post_id: int, resolution: str, now: dt.datetime | None = None) -> int:
     """Resolve every active report of a resource and forget its failure reporters."""
     now = now or utcnow()
-    done = session.execute(
-        update(Feedback)
-        .where(Feedback.post_id == post_id, Feedback.status == "ACTIVE")
-        .values(status="RESOLVED", resolved_at=now, resolution=resolution[:1000])
-    ).rowcount
+    done = rowcount(
+        session.execute(
+            update(Feedback)
+            .where(Feedback.post_id == post_id, Feedback.status == "ACTIVE")
+            .values(status="RESOLVED", resolved_at=now, resolution=resolution[:1000])
+        )
+    )
     session.execute(delete(FailureReporter).where(FailureReporter.post_id == post_id))
     session.flush()
     return done

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Row, Select, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise, listed_clause
@@ -11,7 +14,7 @@ from models.files.records import file_summary
 from modhub.core.display import Display
 
 
-def visible_files():
+def visible_files() -> Select[ResourceFile]:
     """SELECT of files that may be shown: not deleted and in status NORMAL."""
     return select(ResourceFile).where(ResourceFile.is_delete.is_(False), ResourceFile.file_status == "NORMAL")
 
@@ -26,13 +29,13 @@ def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str
     )
 
 
-def summaries(session: Session, files: list[ResourceFile], *, display: Display) -> list[dict]:
+def summaries(session: Session, files: list[ResourceFile], *, display: Display) -> list[dict[str, Any]]:
     """FileSummaryVO of each file, run platform names loaded in one query."""
     names = platform_names(session, files)
     return [file_summary(f, platform_names=names, display=display) for f in files]
 
 
-def list_files(session: Session, *, post_id: int, display: Display) -> list[dict]:
+def list_files(session: Session, *, post_id: int, display: Display) -> list[dict[str, Any]]:
     """FileSummaryVO of a listed resource's visible files, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     files = list(
@@ -45,14 +48,16 @@ def list_files(session: Session, *, post_id: int, display: Display) -> list[dict
     return summaries(session, files, display=display)
 
 
-def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[dict | None]:
+def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[dict[str, Any] | None]:
     """FileSummaryVO per requested id in request order: null for an unknown file, and files of
     resources that are not publicly visible dropped without an error."""
-    rows = session.execute(
-        visible_files()
-        .add_columns(listed_clause().label("public"))
-        .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
-        .where(ResourceFile.id.in_(set(file_ids)))
+    rows: Sequence[Row[ResourceFile, bool]] = (
+        session.execute(
+            visible_files()
+            .add_columns(listed_clause().label("public"))
+            .join(ResourcePost, ResourcePost.id == ResourceFile.post_id)
+            .where(ResourceFile.id.in_(set(file_ids)))
+        )
     ).all()
     public = {f.id: f for f, is_public in rows if is_public}
     hidden = {f.id for f, is_public in rows if not is_public}

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from models.catalog.tables import ResourceFile
 from modhub.core.display import Display
 
 
-def hashes(f: ResourceFile) -> dict | None:
+def hashes(f: ResourceFile) -> dict[str, Any] | None:
     """The stored digests {sha1, sha256, sha512}, or null for a file not stored on site."""
     if not f.sha256:
         return None
     return {"sha1": f.sha1, "sha256": f.sha256, "sha512": f.sha512}
 
 
-def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
+def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict[str, Any]:
     """FileSummaryVO of a file; fingerprint is the sha256 (null when the bytes are not on site)."""
     return {
         "fileInfoId": f.id,
@@ -23,7 +25,7 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Di
         "fileVersion": f.file_version,
         "resourceVersions": list(f.resource_versions or []),
         "runPlatform": f.run_platform,
-        "runPlatformName": platform_names.get(f.run_platform),
+        "runPlatformName": platform_names.get(f.run_platform) if f.run_platform else None,
         "environmentSide": f.environment_side,
         "storageType": f.storage_type,
         "fileSize": f.file_size,
@@ -37,7 +39,7 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Di
     }
 
 
-def down_info(f: ResourceFile) -> list[dict]:
+def down_info(f: ResourceFile) -> list[dict[str, Any]]:
     """Parsed download information without tokens: the on-site copy, else the file's own external
     link (`externalUrl`, the one URL download-url and the redirect give), then the other stored
     sources; a stored source repeating the file's link is that link (one URL per file)."""
@@ -57,7 +59,9 @@ def down_info(f: ResourceFile) -> list[dict]:
     return infos
 
 
-def _info(f: ResourceFile, kind: str, name, url, code, *, own: bool = False) -> dict:
+def _info(
+    f: ResourceFile, kind: str, name: str | None, url: str | None, code: str | None, *, own: bool = False
+) -> dict[str, Any]:
     """One DownloadInfo without tokens; size and hash are the file's own for its own copy."""
     return {
         "storageType": kind,
@@ -71,7 +75,7 @@ def _info(f: ResourceFile, kind: str, name, url, code, *, own: bool = False) -> 
     }
 
 
-def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
+def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict[str, Any]:
     """FileDetailVO: the summary plus the parsed download information (no change log is kept)."""
     return {
         **file_summary(f, platform_names=platform_names, display=display),
@@ -80,6 +84,6 @@ def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Dis
     }
 
 
-def download_url(f: ResourceFile) -> dict:
+def download_url(f: ResourceFile) -> dict[str, Any]:
     """FileDownloadUrlVO: the original external link of the file."""
     return {"fileInfoId": f.id, "postId": f.post_id, "storageType": f.storage_type, "url": f.external_url}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,7 +15,7 @@ from models.files import records
 from models.files.listing import platform_names
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
-from modhub.core.storage import ObjectMissing
+from modhub.core.storage import ObjectMissing, Storage
 
 
 def get_owned_or_raise(session: Session, *, file_id: int, post_id: int | None) -> ResourceFile:
@@ -41,13 +42,13 @@ def get_with_post_or_raise(
     return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
-def get_detail(session: Session, *, post_id: int, file_id: int, display: Display) -> dict:
+def get_detail(session: Session, *, post_id: int, file_id: int, display: Display) -> dict[str, Any]:
     """FileDetailVO of a file owned by postId."""
     f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
     return records.file_detail(f, platform_names=platform_names(session, [f]), display=display)
 
 
-def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> dict:
+def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> dict[str, Any]:
     """FileDownloadUrlVO of a file with an external link (DIRECT_LINK, CLOUD_DISK); 200321 for
     an on-site file, which has none."""
     f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
@@ -62,15 +63,15 @@ class Download:
 
     file_id: int
     file_name: str | None
+    post: ResourcePost
     post_id: int | None = None
-    post: ResourcePost | None = None
     key: str | None = None
     size: int = 0
     sha256: str | None = None
     redirect: str | None = None
 
 
-def resolve_download(session: Session, storage, *, post_id: int | None, file_id: int) -> Download:
+def resolve_download(session: Session, storage: Storage, *, post_id: int | None, file_id: int) -> Download:
     """The download of a file owned by postId (any listed one when None): DIRECT_UPLOAD streams
     the stored bytes, DIRECT_LINK redirects, CLOUD_DISK is refused (200320); missing bytes are
     200420."""
@@ -100,7 +101,7 @@ def resolve_download(session: Session, storage, *, post_id: int | None, file_id:
     )
 
 
-def check_storage(session: Session, storage) -> tuple[int, list[str]]:
+def check_storage(session: Session, storage: Storage) -> tuple[int, list[str]]:
     """Re-read every stored object a live file record references: (objects checked, problems),
     a problem when the bytes are missing or their size or sha256 differs from the record."""
     rows = session.execute(
@@ -114,6 +115,8 @@ def check_storage(session: Session, storage) -> tuple[int, list[str]]:
     ).all()
     problems = []
     for key, size, sha256 in rows:
+        if key is None:  # the query keeps stored files only
+            continue
         digest, got = hashlib.sha256(), 0
         try:
             for chunk in storage.open(key):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import string
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -46,8 +47,10 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
         )
         if u.password_hash
     ]
-    for user in candidates or [None]:
-        stored = user.password_hash if user is not None else _DUMMY_HASH
+    tries: list[User | None] = list(candidates) or [None]
+    for user in tries:
+        # candidates all have a hash: the dummy is verified only when nobody matched
+        stored = user.password_hash if user is not None and user.password_hash else _DUMMY_HASH
         try:
             _HASHER.verify(stored, password)
         except (VerificationError, InvalidHashError):
@@ -57,7 +60,7 @@ def authenticate(session: Session, *, login: str, password: str) -> User | None:
     return None
 
 
-def _taken(session: Session, **fields) -> list[str]:
+def _taken(session: Session, **fields: str | None) -> list[str]:
     """The names of the unique account fields whose value another account already uses."""
     column = {
         "username": User.username,
@@ -96,7 +99,7 @@ def register(
     external_username: str | None = None,
     external_display_name: str | None = None,
     now: dt.datetime,
-) -> dict:
+) -> dict[str, Any]:
     """Create an account for an application, bind it, and issue its first token.
 
     Returns OpenApiProxyUserRegisterVO; a generated password appears only in this return value.
@@ -107,7 +110,7 @@ def register(
     if taken:
         raise ApiError("CONFLICT", f"already taken: {', '.join(taken)}")
     generated = password is None
-    plain = secrets.token_urlsafe(12) if generated else password
+    plain = secrets.token_urlsafe(12) if password is None else password
     user = User(
         username=username,
         login_name=login_name or _new_login_name(session),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,7 +22,7 @@ class Credentials:
     api_key: str
     secret_key: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The shape the CLI prints."""
         return {"appId": self.app_id, "apiKey": self.api_key, "secretKey": self.secret_key}
 
@@ -30,10 +32,10 @@ def create(
     box: SecretBox,
     *,
     name: str,
-    permissions=(),
-    ip_allow=(),
-    redirect_uris=(),
-    scopes=(),
+    permissions: Iterable[str] = (),
+    ip_allow: Iterable[str] = (),
+    redirect_uris: Iterable[str] = (),
+    scopes: Iterable[str] = (),
     per_minute: int | None = None,
     per_day: int | None = None,
     approve: bool = False,

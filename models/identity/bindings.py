@@ -81,8 +81,8 @@ def _insert(
     app_id: int,
     user_id: int,
     external_user_id: str,
-    external_username,
-    external_display_name,
+    external_username: str | None,
+    external_display_name: str | None,
     source: str,
     now: dt.datetime,
 ) -> UserBinding:

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from models.identity.service import get_user, token_hash
-from models.identity.tables import Application, AuthCode, IdempotencyKey, PairingCode, SsoTicket, User
+from models.identity.tables import (
+    Application,
+    AuthCode,
+    IdempotencyKey,
+    PairingCode,
+    ProxyToken,
+    SsoTicket,
+    User,
+)
 from models.identity.tokens import granted_scopes, issue_token, proxy_app_or_raise, random_code
+from models.types import rowcount
 from modhub.core.errors import ApiError
 
 AUTH_CODE_TTL = dt.timedelta(minutes=5)
@@ -22,14 +32,19 @@ PAIRING_CODE_TTL = dt.timedelta(days=1)
 SSO_TICKET_TTL = dt.timedelta(seconds=300)
 
 
-def _consume(session: Session, model, row_id: int, now: dt.datetime) -> bool:
+def _consume(
+    session: Session,
+    model: type[AuthCode] | type[PairingCode] | type[SsoTicket],
+    row_id: int,
+    now: dt.datetime,
+) -> bool:
     """Mark one code used if it still is unused and unexpired; False when someone was faster."""
     result = session.execute(
         update(model)
         .where(model.id == row_id, model.used_at.is_(None), model.expires_at > now)
         .values(used_at=now)
     )
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def consent_app(session: Session, *, app_id: int, redirect_uri: str) -> Application:
@@ -72,7 +87,7 @@ def exchange_auth_code(
     auth_code: str,
     requested_scopes: list[str] | None,
     now: dt.datetime,
-):
+) -> tuple[str, ProxyToken]:
     """Trade an auth code for a proxy token of its user: (token text, token row).
 
     The code names its user; a user_id that is given must be that user (AUTH_CODE_USER_MISMATCH).
@@ -99,7 +114,9 @@ def create_pairing_code(session: Session, *, user_id: int, now: dt.datetime) -> 
     return code, expires
 
 
-def redeem_pairing_code(session: Session, *, app_id: int, pairing_code: str, now: dt.datetime):
+def redeem_pairing_code(
+    session: Session, *, app_id: int, pairing_code: str, now: dt.datetime
+) -> tuple[str, ProxyToken]:
     """Trade a pairing code for a proxy token of its user: (token text, token row)."""
     app = proxy_app_or_raise(session, app_id=app_id)
     row = session.scalar(select(PairingCode).where(PairingCode.code_hash == token_hash(pairing_code)))
@@ -120,7 +137,7 @@ def redeem_pairing_code(session: Session, *, app_id: int, pairing_code: str, now
     )
 
 
-def create_sso_ticket(session: Session, *, app_id: int, user_id: int, now: dt.datetime) -> dict:
+def create_sso_ticket(session: Session, *, app_id: int, user_id: int, now: dt.datetime) -> dict[str, Any]:
     """OpenApiSsoTicketVO: a one-time ticket for the token's user, valid 300 seconds."""
     ticket = secrets.token_urlsafe(32)
     session.add(
@@ -147,10 +164,12 @@ def consume_sso_ticket(session: Session, *, ticket: str, now: dt.datetime) -> Us
     return user
 
 
-def purge_expired(session: Session, *, now: dt.datetime, grace: dt.timedelta = dt.timedelta(days=1)) -> dict:
+def purge_expired(
+    session: Session, *, now: dt.datetime, grace: dt.timedelta = dt.timedelta(days=1)
+) -> dict[str, Any]:
     """Delete codes, tickets and wallet idempotency keys expired for longer than `grace`; counts."""
     removed = {}
     for model in (AuthCode, PairingCode, SsoTicket, IdempotencyKey):
         result = session.execute(delete(model).where(model.expires_at < now - grace))
-        removed[model.__tablename__] = result.rowcount
+        removed[model.__tablename__] = rowcount(result)
     return removed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from models.identity.tables import (
     ZERO,
@@ -15,7 +16,7 @@ from models.identity.tables import (
 from modhub.core.display import Display
 
 
-def user_profile(user: User, *, display: Display) -> dict:
+def user_profile(user: User, *, display: Display) -> dict[str, Any]:
     """OpenApiUserProfileVo of a user."""
     return {
         "userId": user.id,
@@ -29,7 +30,7 @@ def user_profile(user: User, *, display: Display) -> dict:
     }
 
 
-def binding_vo(row: UserBinding, *, display: Display) -> dict:
+def binding_vo(row: UserBinding, *, display: Display) -> dict[str, Any]:
     """OpenApiUserBindingVO."""
     return {
         "bindingId": row.id,
@@ -43,7 +44,7 @@ def binding_vo(row: UserBinding, *, display: Display) -> dict:
     }
 
 
-def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, display: Display) -> dict:
+def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, display: Display) -> dict[str, Any]:
     """ServerProviderCarouselResultVo."""
     return {
         "carouselId": row.id,
@@ -55,7 +56,7 @@ def carousel_vo(row: CarouselPlacement, *, now: dt.datetime, display: Display) -
     }
 
 
-def balance_vo(wallet: Wallet | None, currency: str) -> dict:
+def balance_vo(wallet: Wallet | None, currency: str) -> dict[str, Any]:
     """OpenApiProxyUserPointsVO (a wallet never used has a zero balance)."""
     balance = wallet.balance if wallet else ZERO
     frozen = wallet.frozen if wallet else ZERO
@@ -67,7 +68,7 @@ def balance_vo(wallet: Wallet | None, currency: str) -> dict:
     }
 
 
-def access_token_vo(text: str, row: ProxyToken, *, display: Display) -> dict:
+def access_token_vo(text: str, row: ProxyToken, *, display: Display) -> dict[str, Any]:
     """OpenApiAccessTokenVO of a token just issued."""
     return {
         "accessToken": text,

@@ -48,10 +48,10 @@ class Application(Base):
     status: Mapped[AppStatus] = mapped_column(
         Enum(AppStatus, name="app_status", native_enum=False, length=16), default=AppStatus.PENDING
     )
-    permissions: Mapped[list] = mapped_column(JSON, default=list)
-    scopes: Mapped[list] = mapped_column(JSON, default=list)
-    ip_allow: Mapped[list] = mapped_column(JSON, default=list)
-    redirect_uris: Mapped[list] = mapped_column(JSON, default=list)
+    permissions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    ip_allow: Mapped[list[str]] = mapped_column(JSON, default=list)
+    redirect_uris: Mapped[list[str]] = mapped_column(JSON, default=list)
     per_minute: Mapped[int | None]
     per_day: Mapped[int | None]
     created_at: Mapped[utc_time] = mapped_column(default=utcnow)
@@ -92,7 +92,7 @@ class ProxyToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
     user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
-    scopes: Mapped[list] = mapped_column(JSON, default=list)
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
     source: Mapped[str] = mapped_column(String(16), default="OAUTH")
     issued_at: Mapped[utc_time] = mapped_column(default=utcnow)
     expires_at: Mapped[utc_time]
@@ -130,7 +130,7 @@ class AuthCode(Base):
     app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
     user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"), index=True)
     redirect_uri: Mapped[str] = mapped_column(String(2048))
-    scopes: Mapped[list] = mapped_column(JSON, default=list)
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[utc_time] = mapped_column(default=utcnow)
     expires_at: Mapped[utc_time]
     used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from models.identity.service import get_token, token_hash
 from models.identity.tables import Application, AppStatus, ProxyToken
+from models.types import rowcount
 from modhub.core.errors import ApiError
 
 TOKEN_TTL = dt.timedelta(hours=24)
@@ -94,4 +95,4 @@ def revoke(session: Session, *, app_id: int, token: str, now: dt.datetime) -> bo
         )
         .values(revoked_at=now)
     )
-    return result.rowcount == 1
+    return rowcount(result) == 1

@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 import json
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -24,7 +25,7 @@ MAX_BALANCE = Decimal("1000000000000000")  # fits NUMERIC(20, 4) with room to sp
 QUANTUM = Decimal("0.0001")
 
 
-def parse_amount(raw) -> Decimal:
+def parse_amount(raw: object) -> Decimal:
     """A positive amount with at most 4 decimals and at most MAX_AMOUNT, else PARAMETER_INVALID."""
     try:
         amount = Decimal(str(raw))
@@ -43,7 +44,7 @@ def require_self(*, acting_user_id: int, user_id: int) -> None:
         raise ApiError("SCOPE_DENIED", "the path userId is not the user this token acts for")
 
 
-def get_balance(session: Session, *, acting_user_id: int, user_id: int, currency: str) -> dict:
+def get_balance(session: Session, *, acting_user_id: int, user_id: int, currency: str) -> dict[str, Any]:
     """OpenApiProxyUserPointsVO of the user acted for."""
     require_self(acting_user_id=acting_user_id, user_id=user_id)
     wallet = session.scalar(select(Wallet).where(Wallet.user_id == user_id, Wallet.currency == currency))
@@ -63,7 +64,7 @@ def wallet_id(session: Session, *, user_id: int, currency: str) -> int:
         return wallet.id
     except IntegrityError:
         # Created by a concurrent first adjustment: use that one.
-        return session.scalar(query)
+        return session.execute(query).scalar_one()
 
 
 def change(
@@ -118,12 +119,12 @@ def adjust(
     acting_user_id: int,
     user_id: int,
     currency: str,
-    amount,
+    amount: object,
     direction: str,
     reason: str,
     now: dt.datetime,
     idempotency_key: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """OpenApiProxyUserPointsAdjustVO of an ADD or DEDUCT on the wallet of the user acted for.
 
     With an idempotency key, a repeat of the same request answers like the first without a
@@ -132,7 +133,7 @@ def adjust(
     require_self(acting_user_id=acting_user_id, user_id=user_id)
     get_user_or_raise(session, user_id=user_id)
     value = parse_amount(amount)
-    claimed = None
+    key: IdempotencyKey | None = None
     if idempotency_key:
         digest = fingerprint(
             user_id=user_id, currency=currency, amount=str(value), direction=direction, reason=reason
@@ -142,6 +143,7 @@ def adjust(
         )
         if isinstance(claimed, dict):
             return claimed
+        key = claimed
     entry, _ = change(
         session,
         user_id=user_id,
@@ -152,22 +154,22 @@ def adjust(
         now=now,
     )
     result = {"newBalance": entry.balance_after, "recordId": entry.id, "currencyCode": currency}
-    if claimed is not None:
-        remember(session, claimed, result=result)
+    if key is not None:
+        remember(session, key, result=result)
     return result
 
 
 KEEP = dt.timedelta(hours=24)
 
 
-def fingerprint(**request) -> str:
+def fingerprint(**request: object) -> str:
     """A stable digest of the request's parameters."""
     return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def claim(
     session: Session, *, app_id: int, key: str, digest: str, currency: str, now: dt.datetime
-) -> IdempotencyKey | dict:
+) -> IdempotencyKey | dict[str, Any]:
     """Claim the key (a new row to fill in) or return the remembered answer of an earlier use."""
     for _ in range(2):
         try:
@@ -201,7 +203,7 @@ def claim(
     raise ApiError("CONFLICT", "this Idempotency-Key is being used by another request")
 
 
-def remember(session: Session, row: IdempotencyKey, *, result: dict) -> None:
+def remember(session: Session, row: IdempotencyKey, *, result: dict[str, Any]) -> None:
     """Store the answer of the request that claimed the key."""
     row.record_id, row.new_balance = result["recordId"], result["newBalance"]
     session.flush()

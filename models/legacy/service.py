@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import func, select, true
+from sqlalchemy import Row, func, select, true
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import (
     cached,
     get_listed_or_raise,
     listed_by_ids,
+    listed_clause,
     listed_posts,
     page_of,
     summaries,
@@ -31,7 +34,7 @@ def _kind(post_type: str | None) -> str:
     return post_type or RESOURCE
 
 
-def _community_post(session: Session, *, kind: str, post_id: int, display: Display) -> dict:
+def _community_post(session: Session, *, kind: str, post_id: int, display: Display) -> dict[str, Any]:
     """Legacy object of a discussion post (CommunityPostDetailVO) or question (CommunityQuestionVO)."""
     read = community_posts.get_discuss if kind == "DISCUSS_POST" else community_posts.get_question
     return {**read(session, post_id=post_id, display=display), "postType": kind}
@@ -46,9 +49,9 @@ def _community_page(
     section_code: str | None,
     keyword: str | None,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult of legacy discussion or question objects (the v2 list records plus postType)."""
-    common = {
+    common: dict[str, Any] = {
         "section_code": section_code,
         "keyword": keyword,
         "page_num": page_num,
@@ -63,7 +66,7 @@ def _community_page(
     return {**page, "list": [{**item, "postType": kind} for item in page["list"]]}
 
 
-def server_status(post: ServerPost, *, display: Display) -> dict:
+def server_status(post: ServerPost, *, display: Display) -> dict[str, Any]:
     """OpenApiServerStatusVo of a server post."""
     return {
         "postId": post.id,
@@ -80,7 +83,7 @@ def server_status(post: ServerPost, *, display: Display) -> dict:
     }
 
 
-def server_object(post: ServerPost, *, display: Display) -> dict:
+def server_object(post: ServerPost, *, display: Display) -> dict[str, Any]:
     """Legacy server object: the status fields plus sectionCode, serverIp and serverVersion."""
     return {
         **server_status(post, display=display),
@@ -99,7 +102,7 @@ def get_server_or_raise(session: Session, *, post_id: int) -> ServerPost:
     return post
 
 
-def get_server_status(session: Session, *, post_id: int, display: Display) -> dict:
+def get_server_status(session: Session, *, post_id: int, display: Display) -> dict[str, Any]:
     """OpenApiServerStatusVo of one live server post."""
     return server_status(get_server_or_raise(session, post_id=post_id), display=display)
 
@@ -112,7 +115,7 @@ def query_servers(
     server_status: str | None,
     query_enabled: bool | None,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult of legacy server objects, most players online first."""
     query = select(ServerPost).where(ServerPost.is_delete.is_(False))
     if server_status:
@@ -126,7 +129,7 @@ def query_servers(
     )
 
 
-def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
+def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict[str, Any]:
     """Legacy resource object: the fields of ModDetailVO."""
     post = get_listed_or_raise(session, post_id=post_id)
     return details(session, [post], display=display, today=today)[0]
@@ -134,7 +137,7 @@ def get_resource(session: Session, *, post_id: int, display: Display, today: dt.
 
 def get_post(
     session: Session, *, post_id: int, post_type: str | None, display: Display, today: dt.date
-) -> dict:
+) -> dict[str, Any]:
     """Legacy post object of a resource post (default) or a server post, with postType."""
     if post_type in COMMUNITY_KINDS:
         return _community_post(session, kind=post_type, post_id=post_id, display=display)
@@ -145,7 +148,7 @@ def get_post(
 
 def batch_post_detail(
     session: Session, *, post_ids: list[int], display: Display, today: dt.date, post_type: str | None = None
-) -> list:
+) -> list[dict[str, Any] | None]:
     """Legacy post objects of one kind (resource posts by default) in request order; null where
     the id is not a shown post of that kind."""
     kind = _kind(post_type)
@@ -158,8 +161,8 @@ def batch_post_detail(
         )
         by_id = {p.id: server_object(p, display=display) for p in servers}
     else:
-        found = listed_by_ids(session, post_ids=post_ids)
-        present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
+        posts = listed_by_ids(session, post_ids=post_ids)
+        present = [posts[i] for i in dict.fromkeys(post_ids) if i in posts]
         by_id = {
             d["postId"]: {**d, "postType": RESOURCE}
             for d in details(session, present, display=display, today=today)
@@ -176,7 +179,7 @@ def query_posts(
     post_type: str | None,
     keyword: str | None,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult of legacy post objects of one kind (resource posts by default), newest first."""
     kind = _kind(post_type)
     if kind in COMMUNITY_KINDS:
@@ -206,14 +209,14 @@ def query_posts(
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def list_tags(session: Session, *, section_code: str | None, limit: int) -> list[dict]:
+def list_tags(session: Session, *, section_code: str | None, limit: int) -> list[dict[str, Any]]:
     """Legacy tag objects (tagId, name, sectionCode, postCount), most used first."""
     tags = select(Tag).where(Tag.is_delete.is_(False))
     if section_code:
         tags = tags.where(Tag.section_code == section_code)
     rows = list(session.scalars(tags))
     counts = _tag_counts(session, section_code)
-    objects = [
+    objects: list[dict[str, Any]] = [
         {
             "tagId": t.id,
             "name": t.name,
@@ -235,11 +238,14 @@ def _tag_counts(session: Session, section_code: str | None) -> dict[tuple[str, s
         select(ResourcePost.section_code, each.c.value, func.count())
         .select_from(ResourcePost)
         .join(each, true())
-        .where(listed_posts().whereclause)
+        .where(listed_clause())
         .group_by(ResourcePost.section_code, each.c.value)
     )
     if section_code:
         query = query.where(ResourcePost.section_code == section_code)
-    return cached(
-        session, ("tag_counts", section_code), lambda: {(s, name): n for s, name, n in session.execute(query)}
-    )
+
+    def counts() -> dict[tuple[str, str], int]:
+        rows: Sequence[Row[str, str, int]] = session.execute(query).all()
+        return {(s, name): n for s, name, n in rows}
+
+    return cached(session, ("tag_counts", section_code), counts)

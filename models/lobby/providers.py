@@ -43,7 +43,7 @@ def _account_id(session: Session, app_id: int, currency: str) -> int:
             session.add(account)
         return account.id
     except IntegrityError:
-        return session.scalar(query)
+        return session.execute(query).scalar_one()
 
 
 def _replay(
@@ -157,7 +157,7 @@ def place_carousel(
     """Place a carousel slide at once (no review); ServerProviderCarouselResultVo."""
     if (image_url is None) == (image_file_id is None):
         raise ApiError("PARAMETER_INVALID", "give exactly one of imageFileId and imageUrl")
-    if image_file_id is not None:
+    if image_url is None:  # so image_file_id is given
         # No uploaded-image store exists yet, so no id can name an uploaded image.
         raise ApiError("RECORD_NOT_FOUND", f"no uploaded image {image_file_id}: give imageUrl")
     if server_post_id is not None:

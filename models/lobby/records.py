@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from models.catalog.tables import ServerPost
 from models.lobby.tables import LobbyPost, LobbyResource
@@ -31,7 +32,9 @@ def manifest_item(row: LobbyResource, *, display: Display) -> dict:
     }
 
 
-def manifest(lobby: LobbyPost, server: ServerPost, rows: list[LobbyResource], *, display: Display) -> dict:
+def manifest(
+    lobby: LobbyPost, server: ServerPost, rows: Sequence[LobbyResource], *, display: Display
+) -> dict:
     """OpenApiServerPostLobbyManifestVo: the address, password and the client-side resources."""
     return {
         "postId": lobby.id,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from typing import Any
 
 from sqlalchemy import case, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -166,7 +167,7 @@ def _mark_blobs(session: Session, outcomes, now: dt.datetime) -> None:
     claimed = {o[0].sha256: o[0].id for o in outcomes if not isinstance(o, dict) and o[1]}
     if not rows:
         return
-    values = {"touched_time": now}
+    values: dict[str, Any] = {"touched_time": now}
     if claimed:
         values["claim_resource_id"] = case(claimed, value=LobbyBlob.sha256, else_=LobbyBlob.claim_resource_id)
         values["claim_expires_at"] = case(
@@ -190,7 +191,7 @@ def _stored_files(session: Session, shas: list[str]) -> dict[str, ResourceFile]:
             ResourceFile.is_delete.is_(False),
         )
     )
-    return {f.sha256: f for f in rows}
+    return {f.sha256: f for f in rows if f.sha256}  # all of them: filtered on sha256
 
 
 def _live_claims(session: Session, ids: list[int], now: dt.datetime) -> set[int]:

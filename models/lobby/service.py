@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import re
+from collections.abc import Sequence
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -163,7 +164,7 @@ def close(session: Session, *, user_id: int, post_id: int, settings, now: dt.dat
     return True
 
 
-def release_claims(session: Session, resource_ids: list[int]) -> None:
+def release_claims(session: Session, resource_ids: Sequence[int]) -> None:
     """Drop the upload claims (PENDING blob rows) held by these reservations."""
     if resource_ids:
         session.execute(

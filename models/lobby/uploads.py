@@ -40,6 +40,8 @@ def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str, now: 
         blob = session.get(LobbyBlob, row.sha256, with_for_update=True) if row.sha256 else None
         if (
             row.state != PENDING
+            or row.sha256 is None  # a reservation declares both: a row without them is no claim
+            or row.size_bytes is None
             or not row.token_hash
             or blob is None
             or blob.claim_resource_id != row.id

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import reduce
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Boolean,
@@ -29,9 +29,9 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql import column, table
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
@@ -68,7 +68,7 @@ def like_pattern(keyword: str) -> str:
 def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement | None:
     """The keyword as a 'simple' tsquery: its words (in order and adjacent with phrase=True), and
     its CJK runs as phrases of bigrams."""
-    parts = []
+    parts: list[ColumnElement[Any]] = []
     rest = CJK_RUN.sub(" ", keyword)
     if re.search(r"[^\W_]", rest):
         parts.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", rest))
@@ -117,9 +117,9 @@ def postgres_match(
     stmt: Select,
     keyword: str,
     *,
-    tsv: ColumnElement,
-    doc: ColumnElement,
-    main_name: ColumnElement,
+    tsv: ColumnElement[Any],
+    doc: ColumnElement[Any],
+    main_name: ColumnElement[Any] | InstrumentedAttribute[Any],
     words_cover_cjk: bool = False,
 ) -> tuple[Select, ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
@@ -131,12 +131,14 @@ def postgres_match(
     if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
         hits.append(doc.ilike(pattern, escape="\\"))
     in_main_title = case((main_name.ilike(pattern, escape="\\"), ONE), else_=ZERO)
-    if query is None:  # only partial words or single characters: substring matches alone
+    # the phrase query is None exactly when the words query is (same words, other operator)
+    if query is None or (phrase := tsquery(keyword, phrase=True)) is None:
+        # only partial words or single characters: substring matches alone
         return stmt.where(or_(*hits)), in_main_title
     # A word match: 1 when the titles hold the keyword as a phrase (a lookup in the vector
     # already loaded; an ILIKE on every match of a broad keyword cost 12% of the search),
     # plus ts_rank. A substring-only match: 1 when mainName holds the keyword.
-    as_title_phrase = tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+    as_title_phrase = tsv.op("@@")(in_weight(phrase, "A"))
     word_score = case((as_title_phrase, ONE), else_=ZERO) + func.ts_rank(tsv, query, type_=Float)
     if len(hits) == 1:  # every row found matches the words: no need to ask each row again
         return stmt.where(hits[0]), word_score
@@ -146,19 +148,24 @@ def postgres_match(
 class SearchBackend(Protocol):
     """What search and sync need from the database's text and change-tracking features."""
 
-    position: ColumnElement[int]
-    rating: ColumnElement[float]
+    @property
+    def position(self) -> ColumnElement[int]:
+        """Where a post sits in the change feed."""
+
+    @property
+    def rating(self) -> ColumnElement[float]:
+        """The rating as a sort key."""
 
     def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
         """The statement narrowed to posts matching keyword, and their relevance (higher first)."""
 
-    def has_category(self, code: str) -> ColumnElement[bool]:
+    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
         """True for posts whose mainCategories contain code."""
 
     def settled(self) -> ColumnElement[bool]:
         """True for feed positions that no transaction still running can precede."""
 
-    def file_has_version(self, version: str) -> ColumnElement[bool]:
+    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
         """True for files whose resourceVersions contain version."""
 
     def last_settled(self, session: Session) -> int:
@@ -201,10 +208,10 @@ class PostgresSearch:
             main_name=P.main_name,
         )
 
-    def has_category(self, code: str) -> ColumnElement[bool]:
+    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
 
-    def file_has_version(self, version: str) -> ColumnElement[bool]:
+    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
         return cast(ResourceFile.resource_versions, JSONB).contains(cast([version], JSONB))
 
     def last_settled(self, session: Session) -> int:
@@ -261,12 +268,12 @@ class SqliteSearch:
         score = case((P.main_name.like(pattern, escape="\\"), 1.0), else_=0.0)
         return stmt.where(hit), score
 
-    def has_category(self, code: str) -> ColumnElement[bool]:
+    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c WHERE c.value = :category)"
         ).bindparams(category=code)
 
-    def file_has_version(self, version: str) -> ColumnElement[bool]:
+    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_file.resource_versions) AS v WHERE v.value = :version)"
         ).bindparams(version=version)

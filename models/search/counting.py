@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Select, create_engine, func, literal_column, select
@@ -41,15 +41,29 @@ def capped_count(stmt: Select, cap: int) -> Select:
     )
 
 
-def count_beside(session: Session, stmt: Select) -> Callable[[int | None], int]:
+class Count(Protocol):
+    """The count of count_beside: a count already known, else the one counted."""
+
+    def __call__(self, known: int | None = None) -> int: ...
+
+
+def count_beside(session: Session, stmt: Select) -> Count:
     """Start counting (stmt: a SELECT of one integer) and return the function that gives the
     count: given a count already known (a window that held every document), it returns that one."""
     bind = session.get_bind()
     if not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
-        return lambda known=None: known if known is not None else session.scalar(stmt)
+
+        def count_here(known: int | None = None) -> int:
+            return known if known is not None else session.execute(stmt).scalar_one()
+
+        return count_here
     executor, engine = _counting(bind)
     future = executor.submit(_scalar, engine, stmt)
-    return lambda known=None: known if known is not None else future.result()
+
+    def count_beside_result(known: int | None = None) -> int:
+        return known if known is not None else future.result()
+
+    return count_beside_result
 
 
 def _scalar(engine: Engine, stmt: Select) -> int:
@@ -57,7 +71,7 @@ def _scalar(engine: Engine, stmt: Select) -> int:
         # per transaction, not per connection: a pooler (PgBouncer's transaction mode) hands the
         # server connection on, and refuses startup options
         connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
-        return connection.scalar(stmt)
+        return connection.execute(stmt).scalar_one()
 
 
 def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:

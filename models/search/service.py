@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Select, exists, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 from models.catalog.queries import listed_clause, summaries
 from models.catalog.tables import ResourceFile, ResourcePost
@@ -59,7 +60,7 @@ def _loader_filters(session: Session, run_platform: str | None, game_version: st
 
 def _filters(session: Session, filters: dict) -> list:
     """The search filters over resource_post's columns (and its files')."""
-    clauses = equal_filters(P.__table__.c, filters)
+    clauses: list[ColumnElement[bool] | TextClause] = list(equal_filters(P.__table__.c, filters))
     if filters.get("main_category") is not None:
         clauses.append(backend_for(session).has_category(filters["main_category"]))
     return clauses + _loader_filters(session, filters.get("run_platform"), filters.get("game_version"))
@@ -67,7 +68,7 @@ def _filters(session: Session, filters: dict) -> list:
 
 def _sort_key(sort: str | None, score, backend):
     """The sort key: relevance only with a keyword (else updateTime); ties go by postId."""
-    if sort in (None, "relevance"):
+    if sort is None or sort == "relevance":
         return score if score is not None else P.update_time
     return backend.rating if sort == "rating" else SORT_KEYS[sort]
 

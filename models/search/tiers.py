@@ -25,9 +25,10 @@ test_search_tiers.py checks it with a window of a few rows).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Integer, Select, and_, case, func, literal_column, not_, or_, select
+from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -58,15 +59,19 @@ class Tiers:
             else None
         )
         in_main = D.c.main_name.ilike(pattern, escape="\\")
-        if query is None:  # partial words or single characters only: substring matches alone
+        # the phrase query is None exactly when the words query is (same words, other operator)
+        phrase_query = tsquery(keyword, phrase=True)
+        if query is None or phrase_query is None:
+            # partial words or single characters only: substring matches alone
+            everywhere = D.c.search_doc.ilike(pattern, escape="\\")  # needs_substring: always here
             return cls(
-                match=substring,
+                match=everywhere,
                 tier=case((in_main, 1), else_=5),
-                conditions={1: and_(substring, in_main), 5: and_(substring, not_(in_main))},
+                conditions={1: and_(everywhere, in_main), 5: and_(everywhere, not_(in_main))},
             )
         words = D.c.search_tsv.op("@@")(query)
         head = HEAD.op("@@")(query)
-        phrase = D.c.search_tsv.op("@@")(in_weight(tsquery(keyword, phrase=True), "A"))
+        phrase = D.c.search_tsv.op("@@")(in_weight(phrase_query, "A"))
         titles = D.c.search_tsv.op("@@")(in_weight(query, "A"))
         word_tier = case((head, case((phrase, 1), (titles, 2), else_=3)), else_=4)
         conditions = {
@@ -133,13 +138,17 @@ def ranked_ids(
         .limit(window)
         .cte("w")
     )
-    rows = session.execute(
-        select(w.c.id, w.c.tier, literal_column("NULL", Integer))
-        .where(w.c.tier.is_not(None))
-        .union_all(
-            select(
-                func.min(w.c.id) if desc else func.max(w.c.id), literal_column("NULL", Integer), func.count()
-            ).select_from(w)
+    rows: Sequence[Row[int, int | None, int | None]] = (
+        session.execute(
+            select(w.c.id, w.c.tier, literal_column("NULL", Integer))
+            .where(w.c.tier.is_not(None))
+            .union_all(
+                select(
+                    func.min(w.c.id) if desc else func.max(w.c.id),
+                    literal_column("NULL", Integer),
+                    func.count(),
+                ).select_from(w)
+            )
         )
     ).all()
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
@@ -147,7 +156,7 @@ def ranked_ids(
     for post_id, tier, _ in rows:
         if tier is not None:
             in_window[tier].append(post_id)
-    need, picked = offset + page_size, []
+    need, picked = offset + page_size, list[int]()
     for tier in TIERS if desc else reversed(TIERS):
         condition = tiers.conditions.get(tier)
         if condition is None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -24,7 +26,7 @@ _EVENTS = "outbox_new_events"
 _DELIVERIES = "outbox_due_deliveries"
 
 
-def emit(session: Session, *, kind: str, data: dict, now=None) -> OutboxEvent:
+def emit(session: Session, *, kind: str, data: dict[str, Any], now: datetime | None = None) -> OutboxEvent:
     """Record a domain event in the current transaction; it is relayed only once committed."""
     if kind not in EVENT_KINDS:
         raise ValueError(f"unknown event kind {kind!r}")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from models.webhooks.tables import WebhookSubscription
 
 
-def describe(sub: WebhookSubscription) -> dict:
+def describe(sub: WebhookSubscription) -> dict[str, Any]:
     """A subscription as the CLI prints it (never its secrets)."""
     return {
         "subscriptionId": sub.id,

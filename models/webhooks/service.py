@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.identity.tables import Application
-from models.types import utcnow
+from models.types import rowcount, utcnow
 from models.webhooks.events import after_commit_deliver
 from models.webhooks.tables import (
     DeliveryStatus,
@@ -33,7 +35,7 @@ def new_secret() -> str:
     return "whsec_" + secrets.token_urlsafe(32)
 
 
-def _check_events(events) -> list[str]:
+def _check_events(events: Iterable[str] | None) -> list[str]:
     chosen = sorted(set(events or EVENT_KINDS))
     unknown = [e for e in chosen if e not in EVENT_KINDS]
     if unknown:
@@ -45,7 +47,13 @@ def _check_events(events) -> list[str]:
 
 
 def create(
-    session: Session, box: SecretBox, *, app_id: int, url: str, events=(), allow_private: bool = False
+    session: Session,
+    box: SecretBox,
+    *,
+    app_id: int,
+    url: str,
+    events: Iterable[str] = (),
+    allow_private: bool = False,
 ) -> tuple[WebhookSubscription, str]:
     """Subscribe an application; returns the subscription and its secret (shown once)."""
     if session.get(Application, app_id) is None:
@@ -123,7 +131,7 @@ def list_deliveries(
     event_id: str | None = None,
     status: str | None = None,
     limit: int = 50,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Deliveries, newest first, each with its attempts, as plain dicts."""
     query = (
         select(WebhookDelivery, OutboxEvent)
@@ -142,8 +150,8 @@ def list_deliveries(
     return [_describe(d, e, attempts.get(d.id, [])) for d, e in rows]
 
 
-def _attempts(session: Session, delivery_ids: list[int]) -> dict[int, list[dict]]:
-    found: dict[int, list[dict]] = {}
+def _attempts(session: Session, delivery_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    found: dict[int, list[dict[str, Any]]] = {}
     if not delivery_ids:
         return found
     for a in session.scalars(
@@ -164,7 +172,7 @@ def _attempts(session: Session, delivery_ids: list[int]) -> dict[int, list[dict]
     return found
 
 
-def _describe(d: WebhookDelivery, e: OutboxEvent, attempts: list[dict]) -> dict:
+def _describe(d: WebhookDelivery, e: OutboxEvent, attempts: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "deliveryId": d.id,
         "eventId": e.event_id,
@@ -277,4 +285,4 @@ def purge_finished(session: Session, *, before: dt.datetime) -> dict[str, int]:
             ~select(WebhookDelivery.id).where(WebhookDelivery.event_id == OutboxEvent.id).exists(),
         )
     )
-    return {"deliveries": deliveries.rowcount, "attempts": attempts.rowcount, "events": events.rowcount}
+    return {"deliveries": rowcount(deliveries), "attempts": rowcount(attempts), "events": rowcount(events)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
 from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
@@ -32,7 +33,7 @@ class DeliveryStatus(enum.StrEnum):
     DROPPED = "DROPPED"
 
 
-def _enum(cls, name: str):
+def _enum(cls: type[enum.Enum], name: str) -> Enum:
     return Enum(cls, name=name, native_enum=False, length=16)
 
 
@@ -44,7 +45,7 @@ class WebhookSubscription(Base):
     id: Mapped[id_pk]
     app_id: Mapped[big_id] = mapped_column(ForeignKey("application.id"), index=True)
     url: Mapped[str] = mapped_column(String(2048))
-    events: Mapped[list] = mapped_column(JSON, default=list)
+    events: Mapped[list[str]] = mapped_column(JSON, default=list)
     status: Mapped[SubscriptionStatus] = mapped_column(
         _enum(SubscriptionStatus, "webhook_subscription_status"), default=SubscriptionStatus.ACTIVE
     )
@@ -77,7 +78,7 @@ class OutboxEvent(Base):
     id: Mapped[id_pk]
     event_id: Mapped[str] = mapped_column(String(40), unique=True)
     kind: Mapped[str] = mapped_column(String(32))
-    data: Mapped[dict] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[utc_time] = mapped_column(default=utcnow, index=True)
     relayed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 

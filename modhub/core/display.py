@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol, overload
 from zoneinfo import ZoneInfo
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -16,9 +17,28 @@ _LOCAL = {
 }
 
 
+class DisplaySettings(Protocol):
+    """The settings a Display is built from (modhub.settings.Settings has them)."""
+
+    @property
+    def time_zone(self) -> str: ...
+    @property
+    def cdn_base_url(self) -> str: ...
+    @property
+    def site_url(self) -> str: ...
+
+
 @lru_cache(maxsize=16)
 def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
+
+
+@overload
+def format_time(value: dt.datetime, zone: str) -> str: ...
+@overload
+def format_time(value: None, zone: str) -> None: ...
+@overload
+def format_time(value: dt.datetime | None, zone: str) -> str | None: ...
 
 
 def format_time(value: dt.datetime | None, zone: str) -> str | None:
@@ -63,7 +83,7 @@ class Display:
     site_url: str = ""
 
     @classmethod
-    def from_settings(cls, settings) -> Display:
+    def from_settings(cls, settings: DisplaySettings) -> Display:
         """The display fields of the settings."""
         return cls(
             time_zone=settings.time_zone, cdn_base_url=settings.cdn_base_url, site_url=settings.site_url

@@ -199,7 +199,7 @@ BY_CODE: dict[int, ErrorCode] = {e.code: e for e in _CATALOG}
 class ApiError(Exception):
     """Raised anywhere in a request to answer with the envelope for a catalog code."""
 
-    def __init__(self, name: str, message: str | None = None, *, headers: dict | None = None):
+    def __init__(self, name: str, message: str | None = None, *, headers: dict[str, str] | None = None):
         entry = CATALOG[name]
         super().__init__(message or entry.message)
         self.entry = entry

@@ -7,6 +7,8 @@ being held whole in memory. Other parts are skipped (at most MAX_OTHER_BYTES of 
 
 from __future__ import annotations
 
+from typing import IO
+
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.sansio.multipart import NEED_DATA, Data, Epilogue, Field, File, MultipartDecoder
 
@@ -25,7 +27,7 @@ class BodyIncomplete(ValueError):
 class FilePartReader:
     """`read(n)` over the bytes of the part named `field` of a multipart body read from `source`."""
 
-    def __init__(self, source, boundary: str, *, field: str = "file"):
+    def __init__(self, source: IO[bytes], boundary: str, *, field: str = "file") -> None:
         self._source = source
         self._decoder = MultipartDecoder(boundary.encode("latin-1"), max_parts=16)
         self._field = field
@@ -61,7 +63,7 @@ class FilePartReader:
             elif isinstance(event, File | Field):
                 self._in_file = isinstance(event, File) and event.name == self._field
                 self._skipping = not self._in_file
-                if self._in_file:
+                if isinstance(event, File) and self._in_file:
                     if self.found:
                         raise MultipartError(f"more than one part named {self._field}")
                     self.found, self.filename = True, event.filename

@@ -11,6 +11,7 @@ import base64
 import functools
 import logging
 from pathlib import Path
+from typing import Protocol
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
@@ -56,7 +57,14 @@ def _signer(pem_setting: str) -> InstallSigner:
     return InstallSigner.from_pem(pem_setting.encode())
 
 
-def install_signer(settings) -> InstallSigner:
+class SignerSettings(Protocol):
+    """The settings an install signer is named by (modhub.settings.Settings has them)."""
+
+    @property
+    def install_signing_key(self) -> str: ...
+
+
+def install_signer(settings: SignerSettings) -> InstallSigner:
     """The signer of MODHUB_INSTALL_SIGNING_KEY (parsed once per key)."""
     if not settings.install_signing_key:
         raise ValueError("MODHUB_INSTALL_SIGNING_KEY is not set (the key is then kept in the database)")

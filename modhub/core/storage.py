@@ -18,8 +18,9 @@ import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
+from modhub.core.storage_settings import StorageSettings
 from modhub.core.url_signing import UrlSigner  # the disk backend's signed URLs
 
 CHUNK = 256 * 1024
@@ -81,7 +82,7 @@ class Storage(Protocol):
 class _Hasher:
     """Size and the three digests of a byte stream, updated chunk by chunk."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.size = 0
         self._h = (hashlib.sha1(), hashlib.sha256(), hashlib.sha512())
 
@@ -210,7 +211,8 @@ class S3Storage:
 
     kind = "s3"
 
-    def __init__(self, bucket: str, *, client, prefix: str = "", spool_dir: Path | None = None):
+    # client: a boto3 S3 client (boto3 ships no types)
+    def __init__(self, bucket: str, *, client: Any, prefix: str = "", spool_dir: Path | None = None) -> None:
         self.bucket = bucket
         self.client = client
         self.prefix = prefix.strip("/") + "/" if prefix.strip("/") else ""
@@ -219,7 +221,7 @@ class S3Storage:
     def _name(self, key: str) -> str:
         return self.prefix + check_key(key)
 
-    def _missing(self, exc) -> bool:
+    def _missing(self, exc: Exception) -> bool:
         # a ClientError carries the answer; a connection failure has no response at all (None)
         code = (getattr(exc, "response", None) or {}).get("Error", {}).get("Code", "")
         return code in ("404", "NoSuchKey", "NotFound")
@@ -266,14 +268,15 @@ class S3Storage:
         params = {"Bucket": self.bucket, "Key": self._name(key)}
         if filename:
             params["ResponseContentDisposition"] = content_disposition(filename)
-        return self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=int(expires_in))
+        url: str = self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=int(expires_in))
+        return url
 
     def delete(self, key: str) -> None:
         """Remove the object (S3 answers success when it is already gone)."""
         self.client.delete_object(Bucket=self.bucket, Key=self._name(key))
 
 
-def _iter_body(body) -> Iterator[bytes]:
+def _iter_body(body: Any) -> Iterator[bytes]:  # botocore's StreamingBody (untyped)
     try:
         yield from body.iter_chunks(CHUNK)
     finally:
@@ -286,7 +289,7 @@ def content_disposition(filename: str) -> str:
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{urllib.parse.quote(filename, safe='')}"
 
 
-def from_settings(settings) -> Storage:
+def from_settings(settings: StorageSettings) -> Storage:
     """The backend named by MODHUB_STORAGE_URL: empty = disk under the data folder, s3://bucket."""
     signer = UrlSigner.from_encryption_key(settings.encryption_key)
     url = settings.storage_url

@@ -8,17 +8,18 @@ import hashlib
 import hmac
 import time
 import urllib.parse
+from collections.abc import Callable
 
 
 class UrlSigner:
     """HMAC-SHA256 signatures of the app-served download URLs (key, expiry, file name)."""
 
-    def __init__(self, secret: bytes, clock=time.time):
+    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time) -> None:
         self._secret = secret
         self._clock = clock
 
     @classmethod
-    def from_encryption_key(cls, encryption_key: str, clock=time.time) -> UrlSigner:
+    def from_encryption_key(cls, encryption_key: str, clock: Callable[[], float] = time.time) -> UrlSigner:
         """A signer keyed from the encryption key, so no new setting is needed."""
         return cls(
             hmac.new(encryption_key.encode(), b"modhub storage url v1", hashlib.sha256).digest(), clock

@@ -14,6 +14,8 @@ import ipaddress
 import json
 import socket
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 EVENT_KINDS = (
@@ -40,7 +42,7 @@ def signature_header(secrets: list[str], timestamp: str, body: bytes) -> str:
     return ",".join(sign(s, timestamp, body) for s in secrets)
 
 
-def encode_body(kind: str, data: dict) -> bytes:
+def encode_body(kind: str, data: dict[str, Any]) -> bytes:
     """The raw request body `{"event", "data"}` (compact UTF-8 JSON)."""
     return json.dumps({"event": kind, "data": data}, ensure_ascii=False, separators=(",", ":")).encode(
         "utf-8"
@@ -126,10 +128,12 @@ def resolve(host: str, port: int) -> list[str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise CallbackRefused(f"host {host!r} does not resolve: {exc}") from exc
-    return sorted({info[4][0] for info in infos})
+    return sorted({str(info[4][0]) for info in infos})  # the address (a str in either family)
 
 
-def check_callback(url: str, *, allow_private: bool, resolver=None) -> list[str]:
+def check_callback(
+    url: str, *, allow_private: bool, resolver: Callable[[str, int], list[str]] | None = None
+) -> list[str]:
     """Refuse a callback URL by the SSRF rule; return the addresses it resolves to.
 
     https only, unless `allow_private` (MODHUB_WEBHOOK_ALLOW_PRIVATE) is on, which also allows

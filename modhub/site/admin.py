@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import flask
+import werkzeug
 
 from models.console import admin, service
 from modhub.core.display import format_time
@@ -50,7 +51,7 @@ def admin_home():
     )
 
 
-def _change(action) -> flask.Response:
+def _change(action) -> werkzeug.Response:
     user, refusal = _admin_or_refusal()
     if refusal:
         return refusal

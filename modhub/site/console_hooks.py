@@ -7,6 +7,7 @@ import flask
 from models.console import service
 from models.webhooks import service as webhooks
 from models.webhooks.tables import SubscriptionStatus
+from modhub.core.webhook_signing import EVENT_KINDS
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 
@@ -21,7 +22,7 @@ def _page(user, app_id: int, secret: str | None = None, secret_for: int | None =
         app=app,
         subs=subs,
         logs=logs,
-        kinds=webhooks.EVENT_KINDS,
+        kinds=EVENT_KINDS,
         secret=secret,
         secret_for=secret_for,
     )

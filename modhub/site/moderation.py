@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import flask
+import werkzeug
 
 from models.authoring import records, review
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
@@ -46,7 +47,7 @@ def moderation_draft(draft_id: int):
     return flask.render_template("moderation_draft.html", user=user, d=detail)
 
 
-def _decide(draft_id: int, action) -> flask.Response:
+def _decide(draft_id: int, action) -> werkzeug.Response:
     user, refusal = _moderator_or_refusal()
     if refusal:
         return refusal

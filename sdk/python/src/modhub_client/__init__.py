@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 from modhub_client._core import EtagCache, RetryPolicy  # noqa: E402
 from modhub_client.aio import AsyncClient  # noqa: E402

@@ -276,14 +276,14 @@ def cmd_update(client: Client, a: argparse.Namespace) -> int:
             missing += [f"{m['path']} (the server's update check needs a loader)" for m in mods]
             continue
         for mod, answer in zip(mods, answers, strict=True):
-            if answer is None or answer.get("file") is None:
-                extra: dict[str, Any] = dict(answer or {})  # a per-entry status, when the server sends one
+            file = answer.get("file") if answer else None
+            if answer is None or file is None:
+                extra: dict[str, Any] = dict(answer or {})  # UNKNOWN_HASH or NO_MATCHING_FILE (contract 1.1)
                 status = f"{extra['status']}: " if extra.get("status") else ""
                 missing.append(
                     f"{mod['path']} ({status}no file for {a.game_version} / {run_platform or '-'})"
                 )
             elif not answer["upToDate"]:
-                file = answer["file"]
                 if file.get("storageType") != "DIRECT_UPLOAD":  # a cloud-disk share or an external link
                     missing.append(f"{mod['path']} (newer file {file['fileInfoId']} is not on this site)")
                     continue

@@ -1,13 +1,13 @@
 # ruff: noqa: E501
 # fmt: off
-"""Models of the modhub Open API contract 1.0.0, generated from openapi/openapi.yaml by
+"""Models of the modhub Open API contract 1.1.0, generated from openapi/openapi.yaml by
 sdk/python/scripts/generate_models.py: do not edit by hand (tests/test_models.py fails on drift)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-CONTRACT_VERSION = "1.0.0"
+CONTRACT_VERSION = "1.1.0"
 
 
 class _AuthorBriefVORequired(TypedDict):

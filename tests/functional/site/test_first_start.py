@@ -87,12 +87,12 @@ def _check(out: list[str], base: str) -> None:
 
 def test_first_and_second_start_print_no_warning_and_end_with_the_banner(tmp_path):
     port = _free_port()
+    database = tmp_path / "modhub-data" / "modhub.db"
+    assert not database.exists()
     first, base = _start(tmp_path, port)
     _check(first, base)
-    assert any("Running upgrade" in line for line in first)  # the database was made here
-    assert (tmp_path / "modhub-data" / "modhub.db").exists()
+    assert database.exists()  # the database was made here (migrations log at WARNING and above only)
     second, base = _start(tmp_path, _free_port())
     _check(second, base)
-    assert not any("Running upgrade" in line for line in second)
     password = re.search(r"demo / (\S+)", "\n".join(second)).group(1)
     assert password not in "\n".join(first)  # a new password each start

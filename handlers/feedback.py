@@ -1,10 +1,8 @@
 """Consumer reports: download failures, usefulness votes, resolved feedback."""
 
-import flask
-
 from models.downloads import downloads, reports
 from modhub.addresses import client_address
-from modhub.web import caller, ok, platform, session
+from modhub.web import caller, ok, platform, remote_addr, request_headers, session
 
 
 def _reporter() -> str:
@@ -12,13 +10,13 @@ def _reporter() -> str:
     address."""
     state, settings = caller(), platform().settings
     user = downloads.request_user(
-        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
+        session(), app_id=state.app_id, headers=request_headers(), clock=platform().clock
     )
     if user is not None:
         return f"{state.app_id}:u{user}"
     address = client_address(
-        flask.request.remote_addr or "-",
-        flask.request.headers.get("X-Forwarded-For"),
+        remote_addr(),
+        request_headers().get("X-Forwarded-For"),
         settings.trusted_networks,
     )
     return f"{state.app_id}:a{address}"

@@ -1,12 +1,10 @@
 """Files, downloads, install configuration and information, startup commands."""
 
-import flask
-
 from models.downloads import downloads, install, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
-from modhub.web import caller, ok, ok_tagged, platform, session
+from modhub.web import caller, ok, ok_tagged, platform, request_headers, session
 
 
 def _now() -> float:
@@ -19,7 +17,7 @@ def _user() -> int | None:
     if state.proxy_user_id is not None:
         return state.proxy_user_id
     return downloads.request_user(
-        session(), app_id=state.app_id, headers=flask.request.headers, clock=platform().clock
+        session(), app_id=state.app_id, headers=request_headers(), clock=platform().clock
     )
 
 

@@ -1,4 +1,5 @@
-"""The application factory: Connexion (Flask) wired to the contract, the gateway and the envelope."""
+"""The application factory: Connexion's AsyncApp wired to the contract, the gateway and the
+envelope, with the Flask site pages mounted beside the API in the same ASGI app."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 import connexion
+import flask
 import redis
 import yaml
+from connexion.frameworks import flask as connexion_flask
 from connexion.middleware.context import ContextMiddleware
 from connexion.middleware.exceptions import ExceptionMiddleware
 from connexion.middleware.lifespan import LifespanMiddleware
@@ -41,12 +45,12 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
-from modhub.prepared import CookieSessions, prepare_when_built
+from modhub.prepared import CookieSessions, prepare_async_when_built
 from modhub.quota import LocalQuota, RedisQuota
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
 from modhub.validation import VALIDATORS
-from modhub.web import install_session_lifecycle
+from modhub.web import HANDLER_THREADS, Operation, install_session_lifecycle
 
 log = logging.getLogger(__name__)
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.yaml"
@@ -178,12 +182,19 @@ class HandlerResolver(Resolver):
 
     Alias paths have distinct operationIds (Connexion keys its state by them) and share one
     function. An operation whose function does not exist yet (`x-modhub-status: planned`)
-    answers 501 / 200501 naming its own operationId.
+    answers 501 / 200501 naming its own operationId. `wrap(function)`, when given, is what
+    Connexion calls instead (the app: modhub.web.Operation, the handler in its thread pool).
     """
+
+    def __init__(self, wrap: Callable[[Callable], Callable] | None = None):
+        super().__init__()
+        self.wrap = wrap
 
     def resolve(self, operation):
         target = operation._operation.get("x-handler") or operation.operation_id
         function = handler_function(target) or planned(operation.operation_id)
+        if self.wrap is not None:
+            function = self.wrap(function)
         return Resolution(function, operation.operation_id)
 
 
@@ -235,8 +246,32 @@ def watch_catalog(db: Database, quota) -> None:
     db.sessions.configure(info={**(db.sessions.kw.get("info") or {}), CATALOG_LISTENER: quota.bump_catalog})
 
 
-def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
-    """The ASGI application serving the whole contract."""
+def site_app(settings: Settings, platform: Platform) -> flask.Flask:
+    """The Flask app of the site pages (console, admin, log-in, consent, docs landing, signed
+    blob URLs): errors propagate to the envelope handlers as they did under Connexion's FlaskApp."""
+    app = flask.Flask(__name__)
+    app.json = connexion_flask.FlaskJSONProvider(app)
+    app.config["PROPAGATE_EXCEPTIONS"] = True
+    app.config["TRAP_BAD_REQUEST_ERRORS"] = True
+    app.config["TRAP_HTTP_EXCEPTIONS"] = True
+    app.extensions["modhub"] = platform
+    app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
+    install_session_lifecycle(app)
+    site.install(app, settings)  # the site pages: log-in, consent, pairing, SSO landing
+    app.session_interface = CookieSessions()  # a request without the cookie skips the serializer
+    app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
+    return app
+
+
+def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
+    """The ASGI application serving the whole contract (AsyncApp) and the site pages (Flask).
+
+    `app.app` is the Flask app of the site pages; `app.app.extensions["modhub"]` the Platform.
+    A request the contract routes to an operation is served by the AsyncApp: the handler runs in
+    a bounded pool of HANDLER_THREADS threads (modhub.web.Operation) unless it answers on the
+    event loop. Any other request (a site page, an unknown path) goes to Flask, through the
+    one-hop WSGI bridge (modhub.bridge).
+    """
     platform = build_platform(settings, **platform_parts)
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
@@ -266,10 +301,14 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
             ),
         )
-    app = connexion.FlaskApp(__name__, middlewares=middlewares)
+    app = connexion.AsyncApp(__name__, middlewares=middlewares)
+    app.app = site_app(settings, platform)
+    # Requests no operation claims (operation_id None) go on to the site pages, not to a 404.
+    app._middleware_app.app = bridge.OneHopWSGI(app.app.wsgi_app, workers=10)
+    pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="modhub-handler")
     app.add_api(
         platform.contract.document,
-        resolver=HandlerResolver(),
+        resolver=HandlerResolver(lambda function: Operation(function, platform, pool)),
         pythonic_params=True,
         jsonifier=JSONIFIER,
         validator_map=VALIDATORS,
@@ -280,13 +319,6 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"},
         ),
     )
-    prepare_when_built(app)  # Connexion's per-request decorator building, done once
-    bridge.install(app)  # one thread hand-off each way per response (a2wsgi makes four)
+    prepare_async_when_built(app)  # Connexion's per-request decorator building, done once
     errors_http.install(app)
-    app.app.extensions["modhub"] = platform
-    app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
-    install_session_lifecycle(app.app)
-    site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
-    app.app.session_interface = CookieSessions()  # API calls (no cookie) skip the serializer
-    app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
     return app

@@ -98,36 +98,35 @@ def _status(result) -> int:
 _call: contextvars.ContextVar[Call] = contextvars.ContextVar("modhub_call")
 
 
-class Operation:
-    """An API operation's handler as Connexion's AsyncApp awaits it.
+def Operation(function, platform, pool: ThreadPoolExecutor):  # noqa: N802 - reads as a type
+    """An API operation's handler as Connexion's AsyncApp awaits it (a coroutine function with
+    the handler's signature, which Connexion reads for the arguments to pass).
 
     `function.on_loop(**kwargs)`, when the handler has one, is tried first on the event loop: it
     answers from memory (kept records) or returns None. Otherwise the handler runs in the
-    bounded thread pool (`pool`), in the request's context, with its session's end (Call.run).
+    bounded thread pool (`pool`), in the request's context, with its session's end (Call.run):
+    one hand-off to the thread and one back.
     """
+    on_loop = getattr(function, "on_loop", None)
 
-    def __init__(self, function, platform, pool: ThreadPoolExecutor):
-        self.function = function
-        self.on_loop = getattr(function, "on_loop", None)
-        self.platform = platform
-        self.pool = pool
-        functools.update_wrapper(self, function)  # Connexion reads the handler's signature
-
-    async def __call__(self, **kwargs):
+    @functools.wraps(function)
+    async def operation(**kwargs):
         from connexion.context import _receive, _scope
 
         loop = asyncio.get_running_loop()
-        call = Call(self.platform, _scope.get(), _receive.get(), loop)
+        call = Call(platform, _scope.get(), _receive.get(), loop)
         token = _call.set(call)
         try:
-            if self.on_loop is not None:
-                answer = self.on_loop(**kwargs)
+            if on_loop is not None:
+                answer = on_loop(**kwargs)
                 if answer is not None:
                     return answer
             context = contextvars.copy_context()
-            return await loop.run_in_executor(self.pool, context.run, call.run, self.function, kwargs)
+            return await loop.run_in_executor(pool, context.run, call.run, function, kwargs)
         finally:
             _call.reset(token)
+
+    return operation
 
 
 def platform():

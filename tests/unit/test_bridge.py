@@ -164,11 +164,11 @@ def test_exc_info_replaces_headers_not_yet_handed_over():
     assert (sent[0]["status"], sent[0]["headers"]) == (500, [(b"x-second", b"2")])
 
 
-def test_install_replaces_connexions_bridge_keeping_the_app(settings, db, quota, contract):
+def test_site_pages_are_served_through_the_one_hop_bridge(settings, db, quota, contract):
     from modhub.app import create_app
 
     app = create_app(settings, db=db, quota=quota, contract=contract)
-    flask_side = app.middleware.app
-    assert isinstance(flask_side.asgi_app, OneHopWSGI)
-    assert flask_side.asgi_app.app == flask_side.app.wsgi_app
+    site_side = app._middleware_app.app  # what the AsyncApp hands a request no operation claims
+    assert isinstance(site_side, OneHopWSGI)
+    assert site_side.app == app.app.wsgi_app
     assert bridge.BUFFER == BUFFER

@@ -36,17 +36,55 @@ def get_batch(body: dict, **_):
     return ok_tagged_json("[" + ",".join(texts[i] for i in post_ids) + "]", data_type=2)
 
 
+def _batch_on_loop(body: dict, **_):
+    """get_batch's answer when every record is kept, on the event loop; else None."""
+    texts = _kept_only("summary", body["postIds"])
+    if texts is None:
+        return None
+    return ok_tagged_json("[" + ",".join(texts[i] for i in body["postIds"]) + "]", data_type=2)
+
+
+get_batch.on_loop = _batch_on_loop  # modhub.web.Operation: a batch of kept records needs no thread
+
+
 def list_featured(**_):
     """List of up to 20 featured ModSummaryVO (listFeaturedMods, listFeaturedResources)."""
     return ok_tagged(catalog.list_featured(session(), display=platform().display))
 
 
+def _kept_only(kind: str, post_ids: list[int]) -> dict[int, str] | None:
+    """JSON text of each record when every one is kept for the current catalogue generation,
+    else None (nothing read: the event loop may call this)."""
+    cache, generation = platform().records, caller().catalog_generation
+    if generation is None or not cache.enabled:
+        return None
+    found = {}
+    for i in post_ids:
+        text = cache.get(kind, i, generation)
+        if text is MISSING:
+            return None
+        found[i] = text
+    return found
+
+
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    text = _kept_json("detail", [post_id], _read_detail)[post_id]
+    return _detail_answer(post_id, _kept_json("detail", [post_id], _read_detail)[post_id])
+
+
+def _detail_on_loop(post_id: int, **_):
+    """get_detail's answer from a kept record, on the event loop; None when it is not kept."""
+    kept = _kept_only("detail", [post_id])
+    return None if kept is None else _detail_answer(post_id, kept[post_id])
+
+
+def _detail_answer(post_id: int, text: str):
     if text == "null":
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
     return ok_tagged_json(text, data_type=1)
+
+
+get_detail.on_loop = _detail_on_loop  # modhub.web.Operation: a cache hit needs no thread
 
 
 def _read_detail(ids: list[int]) -> dict:

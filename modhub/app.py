@@ -288,10 +288,14 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
         RoutingMiddleware,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
-        ResponseValidationMiddleware,
         LifespanMiddleware,
         ContextMiddleware,
     ]
+    # Left out of Connexion's defaults: SecurityMiddleware (the gateway checks signatures, keys
+    # and tokens) and SwaggerUIMiddleware (SigningDocsMiddleware serves the docs page); response
+    # validation only where it is on (tests): otherwise it is a pass-through costing a lookup.
+    if settings.validate_responses:
+        middlewares.insert(middlewares.index(RequestValidationMiddleware) + 1, ResponseValidationMiddleware)
     if settings.validate_responses:  # tests: a 4xx code must be one its operation declares
         middlewares.insert(
             0,

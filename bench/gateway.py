@@ -106,7 +106,7 @@ def main() -> None:
     }
     py = sys.executable
     servers = {
-        "full stack (uvicorn, Connexion FlaskApp)": (
+        "full stack (uvicorn, Connexion AsyncApp)": (
             [
                 py,
                 "-m",

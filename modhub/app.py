@@ -251,6 +251,8 @@ def site_app(settings: Settings, platform: Platform) -> flask.Flask:
     blob URLs): errors propagate to the envelope handlers as they did under Connexion's FlaskApp."""
     app = flask.Flask(__name__)
     app.json = connexion_flask.FlaskJSONProvider(app)
+    app.url_map.converters["float"] = connexion_flask.NumberConverter
+    app.url_map.converters["int"] = connexion_flask.IntegerConverter
     app.config["PROPAGATE_EXCEPTIONS"] = True
     app.config["TRAP_BAD_REQUEST_ERRORS"] = True
     app.config["TRAP_HTTP_EXCEPTIONS"] = True

@@ -31,9 +31,10 @@ from modhub.envelope import (
 )
 
 WROTE = "modhub_wrote"
-# Handler threads per process: each holds at most one pooled database connection (modhub.db:
-# pool_size 10 + max_overflow 20), so more threads than that would only queue on the pool.
-HANDLER_THREADS = 30
+# Handler threads per process (the bound of the pool modhub.app gives Operation): as many as
+# Connexion's FlaskApp served handlers with (a2wsgi's 10), and the database pool's steady size
+# (modhub.db: pool_size 10), so a burst queues here rather than on the connections.
+HANDLER_THREADS = 10
 
 
 class Call:

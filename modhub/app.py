@@ -265,6 +265,25 @@ def site_app(settings: Settings, platform: Platform) -> flask.Flask:
     return app
 
 
+def serve_beside(app: connexion.AsyncApp, other) -> None:
+    """Hand the requests no operation claims to `other` (the site pages), not to a 404.
+
+    The AsyncApp's router sends such a request to its own routes (`app.add_url_rule`) and then
+    to each API's router, mounted at the API's base path (`/`: every path); `other` becomes the
+    default of both, so the app's own routes still come first.
+    """
+    inner = app._middleware_app
+    inner.router.default = other
+    add_api = inner.add_api
+
+    def add_api_then_default(*args, **kwargs):
+        api = add_api(*args, **kwargs)
+        api.router.default = other
+        return api
+
+    inner.add_api = add_api_then_default
+
+
 def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
     """The ASGI application serving the whole contract (AsyncApp) and the site pages (Flask).
 
@@ -309,8 +328,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
         )
     app = connexion.AsyncApp(__name__, middlewares=middlewares)
     app.app = site_app(settings, platform)
-    # Requests no operation claims (operation_id None) go on to the site pages, not to a 404.
-    app._middleware_app.app = bridge.OneHopWSGI(app.app.wsgi_app, workers=10)
+    serve_beside(app, bridge.OneHopWSGI(app.app.wsgi_app, workers=10))
     pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="modhub-handler")
     app.add_api(
         platform.contract.document,

@@ -4,7 +4,7 @@
     python docs/generate.py --check  # exit 1 when a committed page is out of date
 
 - integrate/error-codes.md from the error catalogue (modhub/core/errors.py);
-- operate/settings.md from the settings table (modhub/settings.py, DESCRIBED);
+- operate/settings.md from the settings table (modhub/settings_table.py, DESCRIBED);
 - integrate/api-reference.md from the contract (openapi/openapi.yaml).
 
 tests/unit/test_docs.py runs the check, so a change of the catalogue, the settings table or the
@@ -53,10 +53,10 @@ def error_codes() -> str:
 
 def settings() -> str:
     """The production settings reference, from the settings table."""
-    from modhub.settings import DESCRIBED
+    from modhub.settings_table import DESCRIBED
 
     out = [
-        HEADER.format(source="modhub/settings.py (DESCRIBED)"),
+        HEADER.format(source="modhub/settings_table.py (DESCRIBED)"),
         "# Settings reference\n\n",
         "Every setting is an environment variable, read once at start-up; a malformed value "
         "stops the start with a message naming the variable. "

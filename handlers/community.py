@@ -49,7 +49,7 @@ def list_comments(entity_type: str, entity_id: int, page_num: int = 1, page_size
             entity_id=entity_id,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
@@ -65,28 +65,28 @@ def query_discuss_posts(
             keyword=keyword,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
 
 def get_discuss_post(post_id: int, **_):
     """CommunityPostDetailVO of one discussion post (getDiscussPost)."""
-    return ok_tagged(posts.get_discuss(session(), post_id=post_id, settings=_settings()))
+    return ok_tagged(posts.get_discuss(session(), post_id=post_id, display=platform().display))
 
 
 def query_moments(user_id: int | None = None, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommunityMomentVO of moments (queryMoments)."""
     return ok_tagged(
         posts.query_moments(
-            session(), user_id=user_id, page_num=page_num, page_size=page_size, settings=_settings()
+            session(), user_id=user_id, page_num=page_num, page_size=page_size, display=platform().display
         )
     )
 
 
 def get_moment(moment_id: int, **_):
     """CommunityMomentVO of one moment (getMoment)."""
-    return ok_tagged(posts.get_moment(session(), moment_id=moment_id, settings=_settings()))
+    return ok_tagged(posts.get_moment(session(), moment_id=moment_id, display=platform().display))
 
 
 def query_questions(
@@ -106,28 +106,28 @@ def query_questions(
             is_resolved=is_resolved,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
 
 def get_question(post_id: int, **_):
     """CommunityQuestionVO of one question (getQuestion)."""
-    return ok_tagged(posts.get_question(session(), post_id=post_id, settings=_settings()))
+    return ok_tagged(posts.get_question(session(), post_id=post_id, display=platform().display))
 
 
 def list_answers(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommunityAnswerVO of a question (listAnswers)."""
     return ok_tagged(
         posts.list_answers(
-            session(), post_id=post_id, page_num=page_num, page_size=page_size, settings=_settings()
+            session(), post_id=post_id, page_num=page_num, page_size=page_size, display=platform().display
         )
     )
 
 
 def get_user_profile(user_id: int, **_):
     """CommunityUserProfileVO of one user (getUserProfile)."""
-    return ok_tagged(social.get_profile(session(), user_id=user_id, settings=_settings()))
+    return ok_tagged(social.get_profile(session(), user_id=user_id, display=platform().display))
 
 
 def list_followers(user_id: int, page_num: int = 1, page_size: int = 20, **_):
@@ -139,7 +139,7 @@ def list_followers(user_id: int, page_num: int = 1, page_size: int = 20, **_):
             followers=True,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
@@ -153,7 +153,7 @@ def list_following(user_id: int, page_num: int = 1, page_size: int = 20, **_):
             followers=False,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
@@ -168,7 +168,7 @@ def list_user_posts(user_id: int, page_num: int = 1, page_size: int = 20, **_):
             keyword=None,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
             user_id=user_id,
         )
     )
@@ -197,7 +197,7 @@ def list_notifications(read_flag: bool | None = None, page_num: int = 1, page_si
             read_flag=read_flag,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 
@@ -243,7 +243,7 @@ def search(
             section_code=section_code,
             page_num=page_num,
             page_size=page_size,
-            settings=_settings(),
+            display=platform().display,
         )
     )
 

@@ -1,25 +1,16 @@
 """Consumer reports: download failures, usefulness votes, resolved feedback."""
 
 from models.downloads import downloads, reports
-from modhub.addresses import client_address
-from modhub.web import caller, ok, platform, remote_addr, request_headers, session
+from modhub.web import caller, ok, platform, request_headers, session
 
 
 def _reporter() -> str:
-    """A distinct reporter: the application and its (checked) proxy user, else its caller's
-    address."""
-    state, settings = caller(), platform().settings
-    user = downloads.request_user(
-        session(), app_id=state.app_id, headers=request_headers(), clock=platform().clock
-    )
-    if user is not None:
-        return f"{state.app_id}:u{user}"
-    address = client_address(
-        remote_addr(),
-        request_headers().get("X-Forwarded-For"),
-        settings.trusted_networks,
-    )
-    return f"{state.app_id}:a{address}"
+    """The report's vote: the user of a valid proxy token, else the application (a user id it
+    merely names is checked, but votes as the application)."""
+    state, headers = caller(), request_headers()
+    user = downloads.request_user(session(), app_id=state.app_id, headers=headers, clock=platform().clock)
+    verified = user if headers.get("X-Proxy-Access-Token") else None
+    return reports.reporter_key(app_id=state.app_id, verified_user=verified)
 
 
 def report_download_failure(post_id: int, body: dict, **_):
@@ -45,6 +36,6 @@ def list_resolved_feedback(since: str, limit: int = 100, **_):
     """UserFeedbackResolvedItemVO list of the application (list*UserFeedbackResolvedSince)."""
     return ok(
         reports.resolved_since(
-            session(), app_id=caller().app_id, since=since, limit=limit, zone=platform().settings.time_zone
+            session(), app_id=caller().app_id, since=since, limit=limit, display=platform().display
         )
     )

@@ -1,6 +1,8 @@
 """Files, downloads, install configuration and information, startup commands."""
 
-from models.downloads import downloads, install, lookup
+import functools
+
+from models.downloads import downloads, install, launch, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
@@ -23,13 +25,13 @@ def _user() -> int | None:
 
 def list_files(post_id: int, **_):
     """List of FileSummaryVO of a resource (listModFiles, listResourceFiles)."""
-    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, display=platform().display))
 
 
 def get_file(post_id: int, file_id: int, **_):
     """FileDetailVO of one file (getModFile, getResourceFile)."""
     return ok_tagged(
-        files.get_detail(session(), post_id=post_id, file_id=file_id, zone=platform().display.time_zone)
+        files.get_detail(session(), post_id=post_id, file_id=file_id, display=platform().display)
     )
 
 
@@ -47,9 +49,7 @@ def get_download_url(file_id: int, post_id: int | None = None, **_):
 
 def get_batch(body: dict, **_):
     """List of FileSummaryVO (or null) in request order (batchGetFiles, getFileBatch)."""
-    return ok_tagged(
-        listing.get_batch(session(), file_ids=body["fileInfoIds"], zone=platform().display.time_zone)
-    )
+    return ok_tagged(listing.get_batch(session(), file_ids=body["fileInfoIds"], display=platform().display))
 
 
 def download_auth(post_id: int, body: dict | None = None, **_):
@@ -75,7 +75,23 @@ def download_auth(post_id: int, body: dict | None = None, **_):
 
 def get_install_config(post_id: int, file_info_id: int | None = None, **_):
     """InstallConfigVo (getModInstallConfig, getResourceInstallConfig, legacyGetInstallConfig)."""
-    return ok_tagged(install.install_config(session(), post_id=post_id, file_id=file_info_id))
+    return ok_tagged(
+        install.install_config(
+            session(),
+            settings=platform().settings,
+            post_id=post_id,
+            app_id=caller().app_id,
+            now=_now(),
+            file_id=file_info_id,
+            is_script=_script_check(),
+        )
+    )
+
+
+@functools.cache
+def _script_check():
+    """The InstallScript check of this process's contract (built once)."""
+    return install.script_checker(platform().contract.document)
 
 
 def get_install_info(post_id: int, **_):
@@ -94,17 +110,17 @@ def get_install_info(post_id: int, **_):
 
 def get_install_launch(post_id: int, **_):
     """InstallLaunchVo (getModInstallLaunch, getResourceInstallLaunch)."""
-    return ok_tagged(install.install_launch(session(), settings=platform().settings, post_id=post_id))
+    return ok_tagged(launch.install_launch(session(), settings=platform().settings, post_id=post_id))
 
 
 def get_game_startup_command(post_id: int, memory_mb: int, **_):
     """GameStartupCommandVo for a machine (get*GameStartupCommand)."""
-    return ok_tagged(install.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
+    return ok_tagged(launch.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
 
 
 def report_game_startup_command(post_id: int, body: dict, **_):
     """Store the startup command a consumer used (report*GameStartupCommand)."""
-    install.report_startup_command(
+    launch.report_startup_command(
         session(), post_id=post_id, app_id=caller().app_id, user_id=_user(), body=body
     )
     return ok(None)
@@ -120,14 +136,15 @@ def lookup_files(body: dict, **_):
 
 
 def find_updates(body: dict, **_):
-    """FileUpdateVO (or null) per hash in request order (findFileUpdates, an extension)."""
+    """FileUpdateVO per hash in request order (findFileUpdates, an extension)."""
     return ok(
         lookup.updates(
             session(),
             algorithm=body["algorithm"],
             hashes=body["hashes"],
             game_version=body["gameVersion"],
-            run_platform=body["runPlatform"],
+            run_platform=body.get("runPlatform"),
+            environment_side=body.get("environmentSide"),
             display=platform().display,
         )
     )

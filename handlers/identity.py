@@ -1,7 +1,8 @@
 """Tokens, pairing, proxy users, wallets, bindings, SSO and provider activities."""
 
-from models.identity import accounts, bindings, oauth, providers, tokens, wallets
+from models.identity import accounts, bindings, oauth, tokens, wallets
 from models.identity.records import access_token_vo, binding_vo
+from models.lobby import providers
 from modhub.web import caller, code_guard, ok, platform, proxy_user_id, request_headers, session
 
 
@@ -15,11 +16,11 @@ def _presented_token() -> str:
 
 
 def issue_access_token(body, **_):
-    """OpenApiAccessTokenVO for an authorization code (issueAccessToken)."""
-    app_id, user_id = caller().app_id, int(body["userId"])
-    with code_guard().guarded(
-        "oauth", [("app", str(app_id)), ("user", f"{app_id}:{user_id}")], _now().timestamp()
-    ):
+    """OpenApiAccessTokenVO for an authorization code (issueAccessToken); userId is optional."""
+    app_id = caller().app_id
+    user_id = int(body["userId"]) if body.get("userId") is not None else None
+    keys = [("app", str(app_id))] + ([("user", f"{app_id}:{user_id}")] if user_id is not None else [])
+    with code_guard().guarded("oauth", keys, _now().timestamp()):
         text, row = oauth.exchange_auth_code(
             session(),
             app_id=app_id,

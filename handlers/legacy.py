@@ -1,9 +1,10 @@
 """Legacy v1 operations (/openapi/v1): free-form objects and the v1 user profile."""
 
-from models.catalog import legacy, stats
+from models.catalog import stats
 from models.files import listing
 from models.identity import service as identity
 from models.identity.records import user_profile
+from models.legacy import service as legacy
 from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
 
 
@@ -64,7 +65,7 @@ def get_resource(post_id: int, **_):
 
 def list_resource_files(post_id: int, **_):
     """List of free-form file objects of a resource (legacyListResourceFiles)."""
-    return ok_tagged(listing.list_files(session(), post_id=post_id, zone=platform().display.time_zone))
+    return ok_tagged(listing.list_files(session(), post_id=post_id, display=platform().display))
 
 
 def query_servers(

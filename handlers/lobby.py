@@ -26,7 +26,7 @@ def publish_post(body: dict, **_):
             platform().storage,
             user_id=proxy_user_id(),
             params=body,
-            zone=_settings().time_zone,
+            display=platform().display,
             now=_now(),
         )
     )
@@ -41,7 +41,7 @@ def update_post(post_id: int, body: dict, **_):
             user_id=proxy_user_id(),
             post_id=post_id,
             params=body,
-            zone=_settings().time_zone,
+            display=platform().display,
             now=_now(),
         )
     )
@@ -57,7 +57,7 @@ def close_post(post_id: int, **_):
 def get_manifest(post_id: int, **_):
     """OpenApiServerPostLobbyManifestVo, anonymous, with an ETag (getLobbyManifest)."""
     return ok_tagged(
-        lobby.manifest(session(), platform().storage, post_id=post_id, zone=_settings().time_zone, now=_now())
+        lobby.manifest(session(), platform().storage, post_id=post_id, display=platform().display, now=_now())
     )
 
 

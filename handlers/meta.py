@@ -1,7 +1,20 @@
 """The contract itself, served outside the envelope."""
 
-from models.downloads import keys
-from modhub.web import platform, respond, session
+import json
+
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header
+
+from models.downloads import jwks, keys
+from modhub.web import platform, request_headers, respond, session
+
+TEXT = "text/plain"
+
+
+def _negotiated(default: str) -> str:
+    """The media type of a text document: its own type, or text/plain when Accept prefers it."""
+    accept = parse_accept_header(request_headers().get("Accept"), MIMEAccept)
+    return accept.best_match([default, TEXT], default=default)
 
 
 def openapi_json(**_):
@@ -11,7 +24,7 @@ def openapi_json(**_):
 
 def openapi_yaml(**_):
     """The exact contract as YAML (the hand-maintained source file)."""
-    return respond(platform().contract.yaml_bytes, mimetype="application/yaml")
+    return respond(platform().contract.yaml_bytes, mimetype=_negotiated("application/yaml"))
 
 
 def install_signing_key(**_):
@@ -19,5 +32,14 @@ def install_signing_key(**_):
     (getInstallSigningKey, an extension)."""
     ring = keys.ring(session(), platform().settings)
     return respond(
-        keys.bundle(ring), mimetype="application/x-pem-file", headers={"X-Install-Key-Id": ring.kid}
+        keys.bundle(ring),
+        mimetype=_negotiated("application/x-pem-file"),
+        headers={"X-Install-Key-Id": ring.kid},
     )
+
+
+def install_signing_jwks(**_):
+    """The same keys as a JSON Web Key Set, the current one first (getInstallSigningJwks, an
+    extension)."""
+    ring = keys.ring(session(), platform().settings)
+    return respond(json.dumps(jwks.key_set(ring)).encode(), mimetype="application/json")

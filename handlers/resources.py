@@ -1,27 +1,24 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
 from models.catalog import service as catalog
-from models.catalog.cache import MISSING
+from models.community import comments
+from models.record_cache import MISSING
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps
 from modhub.web import caller, ok_tagged, ok_tagged_json, platform, session
 
 
 def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, str]:
-    """JSON text of each record by post id ('null' when absent): kept ones of the current
-    catalogue generation, the rest read with `read(missing ids) -> {id: record or None}`,
-    serialized once and kept (models.catalog.cache). A kept record is answered without being
-    serialized again: a batch joins the texts of its records."""
-    cache, generation = platform().records, caller().catalog_generation
-    if generation is None or not cache.enabled:
-        return {i: dumps(record) for i, record in read(post_ids).items()}
-    found = {i: cache.get(kind, i, generation) for i in dict.fromkeys(post_ids)}
-    missing = [i for i, text in found.items() if text is MISSING]
-    if missing:
-        fresh = {i: dumps(record) for i, record in read(missing).items()}
-        cache.put_many(kind, fresh.items(), generation)
-        found.update(fresh)
-    return found
+    """JSON text of each record by post id ('null' when absent), kept between requests
+    (models.record_cache): a batch joins the texts of its records without serializing again."""
+    return platform().records.kept_json(
+        kind,
+        post_ids,
+        session=session(),
+        round_trip_generation=caller().catalog_generation,
+        read=read,
+        dumps=dumps,
+    )
 
 
 def get_batch(body: dict, **_):
@@ -54,9 +51,11 @@ def list_featured(**_):
 
 def _kept_only(kind: str, post_ids: list[int]) -> dict[int, str] | None:
     """JSON text of each record when every one is kept for the current catalogue generation,
-    else None (nothing read: the event loop may call this)."""
+    else None (nothing read: the event loop may call this). Only the generation the request's
+    quota round trip brought (Redis) is known without the database: with the generation in the
+    database (embedded, no Redis) or on an unsigned request, the handler's thread reads it."""
     cache, generation = platform().records, caller().catalog_generation
-    if generation is None or not cache.enabled:
+    if generation is None or cache.in_database or not cache.enabled:
         return None
     found = {}
     for i in post_ids:
@@ -108,7 +107,7 @@ def list_authors(post_id: int, **_):
 def list_comments(post_id: int, page_num: int = 1, page_size: int = 20, **_):
     """PageResultCommentVO of a resource (listModComments, listResourceComments)."""
     return ok_tagged(
-        catalog.list_comments(
+        comments.list_resource_comments(
             session(), post_id=post_id, page_num=page_num, page_size=page_size, display=platform().display
         )
     )
@@ -127,6 +126,12 @@ def get_rating(post_id: int, **_):
 def list_relations(post_id: int, **_):
     """List of RelationVO of a resource (listModRelations, listResourceRelations)."""
     return ok_tagged(catalog.list_relations(session(), post_id=post_id))
+
+
+def get_relations_batch(body: dict, **_):
+    """RelationsOfResourceVO (or null) per post id, in request order (getRelationsBatch, an
+    extension)."""
+    return ok_tagged(catalog.relations_batch(session(), post_ids=body["postIds"]))
 
 
 def list_versions(post_id: int, **_):

@@ -14,6 +14,7 @@ FILTERS = (
     "server_environment",
     "is_paid",
     "resource_state",
+    "game_version",
     "sort",
 )
 

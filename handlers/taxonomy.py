@@ -32,3 +32,8 @@ def list_run_platforms(**_):
 def get_run_platform(code: str, **_):
     """RunPlatformVO of one run platform (getModLoader, getRunPlatform)."""
     return ok_tagged(taxonomy.get_run_platform(session(), code=code, display=platform().display))
+
+
+def list_copyright_options(**_):
+    """List of CopyrightOptionVO (listCopyrightOptions, an extension)."""
+    return ok_tagged(taxonomy.copyright_options())

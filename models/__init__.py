@@ -9,7 +9,6 @@ from models.authoring.tables import DraftFile, ResourceDraft, ReviewDecision
 from models.base import Base
 from models.catalog.tables import (
     Category,
-    Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
@@ -25,6 +24,7 @@ from models.catalog.tables import (
 )
 from models.community.tables import (
     Answer,
+    Comment,
     CommunityPost,
     CommunityProfile,
     Follow,
@@ -58,6 +58,7 @@ from models.identity.tables import (
     WalletLedger,
 )
 from models.lobby.tables import LobbyBlob, LobbyPost, LobbyResource
+from models.record_cache import CatalogGeneration
 from models.webhooks.tables import OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -116,4 +117,5 @@ __all__ = [
     "ResourceDraft",
     "ReviewDecision",
     "DraftFile",
+    "CatalogGeneration",
 ]

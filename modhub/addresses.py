@@ -35,15 +35,29 @@ def client_address(peer: str, forwarded_for: str | None, trusted: tuple) -> str:
     """The caller's address: X-Forwarded-For is believed only when the peer is a trusted proxy.
 
     Walking the chain from the right, trusted proxies are skipped and the first other address is
-    the client; a chain made only of trusted proxies yields its leftmost entry.
+    the client; a chain made only of trusted proxies yields its leftmost entry. A hop that is not
+    an IP address ends the walk at the trusted hop that wrote it: what comes back is always an
+    address.
     """
     if not forwarded_for or not _is_trusted(peer, trusted):
         return peer
     hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+    nearest = peer
     for hop in reversed(hops):
+        if not _is_address(hop):
+            return nearest  # not an address: the hop that wrote it is the last one believed
         if not _is_trusted(hop, trusted):
             return hop
-    return hops[0] if hops else peer
+        nearest = hop
+    return nearest
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_trusted(address: str, trusted: tuple) -> bool:

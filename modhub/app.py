@@ -9,16 +9,16 @@ import importlib
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 import connexion
 import flask
-import redis
 import yaml
 from connexion.frameworks import flask as connexion_flask
 from connexion.middleware.context import ContextMiddleware
@@ -31,12 +31,14 @@ from connexion.middleware.server_error import ServerErrorMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
 
-from models.catalog.cache import RecordCache
-from models.webhooks.events import CATALOG_LISTENER
-from modhub import blobs, bridge, errors_http, site, spec_check
+from models import record_cache
+from models.downloads.counting import LocalCounter, RedisCounter, counter_over
+from models.record_cache import RecordCache, RedisGeneration
+from modhub import blobs, bridge, errors_http, media, metrics, site, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
+from modhub.core.redis_store import RedisStore
 from modhub.core.storage import from_settings as storage_from_settings
 from modhub.db import Database
 from modhub.declared_errors import DeclaredErrorsMiddleware, declared_codes
@@ -45,8 +47,9 @@ from modhub.edge import EdgeMiddleware, upload_paths
 from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
+from modhub.ops import OpsMiddleware, RoutingTag, install_drain
 from modhub.prepared import CookieSessions, prepare_async_when_built
-from modhub.quota import LocalQuota, RedisQuota
+from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
 from modhub.validation import VALIDATORS
@@ -84,9 +87,22 @@ class Contract:
         document, raw, json_bytes = _PARSED[key]
         return cls(copy.deepcopy(document), raw, json_bytes)
 
+    def in_time_zone(self, zone: str) -> Contract:
+        """The contract as served by a platform in this time zone (info.x-modhub-time-zone)."""
+        written = self.document["info"].get("x-modhub-time-zone")
+        if zone == written:
+            return self
+        document = {**self.document, "info": {**self.document["info"], "x-modhub-time-zone": zone}}
+        line = b"\n  x-modhub-time-zone: %s\n"
+        yaml_bytes = self.yaml_bytes.replace(
+            line % str(written).encode(), line % json.dumps(zone).encode(), 1
+        )
+        return Contract(document, yaml_bytes, json.dumps(document, ensure_ascii=False).encode())
+
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PARSED: dict[tuple, tuple[dict, bytes, bytes]] = {}  # Contract.load's last parse
+_LOCAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # in-process download counters
 
 
 @dataclass
@@ -95,16 +111,37 @@ class Platform:
 
     settings: Settings
     db: Database
-    quota: object
+    quota: RedisQuota | LocalQuota
     secrets: SecretBox
     contract: Contract
     clock: Callable[[], dt.datetime] = field(default=lambda: _utc_now())
     storage: object = None
+    redis: RedisStore | None = None  # the platform's Redis (modhub.core.redis_store); None: embedded
     display: Display = None  # time zone, CDN base, site URL: built from the settings once
-    code_guard: object = None  # wrong-code counters (modhub.guessing), over quota
-    records: RecordCache = None  # catalogue records kept between requests (models.catalog.cache)
-    login_throttle: object = None  # the site's failed log-in counter (modhub.site), over quota
+    code_guard: CodeGuard = None  # wrong-code counters (modhub.guessing)
+    records: RecordCache = None  # catalogue records kept between requests (models.record_cache)
+    download_counter: RedisCounter | LocalCounter = None  # models.downloads.counting
+    login_throttle: LoginThrottle = None  # the site's failed log-in counter (modhub.site)
     gatekeeper: object = None  # the gateway's checks and its snapshots (modhub.gateway)
+
+    def wire(self) -> Platform:
+        """(Re)build the parts that follow the settings, the database and the quota store, and
+        point the database's sessions at the catalogue generation (models.record_cache)."""
+        from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
+
+        attach(self.db, RQDispatcher.from_settings(self.settings))
+        self.redis = store_of(self.quota)
+        shared = RedisGeneration(self.redis.client, self.redis.prefix) if self.redis else None
+        record_cache.watch(self.db.sessions, shared)  # else: the generation in the database
+        self.records = RecordCache(self.settings.record_cache_seconds, in_database=self.redis is None)
+        self.display = Display.from_settings(self.settings)
+        self.login_throttle = LoginThrottle.for_redis(self.redis)
+        self.code_guard = CodeGuard.for_redis(self.redis)
+        # in process: one counter per quota store, so that platforms sharing it share counts
+        self.download_counter = (
+            counter_over(self.redis) if self.redis else _LOCAL.setdefault(self.quota, LocalCounter())
+        )
+        return self
 
     @contextmanager
     def serving(self, *, settings: Settings, db: Database, quota) -> Iterator[Platform]:
@@ -113,41 +150,18 @@ class Platform:
         Only the parts read per request are swapped: settings fields the app reads at build
         time (body limits, site cookie, validation) must match the ones it was built with.
         """
-        saved = (
-            self.settings,
-            self.display,
-            self.db,
-            self.quota,
-            self.secrets,
-            self.clock,
-            self.login_throttle,
-            self.code_guard,
-            self.records,
-        )
-        from workers.dispatch import RQDispatcher, attach
-
-        attach(db, RQDispatcher.from_settings(settings))
-        watch_catalog(db, quota)
+        names = (
+            "settings display db quota secrets clock login_throttle code_guard records redis download_counter"
+        ).split()
+        saved = [getattr(self, name) for name in names]
         self.settings, self.db, self.quota = settings, db, quota
-        self.records = RecordCache(settings.record_cache_seconds)
-        self.display = Display.from_settings(settings)
         self.secrets, self.clock = SecretBox(settings.encryption_key), _utc_now
-        self.login_throttle = LoginThrottle.for_quota(quota)
-        self.code_guard = CodeGuard.for_quota(quota)
+        self.wire()
         try:
             yield self
         finally:
-            (
-                self.settings,
-                self.display,
-                self.db,
-                self.quota,
-                self.secrets,
-                self.clock,
-                self.login_throttle,
-                self.code_guard,
-                self.records,
-            ) = saved
+            for name, value in zip(names, saved, strict=True):
+                setattr(self, name, value)
 
 
 def _utc_now() -> dt.datetime:
@@ -208,42 +222,36 @@ def build_platform(
 ) -> Platform:
     """Connect the database and the quota store named by the settings."""
     if quota is None:
-        if settings.redis_url:
-            # bounded waits: a stalled Redis fails requests with 200503 instead of holding them
-            quota = RedisQuota(
-                redis.Redis.from_url(settings.redis_url, socket_timeout=1, socket_connect_timeout=1)
+        if not settings.redis_url and not settings.embedded:  # a shared database, several processes
+            log.warning(
+                "MODHUB_REDIS_URL is not set: quotas are counted per process; run "
+                "with Redis to share them across processes"
             )
-        else:
-            if not settings.embedded:  # a shared database served by several processes, likely
-                log.warning(
-                    "MODHUB_REDIS_URL is not set: quotas are counted per process; run "
-                    "with Redis to share them across processes"
-                )
-            # The embedded default (SQLite, one `modhub run` process) counts in process by design:
-            # no warning there; `modhub run` says it in its banner.
-            quota = LocalQuota()
-    platform = Platform(
+        # The embedded default (SQLite, one `modhub run` process) counts in process by design:
+        # no warning there; `modhub run` says it in its banner.
+        store = (
+            RedisStore.from_url(settings.redis_url, timeout=settings.redis_timeout_seconds)
+            if settings.redis_url
+            else None
+        )
+        quota = quota_over(store)
+    return Platform(
         settings=settings,
-        db=db or Database.from_url(settings.database_url),
+        db=db or Database.from_settings(settings),
         quota=quota,
         secrets=SecretBox(settings.encryption_key),
-        contract=contract or Contract.load(),
+        contract=(contract or Contract.load()).in_time_zone(settings.time_zone),
         storage=storage or storage_from_settings(settings),
-        code_guard=CodeGuard.for_quota(quota),
-        display=Display.from_settings(settings),
-        records=RecordCache(settings.record_cache_seconds),
-    )
-    from workers.dispatch import RQDispatcher, attach  # webhooks: hand committed events to RQ
-
-    attach(platform.db, RQDispatcher.from_settings(settings))
-    watch_catalog(platform.db, quota)
-    return platform
+    ).wire()
 
 
-def watch_catalog(db: Database, quota) -> None:
-    """After a commit that changed the catalogue, move the generation in the quota store (every
-    process's cached records of the catalogue are stale from then on: models.catalog.cache)."""
-    db.sessions.configure(info={**(db.sessions.kw.get("info") or {}), CATALOG_LISTENER: quota.bump_catalog})
+@asynccontextmanager
+async def lifespan(platform: Platform, _app) -> AsyncIterator[None]:
+    """A served process: SIGTERM turns it not-ready first (modhub.ops.install_drain); its live
+    metrics leave with it."""
+    install_drain(platform.settings)
+    yield
+    metrics.process_exited()
 
 
 def site_app(settings: Settings, platform: Platform) -> flask.Flask:
@@ -262,6 +270,7 @@ def site_app(settings: Settings, platform: Platform) -> flask.Flask:
     site.install(app, settings)  # the site pages: log-in, consent, pairing, SSO landing
     app.session_interface = CookieSessions()  # a request without the cookie skips the serializer
     app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
+    app.register_blueprint(media.bp)  # display images when no CDN is configured
     return app
 
 
@@ -296,6 +305,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
     platform = build_platform(settings, **platform_parts)
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
+        partial(OpsMiddleware, platform=platform),  # /healthz, /readyz, /metrics; timing, access log
         ServerErrorMiddleware,
         partial(
             EdgeMiddleware,
@@ -303,10 +313,13 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
             max_upload_bytes=settings.max_upload_bytes,
             max_header_bytes=settings.max_header_bytes,
             uploads=upload_paths(platform.contract.document),
+            time_zone=settings.time_zone,
+            slashed=("/", DOCS_PATH + "/"),  # the site's home and the docs page
         ),
         ExceptionMiddleware,
         SigningDocsMiddleware,
         RoutingMiddleware,
+        RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
         LifespanMiddleware,
@@ -326,7 +339,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
                 record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
             ),
         )
-    app = connexion.AsyncApp(__name__, middlewares=middlewares)
+    app = connexion.AsyncApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
     app.app = site_app(settings, platform)
     serve_beside(app, bridge.OneHopWSGI(app.app.wsgi_app, workers=10))
     pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="modhub-handler")

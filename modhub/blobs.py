@@ -10,10 +10,12 @@ import re
 import flask
 
 from models.downloads import downloads, links
+from modhub import metrics
 from modhub.addresses import client_address
 from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
 from modhub.envelope import error_bytes
+from modhub.etags import none_match
 from modhub.web import platform as web_platform
 from modhub.web import remote_addr, request_headers, request_method, respond, respond_stream, session
 
@@ -52,7 +54,9 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str):
     wanted = request.get("Range")
     if_range = request.get("If-Range")
     if wanted and if_range is not None and if_range.strip() != etag:
-        wanted = None  # the client's copy is stale: send the whole current object
+        # the client's copy is stale: send the whole current object (If-Range compares strongly,
+        # RFC 9110 13.1.5: a weak tag never matches)
+        wanted = None
     rng = parse_range(wanted, size)
     headers = {"ETag": etag, "Accept-Ranges": "bytes", "Cache-Control": "private, no-transform"}
     if filename:
@@ -60,7 +64,7 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str):
     if rng == UNSATISFIABLE:
         headers["Content-Range"] = f"bytes */{size}"
         return respond(b"", status=416, headers=headers, mimetype="application/octet-stream")
-    if request.get("If-None-Match", "").strip() == etag and rng is None:
+    if none_match(request.get("If-None-Match"), etag) and rng is None:
         return respond(status=304, headers=headers, mimetype="application/octet-stream")
     start, end, status = (0, size - 1, 200) if rng is None else (*rng, 206)
     if status == 206:
@@ -69,6 +73,8 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str):
     body = storage.open(key, start, end) if size else iter(())
     if request_method() == "HEAD":
         body = iter(())
+    elif size:
+        metrics.DOWNLOAD_BYTES.inc(max(0, end - start + 1))
     return respond_stream(body, status=status, headers=headers, mimetype="application/octet-stream")
 
 

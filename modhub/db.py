@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import math
+import select
+import time
 from dataclasses import dataclass
 
 from sqlalchemy import create_engine, event
@@ -17,6 +20,24 @@ class Database:
 
     engine: Engine
     sessions: sessionmaker
+
+    @classmethod
+    def from_settings(cls, settings) -> Database:
+        """The database of the settings, its pool and waits sized by them (PostgreSQL)."""
+        if settings.embedded:
+            return cls.from_url(settings.database_url)
+        db = cls.from_url(
+            settings.database_url,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_timeout=settings.db_pool_timeout_seconds,
+            pool_pre_ping=settings.db_pre_ping,
+            connect_args=connect_args(settings),
+        )
+        from modhub import metrics
+
+        metrics.watch_pool(db.engine, settings.db_pool_size)
+        return db
 
     @classmethod
     def from_url(cls, url: str, **engine_options) -> Database:
@@ -36,6 +57,49 @@ class Database:
     def session(self) -> Session:
         """A new session."""
         return self.sessions()
+
+
+def connect_args(settings) -> dict:
+    """libpq options of the settings: connect time-out, statement time-out, application name."""
+    if settings.embedded:
+        return {}
+    return {
+        "connect_timeout": max(1, math.ceil(settings.db_connect_timeout_seconds)),
+        "application_name": settings.db_application_name,
+        "options": f"-c statement_timeout={int(settings.db_statement_timeout_seconds * 1000)}",
+    }
+
+
+def bound_waits(*, connect_seconds: float, query_seconds: float) -> None:
+    """Bound every wait of this process on PostgreSQL on the client side too.
+
+    statement_timeout is enforced by the server: a server that stopped answering (a hung host,
+    a stopped process, a dropped network path) would hold a request forever. psycopg2's wait
+    callback makes each connect and each query wait in select() with a deadline; past it the
+    connection is closed and an OperationalError raised (a 503 / 200503 for the request).
+    Installed by the serving and worker processes only (it is process-wide).
+    """
+    import psycopg2
+    import psycopg2.extensions as ext
+
+    def wait(conn) -> None:
+        limit = connect_seconds if conn.status == ext.STATUS_SETUP else query_seconds
+        deadline = time.monotonic() + limit
+        while True:
+            state = conn.poll()
+            if state == ext.POLL_OK:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise psycopg2.OperationalError(f"the database did not answer within {limit:g} s")
+            if state == ext.POLL_READ:
+                select.select([conn.fileno()], [], [], left)
+            elif state == ext.POLL_WRITE:
+                select.select([], [conn.fileno()], [], left)
+            else:
+                raise psycopg2.OperationalError(f"unexpected connection state {state}")
+
+    ext.set_wait_callback(wait)
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

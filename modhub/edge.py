@@ -12,6 +12,10 @@ from modhub import envelope
 from modhub.core.errors import ApiError
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# RFC 9110 media type: type "/" subtype, then parameters; tokens of visible ASCII.
+_TOKEN = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_MEDIA_TYPE = re.compile(rb"[ \t]*" + _TOKEN + rb"/" + _TOKEN + rb"[ \t]*(;[\x20-\x7e\t]*)?")
+OCTETS = b"application/octet-stream"
 
 
 def _too_large(limit: int) -> ApiError:
@@ -47,7 +51,7 @@ class EdgeMiddleware:
     """Gives each request its id and state, enforces the body limits, and stamps the headers.
 
     It wraps Connexion's exception middleware, so the headers it adds (X-Request-Id,
-    Server-Timing, the quota headers queued by the gateway) appear on success and error
+    Server-Timing, X-Modhub-Time-Zone, the quota headers queued by the gateway) appear on success and error
     responses alike. A body without Content-Length (chunked) is read up to the limit and
     replayed with its length, so the layers behind see an ordinary request.
     """
@@ -60,8 +64,12 @@ class EdgeMiddleware:
         max_upload_bytes: int,
         uploads: list[re.Pattern],
         max_header_bytes: int = 32 * 1024,
+        time_zone: str = "",
+        slashed: tuple[str, ...] = ("/",),
     ):
         self.app = app
+        self.stamps = [(b"x-modhub-time-zone", time_zone.encode("latin-1"))] if time_zone else []
+        self.slashed = frozenset(slashed)
         self.max_header_bytes = max_header_bytes
         self.max_body_bytes = max_body_bytes
         self.max_upload_bytes = max_upload_bytes
@@ -80,13 +88,18 @@ class EdgeMiddleware:
         token = envelope.current.set(state)
         try:
             await self._dispatch(
-                scope, receive, self._stamping(send, state, started, headers.get(b"host")), headers
+                scope,
+                receive,
+                self._stamping(send, state, started, headers.get(b"host"), self.stamps),
+                headers,
             )
         finally:
             envelope.current.reset(token)
 
     @staticmethod
-    def _stamping(send: Send, state: envelope.RequestState, started: float, host: bytes | None) -> Send:
+    def _stamping(
+        send: Send, state: envelope.RequestState, started: float, host: bytes | None, stamps: list
+    ) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [
@@ -97,6 +110,7 @@ class EdgeMiddleware:
                 headers.append((b"x-request-id", state.request_id.encode()))
                 elapsed = (time.perf_counter() - started) * 1000
                 headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
+                headers.extend(stamps)  # X-Modhub-Time-Zone: the platform's, on every answer
                 headers.extend(state.headers)
                 message = {**message, "headers": headers}
             await send(message)
@@ -109,9 +123,16 @@ class EdgeMiddleware:
         return self.max_body_bytes
 
     async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
+        scope = _media_typed(scope)
         if _CONTROL.search(scope["path"]) or scope["path"].startswith("//"):
             # No route has control characters or starts with `//`; the routers disagree on them
             # (a `//` path is an authority to some), so refuse here.
+            await self._refuse(send, ApiError("PATH_NOT_FOUND"))
+            return
+        if scope["path"].endswith("/") and scope["path"] not in self.slashed:
+            # Paths are exact: a trailing slash is another path, answered 404 rather than the
+            # router's 307 to the bare path (the redirected request would carry a signature
+            # over the path it no longer asks for).
             await self._refuse(send, ApiError("PATH_NOT_FOUND"))
             return
         if sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_header_bytes:
@@ -174,3 +195,16 @@ class EdgeMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def _media_typed(scope: Scope) -> Scope:
+    """A Content-Type that is not a media type (`type/subtype`, visible ASCII) is read as
+    application/octet-stream, as for a body without one (RFC 9110 8.3): the layers behind parse
+    only well-formed values, and an operation that takes JSON refuses it with 415."""
+    if all(k != b"content-type" or _MEDIA_TYPE.fullmatch(v) for k, v in scope["headers"]):
+        return scope
+    kept = [
+        (k, OCTETS if k == b"content-type" and not _MEDIA_TYPE.fullmatch(v) else v)
+        for k, v in scope["headers"]
+    ]
+    return {**scope, "headers": kept}

@@ -17,8 +17,9 @@ from connexion.exceptions import ProblemException
 from connexion.lifecycle import ConnexionResponse
 from starlette.exceptions import HTTPException
 
-from modhub import envelope
+from modhub import envelope, metrics
 from modhub.core.errors import ApiError
+from modhub.core.storage import ContentMismatch, ObjectMissing, StorageError
 
 log = logging.getLogger("modhub.errors")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
@@ -79,6 +80,8 @@ def _response(exc: ApiError) -> ConnexionResponse:
 
 async def on_api_error(_request, exc: ApiError) -> ConnexionResponse:
     """An ApiError raised anywhere."""
+    if exc.code in (200101, 200102):
+        metrics.quota_refused(exc.code)
     if exc.status >= 500 and exc.code != 200501:  # an honest gap is not a server fault
         log.error("traceId=%s code=%s %s", envelope.trace_id(), exc.code, printable(exc.message))
     return _response(exc)
@@ -103,6 +106,13 @@ def database_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated
 
 
+def storage_unavailable(exc: BaseException) -> bool:
+    """Whether an exception means the file storage cannot be reached (S3 down, a timeout)."""
+    if isinstance(exc, StorageError) and not isinstance(exc, (ObjectMissing, ContentMismatch)):
+        return True
+    return type(exc).__module__.startswith(("botocore.", "urllib3.", "boto3."))
+
+
 async def on_crash(_request, exc: Exception) -> ConnexionResponse:
     """Anything unexpected: logged with its traceId, answered without internals.
 
@@ -117,6 +127,9 @@ async def on_crash(_request, exc: Exception) -> ConnexionResponse:
             first[0] if first else "",
         )
         return _response(ApiError("DEPENDENCY_UNAVAILABLE", "the database is unavailable"))
+    if storage_unavailable(exc):
+        log.warning("traceId=%s file storage unavailable: %s", envelope.trace_id(), type(exc).__name__)
+        return _response(ApiError("DEPENDENCY_UNAVAILABLE", "the file storage is unavailable"))
     if isinstance(exc, sqlalchemy.exc.DataError) or isinstance(exc, OverflowError):
         # the last net under validation: a value the column cannot hold is the caller's error
         log.warning(
@@ -140,7 +153,10 @@ def _flask_http_error(exc: werkzeug.exceptions.HTTPException):
     headers = {}
     if isinstance(exc, werkzeug.exceptions.MethodNotAllowed) and exc.valid_methods:
         headers["Allow"] = ", ".join(sorted(exc.valid_methods))
-    err = as_api_error(exc.code or 500, exc.description, headers)
+    # werkzeug's descriptions address a person at a browser ("check your spelling"): a routing
+    # refusal gets the catalog's plain message
+    plain = isinstance(exc, (werkzeug.exceptions.NotFound, werkzeug.exceptions.MethodNotAllowed))
+    err = as_api_error(exc.code or 500, None if plain else exc.description, headers)
     return flask.Response(
         envelope.error_bytes(err), status=err.status, headers=err.headers, mimetype="application/json"
     )

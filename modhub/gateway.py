@@ -10,24 +10,25 @@ from __future__ import annotations
 
 import enum
 import re
-import threading
 import time
-from dataclasses import dataclass
 
 from connexion.middleware.abstract import RoutedAPI, RoutedMiddleware
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from models.identity.service import get_app_by_key, get_token, get_user
+from models.identity.service import get_user
 from models.identity.tables import AppStatus
+from models.identity.tokens import live_token_or_raise
 from modhub import envelope
 from modhub.addresses import client_address, ip_allowed
+from modhub.core import proxy_headers
 from modhub.core.errors import ApiError
+from modhub.gateway_snapshots import AppDirectory, AppInfo, UserDirectory
+from modhub.replay import guarded, nonce_of, nonce_ttl
 from modhub.request_signing import signature_matches
 
-_TIMESTAMP = re.compile(r"^\d{13}$")
-_USER_ID = re.compile(r"^[0-9]{1,19}$")  # ASCII digits only: str.isdigit() accepts "¹²"
-INT64_MAX = 2**63 - 1
+_TIMESTAMP = re.compile(r"[0-9]{13}")  # fullmatch: `$` would pass a trailing line feed
+_API_KEY = re.compile(r"[A-Za-z0-9]{1,64}")  # the keys' alphabet: anything else is no key at all
 # Headers that decide who is calling: two copies are ambiguous (layers could read different ones).
 SINGLE_HEADERS = frozenset(
     {b"x-api-key", b"x-timestamp", b"x-signature", b"x-proxy-access-token", b"x-proxy-user-id"}
@@ -52,107 +53,6 @@ def access_of(operation: dict) -> Access:
     if operation.get("x-openapi-require-proxy"):
         return Access.PROXY_USER
     return Access.KEY
-
-
-@dataclass(frozen=True)
-class AppInfo:
-    """A read-only snapshot of an application, safe to share between threads."""
-
-    id: int
-    secret: str
-    status: AppStatus
-    proxy_permission: bool
-    ip_allow: tuple[str, ...]
-    per_minute: int
-    per_day: int
-
-
-class Snapshots:
-    """What the gateway read from the database, kept in this process for a few seconds
-    (MODHUB_APP_CACHE_SECONDS; 0 keeps nothing): a change is seen by every process within
-    that time. The map starts over when it grows past `limit` entries."""
-
-    def __init__(self, platform, limit: int):
-        self.platform = platform
-        self.limit = limit
-        self.lock = threading.Lock()
-        self.cache: dict = {}
-
-    def fresh(self, key) -> tuple[float, object] | None:
-        """(expiry, value) of a snapshot still within its time, else None."""
-        hit = self.cache.get(key)
-        return hit if hit and hit[0] > time.monotonic() else None
-
-    def keep(self, key, value) -> None:
-        """Keep a value just read."""
-        ttl = self.platform.settings.app_cache_seconds
-        if ttl > 0:
-            with self.lock:
-                if len(self.cache) > self.limit:
-                    self.cache.clear()
-                self.cache[key] = (time.monotonic() + ttl, value)
-
-
-class AppDirectory:
-    """Looks applications up by API key, keeping snapshots for a few seconds.
-
-    The cache spares the database one query per request; a change to an application (disable,
-    rotate-secret, allow-list) is seen by every process within `ttl` seconds.
-    """
-
-    def __init__(self, platform):
-        self.platform = platform
-        self.snapshots = Snapshots(platform, limit=10_000)
-
-    def get(self, api_key: str) -> AppInfo | None:
-        """The application of this key, or None."""
-        hit = self.snapshots.fresh(api_key)
-        if hit:
-            return hit[1]
-        info = self._load(api_key)
-        self.snapshots.keep(api_key, info)
-        return info
-
-    def cached(self, api_key: str) -> bool:
-        """Whether a fresh snapshot (or a fresh "no such key") is at hand, so get() reads nothing."""
-        return self.snapshots.fresh(api_key) is not None
-
-    def _load(self, api_key: str) -> AppInfo | None:
-        with self.platform.db.session() as session:
-            app = get_app_by_key(session, api_key=api_key)
-            if app is None:
-                return None
-            s = self.platform.settings
-            return AppInfo(
-                app.id,
-                self.platform.secrets.open(app.secret_encrypted),
-                app.status,
-                app.has_proxy_permission,
-                tuple(app.ip_allow or ()),
-                app.per_minute or s.default_per_minute,
-                app.per_day or s.default_per_day,
-            )
-
-
-class UserDirectory:
-    """Proxy users known to be live (positive answers only), as Snapshots.
-
-    A P request of a cached application whose `X-Proxy-User-Id` is here needs no database in
-    the gateway; a user deleted since is refused by every process within the snapshot time, as
-    an application change is. Unknown ids are always read: a user registered a moment ago is
-    accepted at once.
-    """
-
-    def __init__(self, platform):
-        self.snapshots = Snapshots(platform, limit=100_000)
-
-    def live(self, user_id: int) -> bool:
-        """Whether the user was seen live within the snapshot time."""
-        return self.snapshots.fresh(user_id) is not None
-
-    def remember(self, user_id: int) -> None:
-        """Note a user just read live."""
-        self.snapshots.keep(user_id, True)
 
 
 class Gatekeeper:
@@ -192,8 +92,8 @@ class Gatekeeper:
         """Whether check() will read no database: a key-only operation with a cached snapshot,
         or a P operation (no token) of such an application whose proxy user is cached live."""
         if access is Access.PROXY_USER:
-            raw = headers.get("x-proxy-user-id", "")
-            if "x-proxy-access-token" in headers or not _USER_ID.match(raw) or not self.users.live(int(raw)):
+            user_id = proxy_headers.user_id_or_none(headers.get("x-proxy-user-id"))
+            if "x-proxy-access-token" in headers or user_id is None or not self.users.live(user_id):
                 return False
         elif access is not Access.KEY:
             return False
@@ -224,12 +124,9 @@ class Gatekeeper:
         app = self._signed_app(method, path, headers)
         if not ip_allowed(app.ip_allow, client_address(peer, headers.get("x-forwarded-for"), self.trusted)):
             raise ApiError("IP_NOT_ALLOWED")
-        # A signed write is accepted once: its (timestamp, signature) is remembered for the
-        # window on both sides of now, in the quota store's same round trip. Reads replay.
-        nonce = None
-        if access is Access.TOKEN:
-            nonce = f"{headers['x-timestamp']}:{headers['x-signature']}"
-        return app, {"nonce": nonce, "nonce_ttl": 2 * self.settings.timestamp_window_seconds + 1}
+        # A signed write is accepted once (modhub.replay), checked in the quota's round trip.
+        nonce = nonce_of(headers) if guarded(write_action=access is Access.TOKEN, method=method) else None
+        return app, {"nonce": nonce, "nonce_ttl": nonce_ttl(self.settings.timestamp_window_seconds)}
 
     def _counted(
         self, access: Access, app: AppInfo, verdict, headers: dict, state: envelope.RequestState
@@ -248,9 +145,9 @@ class Gatekeeper:
         api_key, ts, sig = (headers.get(h) for h in ("x-api-key", "x-timestamp", "x-signature"))
         if not (api_key and ts and sig):
             raise ApiError("AUTH_HEADERS_MISSING")
-        if not _TIMESTAMP.match(ts):
+        if not _TIMESTAMP.fullmatch(ts):
             raise ApiError("TIMESTAMP_MALFORMED")
-        app = self.apps.get(api_key)
+        app = self.apps.get(api_key) if _API_KEY.fullmatch(api_key) else None
         if app is None:
             raise ApiError("API_KEY_UNKNOWN")
         if abs(time.time() * 1000 - int(ts)) > self.settings.timestamp_window_seconds * 1000:
@@ -267,28 +164,18 @@ class Gatekeeper:
         token = headers.get("x-proxy-access-token")
         if access is Access.TOKEN and not token:
             raise ApiError("PROXY_TOKEN_REQUIRED")
-        raw = headers.get("x-proxy-user-id")
         if not token:
-            if not raw:
+            user_id = proxy_headers.user_id(headers.get("x-proxy-user-id"))
+            if user_id is None:
                 raise ApiError("PROXY_USER_REQUIRED")
-            if not _USER_ID.match(raw) or int(raw) > INT64_MAX:
-                raise ApiError("PROXY_USER_INVALID")
-            if self.users.live(int(raw)):
-                state.proxy_user_id = int(raw)
+            if self.users.live(user_id):
+                state.proxy_user_id = user_id
                 return
         # the request's own session: the handler goes on with it (modhub.web.session)
         session = state.session = self.platform.db.session()
         if token:
-            row = get_token(session, token=token)
-            if row is None or row.app_id != app.id:
-                raise ApiError("PROXY_TOKEN_INVALID")
-            if row.revoked_at is not None:
-                raise ApiError("PROXY_TOKEN_REVOKED")
-            if row.expires_at <= self.platform.clock():
-                raise ApiError("PROXY_TOKEN_EXPIRED")
+            row = live_token_or_raise(session, token=token, app_id=app.id, now=self.platform.clock())
             user_id, state.token_scopes = row.user_id, tuple(row.scopes or ())
-        else:
-            user_id = int(raw)
         if get_user(session, user_id=user_id) is None:
             raise ApiError("PROXY_USER_INVALID")
         if not token:

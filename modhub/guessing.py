@@ -16,6 +16,7 @@ import threading
 import redis
 
 from modhub.core.errors import ApiError
+from modhub.core.redis_store import RedisStore
 
 WINDOW_SECONDS = 60
 LIMITS = {"app": 30, "user": 5, "addr": 10}  # wrong codes per window, by subject kind
@@ -40,10 +41,9 @@ class CodeGuard:
         self.local: dict[str, int] = {}
 
     @classmethod
-    def for_quota(cls, quota) -> CodeGuard:
-        """Share the quota store's Redis (and key prefix) when it has one."""
-        client = getattr(quota, "client", None)
-        return cls(client, getattr(quota, "prefix", "modhub:quota")) if client is not None else cls()
+    def for_redis(cls, store: RedisStore | None) -> CodeGuard:
+        """Share the platform's Redis (under its key prefix) when it has one, else in process."""
+        return cls(store.client, store.prefix) if store is not None else cls()
 
     @contextlib.contextmanager
     def guarded(self, operation: str, subjects: list[tuple[str, str]], now: float):

@@ -246,9 +246,9 @@ def file_row(rng: random.Random, post: dict, index: int) -> dict:
         "down_info": []
         if uploaded
         else [
-            {
+            {  # the file's own link (one URL per file), with the share's extraction code
                 "type": storage,
-                "url": f"https://dl.example.org/{name}",
+                "url": f"https://dl.example.org/{post['id']}/{name}",
                 "code": "mh42" if storage == "CLOUD_DISK" else None,
             }
         ],

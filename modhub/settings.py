@@ -61,12 +61,42 @@ class Settings:
     install_signing_key: str = ""
     # distinct reporters of unresolved download failures that hide a resource; 0 = never hide
     download_failure_hide_threshold: int = 5
+    # new download-failure reports (distinct fingerprints) one application may open a day
+    download_failure_reports_per_app_day: int = 500
     sensitive_words: tuple[str, ...] = ()  # private-message check: "word" (BLOCK) or "word:REVIEW"
+    # operations (health, metrics, logs, bounded waits): described in DESCRIBED below
+    allow_local_storage: bool = False
+    spool_dir: Path | None = None
+    shutdown_grace_seconds: float = 30.0
+    shutdown_drain_seconds: float = 0.0
+    ready_timeout_seconds: float = 2.0
+    metrics_token: str = ""
+    metrics_allow: tuple[str, ...] = ()
+    metrics_dir: Path | None = None
+    log_format: str = "text"
+    log_level: str = "INFO"
+    access_log: bool = True
+    db_connect_timeout_seconds: float = 5.0
+    db_statement_timeout_seconds: float = 30.0
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    db_pool_timeout_seconds: float = 5.0
+    db_pre_ping: bool = False
+    db_application_name: str = "modhub"
+    redis_timeout_seconds: float = 1.0
+    s3_connect_timeout_seconds: float = 3.0
+    s3_read_timeout_seconds: float = 10.0
+    s3_max_attempts: int = 3
 
     @property
     def embedded(self) -> bool:
         """True when the database is the embedded SQLite default."""
         return self.database_url.startswith("sqlite")
+
+    @property
+    def metrics_networks(self) -> tuple:
+        """The addresses and networks /metrics answers (empty: any)."""
+        return tuple(ipaddress.ip_network(p, strict=False) for p in self.metrics_allow)
 
     @property
     def trusted_networks(self) -> tuple:
@@ -78,184 +108,44 @@ class Settings:
         return dataclasses.replace(self, **changes)
 
 
-# What every MODHUB_* variable means. docs/operate/settings.md is generated from this table
-# (`python docs/generate.py`), and tests/unit/test_docs.py checks both ways that every MODHUB_*
-# variable the code reads has a line here and that every line here is read: a new setting needs
-# its read below (or where it is used) and one line here. (group, NAME without MODHUB_, default,
-# meaning in Markdown).
-DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
-    (
-        "Mode and secrets",
-        "PRODUCTION",
-        "off",
-        "`1`, `true` or `yes`: refuse to start without `MODHUB_DATABASE_URL`, `MODHUB_REDIS_URL` and "
-        "`MODHUB_ENCRYPTION_KEY` (no generated defaults).",
-    ),
-    (
-        "Mode and secrets",
-        "ENCRYPTION_KEY",
-        "generated into `<data>/encryption.key`",
-        "Fernet key encrypting API secrets at rest and deriving the site's cookie key "
-        "(`modhub keygen` prints one). Changing it makes every stored API secret unreadable.",
-    ),
-    (
-        "Mode and secrets",
-        "DATA_DIR",
-        "`./modhub-data`",
-        "The embedded mode's folder: SQLite database, generated keys, stored files.",
-    ),
-    (
-        "Mode and secrets",
-        "INSTALL_SIGNING_KEY",
-        "generated into `<data>/install-signing-key.pem`",
-        "RSA private key (PEM) signing install scripts; its public key is served at "
-        "`GET /openapi/v2/meta/install-signing-key`.",
-    ),
-    (
-        "Databases",
-        "DATABASE_URL",
-        "SQLite in the data folder",
-        "SQLAlchemy URL, e.g. `postgresql+psycopg2://modhub@db/modhub`.",
-    ),
-    (
-        "Databases",
-        "REDIS_URL",
-        "none (quotas counted per process)",
-        "e.g. `redis://cache:6379/0`: shared quotas, replay nonces, download counts, record-cache "
-        "generations and the RQ queues. Needed by `modhub worker` and in production.",
-    ),
-    ("Addresses", "SITE_URL", "none", "Public address of the platform site (login, consent, pairing pages)."),
-    (
-        "Addresses",
-        "BASE_URL",
-        "none",
-        "Public address of this API: the base of the signed `/storage/...` URLs of the disk storage.",
-    ),
-    ("Addresses", "CDN_BASE_URL", "none", "Base of image and avatar display URLs."),
-    (
-        "Addresses",
-        "TRUSTED_PROXIES",
-        "none",
-        "Proxies whose `X-Forwarded-For` is believed: IPs or CIDRs, comma or space separated.",
-    ),
-    (
-        "Requests",
-        "TIME_ZONE",
-        "`Asia/Shanghai`",
-        "Zone of every displayed time (`yyyy-MM-dd HH:mm:ss`); times are stored in UTC.",
-    ),
-    (
-        "Requests",
-        "MAX_BODY_BYTES",
-        "1048576 (1 MiB)",
-        "JSON request body limit; a larger body answers 413 / 200302.",
-    ),
-    (
-        "Requests",
-        "MAX_UPLOAD_BYTES",
-        "536870912 (512 MiB)",
-        "Multipart upload limit; a lobby file may be this less 16 KiB (multipart framing).",
-    ),
-    (
-        "Requests",
-        "MAX_HEADER_BYTES",
-        "32768 (32 KiB)",
-        "Request header limit, names plus values; a larger set answers 431 / 200308.",
-    ),
-    ("Requests", "TIMESTAMP_WINDOW_SECONDS", "300", "How far `X-Timestamp` may be from the server clock."),
-    ("Requests", "DEFAULT_PER_MINUTE", "100", "Per-minute quota of an application that has none of its own."),
-    ("Requests", "DEFAULT_PER_DAY", "10000", "Per-day quota of an application that has none of its own."),
-    (
-        "Caches",
-        "APP_CACHE_SECONDS",
-        "5",
-        "How long a process keeps an application's snapshot (status, secret, quotas, allow-list); "
-        "0 keeps nothing. A change made in the console or the CLI is seen by every process within "
-        "this time.",
-    ),
-    (
-        "Caches",
-        "RECORD_CACHE_SECONDS",
-        "30",
-        "How long a process keeps catalogue detail and batch records (0: off). See "
-        "[the record cache](../maintain/architecture.md#the-record-cache).",
-    ),
-    (
-        "Storage",
-        "STORAGE_URL",
-        "empty: `<data>/files`",
-        "Empty: a content-addressed folder served through HMAC-signed, expiring `/storage/<sha256>` "
-        "URLs. `s3://bucket[/prefix]`: any S3-compatible store (presigned GET URLs).",
-    ),
-    ("Storage", "S3_ENDPOINT_URL", "boto3's default", "The S3 peer's endpoint."),
-    ("Storage", "S3_REGION", "boto3's default", "The S3 region."),
-    ("Storage", "S3_ACCESS_KEY_ID", "boto3's credential chain", "S3 access key id."),
-    ("Storage", "S3_SECRET_ACCESS_KEY", "boto3's credential chain", "S3 secret access key."),
-    (
-        "Webhooks",
-        "WEBHOOK_ALLOW_PRIVATE",
-        "off",
-        "`1`: accept callbacks on loopback and private addresses, and `http` to them (development only).",
-    ),
-    ("Webhooks", "WEBHOOK_QUEUE", "`webhooks`", "RQ queue of the webhook jobs."),
-    ("Webhooks", "WEBHOOK_TIMEOUT_SECONDS", "10", "Receiver time-out of one attempt."),
-    (
-        "Webhooks",
-        "WEBHOOK_LEASE_SECONDS",
-        "30",
-        "How long a job owns a delivery before the sweep may send it again; must exceed the time-out.",
-    ),
-    ("Webhooks", "WEBHOOK_SWEEP_SECONDS", "10", "Sweep period of each `modhub worker`."),
-    (
-        "Webhooks",
-        "WEBHOOK_RETENTION_DAYS",
-        "30",
-        "Finished deliveries (succeeded, failed, dropped), their attempts and their delivered events "
-        "older than this are deleted by the maintenance jobs; `0` keeps them forever.",
-    ),
-    (
-        "Maintenance",
-        "MAINTENANCE_INTERVAL_SECONDS",
-        "3600",
-        "Every `modhub worker` runs the maintenance jobs (storage sweep, identity purge, download "
-        "flush, webhook retention) this often, one worker at a time across hosts (a Redis lock); "
-        "`0` leaves them to `modhub maintenance run` (cron or the systemd timer).",
-    ),
-    ("Webhooks", "WEBHOOK_BATCH_SIZE", "50", "Deliveries per job."),
-    ("Webhooks", "WEBHOOK_CONCURRENCY", "8", "Concurrent requests per worker."),
-    (
-        "Content",
-        "DOWNLOAD_FAILURE_HIDE_THRESHOLD",
-        "5",
-        "Distinct reporters of unresolved download failures that hide a resource (0: never).",
-    ),
-    (
-        "Content",
-        "SENSITIVE_WORDS_FILE",
-        "none",
-        "UTF-8 word list checked on private messages, one entry a line: `word` (message blocked) or "
-        "`word:REVIEW` (held for review); `#` comments.",
-    ),
-    (
-        "Development",
-        "RECORD_ERROR_CODES",
-        "off",
-        "A folder: every (operationId, code) answered is recorded there as JSON lines, the input of "
-        "`openapi/declare_errors.py --observed` (test runs only).",
-    ),
-)
-
-
 def _env(name: str, default: str = "") -> str:
     return os.environ.get(f"MODHUB_{name}", default).strip()
 
 
-def _number(name: str, default, kind=int):
+def _number(name: str, default, kind=int, *, minimum=0):
+    """A number setting; below `minimum` (or not a number) is a SettingsError."""
     raw = _env(name)
     try:
-        return kind(raw) if raw else default
+        value = kind(raw) if raw else default
     except ValueError as exc:
         raise SettingsError(f"MODHUB_{name} must be a {kind.__name__}, got {raw!r}") from exc
+    if value != value or value < minimum:  # NaN or too small
+        raise SettingsError(f"MODHUB_{name} must be at least {minimum}, got {raw!r}")
+    return value
+
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    """A boolean setting: true/1/yes/on or false/0/no/off, any case; anything else is an error."""
+    raw = _env(name).lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise SettingsError(f"MODHUB_{name} must be true/1/yes/on or false/0/no/off, got {_env(name)!r}")
+
+
+def _list(name: str) -> tuple[str, ...]:
+    return tuple(p for p in _env(name).replace(",", " ").split() if p)
+
+
+def _path(name: str) -> Path | None:
+    raw = _env(name)
+    return Path(raw) if raw else None
 
 
 def _word_list(path: str) -> tuple[str, ...]:
@@ -270,8 +160,7 @@ def _word_list(path: str) -> tuple[str, ...]:
 
 
 def from_env() -> Settings:
-    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=1) demands every secret explicitly."""
-    production = _env("PRODUCTION") in ("1", "true", "yes")
+    """Read MODHUB_* once. Production (MODHUB_PRODUCTION=true) demands every secret explicitly."""
     data_dir = Path(_env("DATA_DIR", "modhub-data"))
     settings = Settings(
         data_dir=data_dir,
@@ -282,25 +171,25 @@ def from_env() -> Settings:
         base_url=_env("BASE_URL").rstrip("/"),
         cdn_base_url=_env("CDN_BASE_URL").rstrip("/"),
         time_zone=_env("TIME_ZONE", "Asia/Shanghai"),
-        trusted_proxies=tuple(p for p in _env("TRUSTED_PROXIES").replace(",", " ").split() if p),
-        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024),
-        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024),
-        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024),
-        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300),
+        trusted_proxies=_list("TRUSTED_PROXIES"),
+        max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024, minimum=1),
+        max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024, minimum=1),
+        max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024, minimum=1024),
+        timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300, minimum=1),
         app_cache_seconds=_number("APP_CACHE_SECONDS", 5.0, float),
         record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),
-        default_per_minute=_number("DEFAULT_PER_MINUTE", 100),
-        default_per_day=_number("DEFAULT_PER_DAY", 10_000),
-        production=production,
-        webhook_allow_private=_env("WEBHOOK_ALLOW_PRIVATE") in ("1", "true", "yes"),
+        default_per_minute=_number("DEFAULT_PER_MINUTE", 100, minimum=1),
+        default_per_day=_number("DEFAULT_PER_DAY", 10_000, minimum=1),
+        production=_flag("PRODUCTION"),
+        webhook_allow_private=_flag("WEBHOOK_ALLOW_PRIVATE"),
         webhook_queue=_env("WEBHOOK_QUEUE", "webhooks"),
-        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float),
-        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float),
-        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float),
-        webhook_retention_days=_number("WEBHOOK_RETENTION_DAYS", 30),
-        maintenance_interval_seconds=_number("MAINTENANCE_INTERVAL_SECONDS", 3600.0, float),
-        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50),
-        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8),
+        webhook_timeout_seconds=_number("WEBHOOK_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        webhook_lease_seconds=_number("WEBHOOK_LEASE_SECONDS", 30.0, float, minimum=0.1),
+        webhook_sweep_seconds=_number("WEBHOOK_SWEEP_SECONDS", 10.0, float, minimum=0.1),
+        webhook_retention_days=_number("WEBHOOK_RETENTION_DAYS", 30, minimum=0),
+        maintenance_interval_seconds=_number("MAINTENANCE_INTERVAL_SECONDS", 3600.0, float, minimum=0),
+        webhook_batch_size=_number("WEBHOOK_BATCH_SIZE", 50, minimum=1),
+        webhook_concurrency=_number("WEBHOOK_CONCURRENCY", 8, minimum=1),
         storage_url=_env("STORAGE_URL"),
         s3_endpoint_url=_env("S3_ENDPOINT_URL"),
         s3_region=_env("S3_REGION"),
@@ -308,29 +197,41 @@ def from_env() -> Settings:
         s3_secret_access_key=_env("S3_SECRET_ACCESS_KEY"),
         install_signing_key=_env("INSTALL_SIGNING_KEY"),
         download_failure_hide_threshold=_number("DOWNLOAD_FAILURE_HIDE_THRESHOLD", 5),
+        download_failure_reports_per_app_day=_number("DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY", 500),
         sensitive_words=_word_list(_env("SENSITIVE_WORDS_FILE")),
+        allow_local_storage=_flag("ALLOW_LOCAL_STORAGE"),
+        spool_dir=_path("SPOOL_DIR"),
+        shutdown_grace_seconds=_number("SHUTDOWN_GRACE_SECONDS", 30.0, float, minimum=1),
+        shutdown_drain_seconds=_number("SHUTDOWN_DRAIN_SECONDS", 0.0, float),
+        ready_timeout_seconds=_number("READY_TIMEOUT_SECONDS", 2.0, float, minimum=0.1),
+        metrics_token=_env("METRICS_TOKEN"),
+        metrics_allow=_list("METRICS_ALLOW"),
+        metrics_dir=_path("METRICS_DIR"),
+        log_format=_env("LOG_FORMAT", "text").lower(),
+        log_level=_env("LOG_LEVEL", "INFO").upper(),
+        access_log=_flag("ACCESS_LOG", True),
+        db_connect_timeout_seconds=_number("DB_CONNECT_TIMEOUT_SECONDS", 5.0, float, minimum=1),
+        db_statement_timeout_seconds=_number("DB_STATEMENT_TIMEOUT_SECONDS", 30.0, float, minimum=0.1),
+        db_pool_size=_number("DB_POOL_SIZE", 10, minimum=1),
+        db_max_overflow=_number("DB_MAX_OVERFLOW", 20),
+        db_pool_timeout_seconds=_number("DB_POOL_TIMEOUT_SECONDS", 5.0, float, minimum=0.1),
+        db_pre_ping=_flag("DB_PRE_PING"),
+        db_application_name=_env("DB_APPLICATION_NAME", "modhub"),
+        redis_timeout_seconds=_number("REDIS_TIMEOUT_SECONDS", 1.0, float, minimum=0.1),
+        s3_connect_timeout_seconds=_number("S3_CONNECT_TIMEOUT_SECONDS", 3.0, float, minimum=0.1),
+        s3_read_timeout_seconds=_number("S3_READ_TIMEOUT_SECONDS", 10.0, float, minimum=0.1),
+        s3_max_attempts=_number("S3_MAX_ATTEMPTS", 3, minimum=1),
     )
     return finalize(settings)
 
 
 def finalize(settings: Settings) -> Settings:
     """Check the settings and fill the embedded defaults (a generated, persisted key)."""
+    from modhub.settings_checks import check_production, check_values
+
     if settings.production:
-        missing = [
-            n
-            for n, v in (
-                ("DATABASE_URL", _env("DATABASE_URL")),
-                ("ENCRYPTION_KEY", settings.encryption_key),
-                ("REDIS_URL", settings.redis_url),
-            )
-            if not v
-        ]
-        if missing:
-            raise SettingsError(
-                "production mode needs "
-                + ", ".join(f"MODHUB_{m}" for m in missing)
-                + " (generate a key with: modhub keygen)"
-            )
+        check_production(settings)
+    check_values(settings)
     key = settings.encryption_key or _embedded_key(settings.data_dir)
     try:
         Fernet(key.encode())
@@ -339,26 +240,13 @@ def finalize(settings: Settings) -> Settings:
             "MODHUB_ENCRYPTION_KEY is not a valid Fernet key "
             "(32 url-safe base64-encoded bytes; make one with: modhub keygen)"
         ) from exc
-    for name, value in (
-        ("WEBHOOK_RETENTION_DAYS", settings.webhook_retention_days),
-        ("MAINTENANCE_INTERVAL_SECONDS", settings.maintenance_interval_seconds),
-    ):
-        if value < 0:
-            raise SettingsError(f"MODHUB_{name} must be 0 or more, got {value}")
-    if settings.webhook_lease_seconds <= settings.webhook_timeout_seconds:
-        raise SettingsError(
-            "MODHUB_WEBHOOK_LEASE_SECONDS must exceed MODHUB_WEBHOOK_TIMEOUT_SECONDS "
-            "(a delivery's lease must outlive its request)"
-        )
-    try:
-        _ = settings.trusted_networks
-    except ValueError as exc:
-        raise SettingsError(f"MODHUB_TRUSTED_PROXIES: {exc}") from exc
     try:
         url = database_url(settings.database_url)
     except ValueError as exc:
         raise SettingsError(f"MODHUB_DATABASE_URL {exc}") from None
-    return settings.replace(encryption_key=key, database_url=url)
+    # no CDN: the server serves the display images itself (modhub/media.py) under its public address
+    cdn = settings.cdn_base_url or (f"{settings.base_url}/media" if settings.base_url else "")
+    return settings.replace(encryption_key=key, database_url=url, cdn_base_url=cdn)
 
 
 def _embedded_key(data_dir: Path) -> str:

@@ -81,7 +81,14 @@ def _schema_validator(schema: dict) -> Draft4Validator:
 
 
 class NamedParameterValidator(ParameterValidator):
-    """Parameter validation whose message starts with the parameter's name."""
+    """Parameter validation whose message starts with the parameter's name. An operation that
+    declares query parameters refuses any other one (200301): a misspelled filter is an error,
+    never silently ignored (the contract's rule, "Query parameters")."""
+
+    def __init__(self, parameters, uri_parser, strict_validation=False, security_query_params=None):
+        parameters = list(parameters)
+        strict = strict_validation or any(p.get("in") == "query" for p in parameters)
+        super().__init__(parameters, uri_parser, strict, security_query_params)
 
     @staticmethod
     def validate_parameter(parameter_type, value, param, param_name=None):

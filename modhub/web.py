@@ -22,13 +22,13 @@ from sqlalchemy.orm import Session
 from starlette.datastructures import Headers
 from starlette.responses import Response, StreamingResponse
 from werkzeug.exceptions import ClientDisconnected
-from werkzeug.http import parse_etags
 
 from modhub import envelope
 from modhub.core.errors import ApiError
 from modhub.envelope import (
     ok,  # noqa: F401  (handlers import the envelope from here)
 )
+from modhub.etags import none_match
 
 WROTE = "modhub_wrote"
 # Handler threads per process (the bound of the pool modhub.app gives Operation): as many as
@@ -270,7 +270,7 @@ def ok_tagged_json(data_json: str, *, data_type: int):
     """ok_tagged() of data already serialized (`data_type` as in the envelope)."""
     tag = hashlib.blake2b(data_json.encode(), digest_size=16).hexdigest()
     headers = {"ETag": f'W/"{tag}"'}
-    if parse_etags(request_headers().get("If-None-Match")).contains_weak(tag):
+    if none_match(request_headers().get("If-None-Match"), headers["ETag"]):
         return respond(status=304, headers=headers)
     return respond(envelope.ok_text(data_json, data_type), headers=headers, mimetype="application/json")
 

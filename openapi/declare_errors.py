@@ -48,9 +48,10 @@ TITLES = {
     429: "Too many requests",
     431: "Request headers too large",
 }
+EXTRA_HEADERS = {429: "Retry-After", 405: "Allow"}
 EDGE = {200308}  # oversized request headers: any request
 SIGNED = {200307, 200201, 200202, 200203, 200204, 200206, 200207, 200208, 200103, 200101, 200102}
-PROXY_USER = {200205, 200209, 200215}
+PROXY_USER = {200205, 200209, 200215, 200211, 200212, 200213}  # a token sent on P is checked too
 PROXY_TOKEN = {200205, 200209, 200210, 200211, 200212, 200213, 200214, 200215}
 WRITE = {200216}  # a signed write is accepted once
 INPUT = {200301}  # schema validation of parameters and body
@@ -132,7 +133,13 @@ def block(codes: set[int], shared: dict[frozenset, str]) -> str:
         lines.append(f"        '{status}':")
         lines.append("          description: >-")
         lines += ["            " + part for part in textwrap.wrap(text, 86)]
-        lines.append("          headers: *plain")
+        if status in EXTRA_HEADERS:  # what the refusal carries beyond the common set
+            lines.append("          headers:")
+            lines.append("            <<: *plain")
+            name = EXTRA_HEADERS[status]
+            lines.append(f"            {name}: {{$ref: '#/components/headers/{name}'}}")
+        else:
+            lines.append("          headers: *plain")
         lines.append("          content: *error")
         lines.append(f"          x-modhub-codes: [{', '.join(map(str, listed))}]")
     return "".join(line + "\n" for line in lines)

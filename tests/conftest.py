@@ -33,7 +33,12 @@ from tests.support import (
 )
 
 # Fixtures shared by every test folder (helpers, not fixtures, live in tests/helpers/).
-pytest_plugins = ["tests.fixtures.browser", "tests.fixtures.storage", "tests.fixtures.webhooks"]
+pytest_plugins = [
+    "tests.fixtures.authoring",
+    "tests.fixtures.browser",
+    "tests.fixtures.storage",
+    "tests.fixtures.webhooks",
+]
 
 from tests.helpers.apps import AppPool, freeze_heap  # noqa: E402
 from tests.helpers.env import (  # noqa: E402
@@ -168,9 +173,11 @@ def platform(app):
 
 
 @pytest.fixture()
-def client(app):
-    """An unsigned HTTP client through the whole ASGI stack."""
+def client(app, checker):
+    """An unsigned HTTP client through the whole ASGI stack; an answer of a contract operation
+    carrying a header or status the contract does not declare fails the test."""
     with app.test_client() as c:
+        c.request = checker.watching(c.request)
         yield c
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -178,15 +179,81 @@ class _Resp:
         self.data = response.content
 
 
+# Headers of the HTTP transport itself, which no operation declares.
+TRANSPORT_HEADERS = frozenset(
+    {"content-length", "content-type", "date", "server", "connection", "keep-alive", "transfer-encoding"}
+)
+
+
+class UndeclaredInContract(AssertionError):
+    """A response carried a header or a status its operation does not declare."""
+
+
 class ContractChecker:
-    """Validates responses against openapi/openapi.yaml with openapi-core."""
+    """Validates responses against openapi/openapi.yaml with openapi-core, and fails on any
+    header or status the operation's responses do not declare (openapi-core checks only what is
+    declared): a status must be listed by the operation itself (`default` stands for 5xx only),
+    a header must be declared by the response of that status, transport headers aside. Every
+    (operationId, status, header) seen is recorded in `seen`."""
 
     def __init__(self, document: dict):
         self.openapi = OpenAPI.from_dict(document)
+        self.document = document
+        self.routes = [
+            (re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path)) + "$"), item)
+            for path, item in document["paths"].items()
+        ]
+        self.seen: set[tuple[str, int, str]] = set()
 
     def check(self, method: str, url: str, response) -> None:
         """Raise when the response does not conform to the contract."""
         self.openapi.validate_response(_Req(method, url), _Resp(response))
+        problems = self.undeclared(method, url, response.status_code, response.headers.keys())
+        if problems:
+            raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
+
+    def watching(self, request):
+        """Wrap a test client's request method: every answer of a contract operation is checked
+        for undeclared headers and statuses (its body is checked where a test asks: check())."""
+
+        def checked(method, url, *args, **kwargs):
+            response = request(method, url, *args, **kwargs)
+            if self.operation(method, str(url)) is not None:
+                problems = self.undeclared(method, str(url), response.status_code, response.headers.keys())
+                if problems:
+                    raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
+            return response
+
+        return checked
+
+    def operation(self, method: str, url: str) -> dict | None:
+        """The operation serving a request (paths matched in document order, as the router does)."""
+        path = urlsplit(url).path
+        for pattern, item in self.routes:
+            if pattern.match(path) and method.lower() in item:
+                return item[method.lower()]
+        return None
+
+    def undeclared(self, method: str, url: str, status: int, headers) -> list[str]:
+        """What the answer carries that its operation does not declare (empty when all is)."""
+        op = self.operation(method, url)
+        if op is None:
+            return [f"no operation serves {method} {urlsplit(url).path}"]
+        responses = op["responses"]
+        declared = responses.get(str(status)) or responses.get(f"{status // 100}XX")
+        if declared is None and status >= 500:
+            declared = responses.get("default")
+        if declared is None:
+            return [f"status {status} is not declared by {op['operationId']}"]
+        if "$ref" in declared:
+            declared = self.document["components"]["responses"][declared["$ref"].rsplit("/", 1)[-1]]
+        names = {n.lower() for n in declared.get("headers") or {}}
+        problems = []
+        for header in {h.lower() for h in headers}:
+            self.seen.add((op["operationId"], status, header))
+            if header not in names and header not in TRANSPORT_HEADERS:
+                problems.append(f"header {header} is not declared by {op['operationId']} {status}")
+        return sorted(problems)
 
 
 class ExampleRecorder:

@@ -85,6 +85,4 @@ def start(platform) -> EmbeddedRelay:
         clock=platform.clock,
     )
     attach(platform.db, dispatcher)
-    from models.downloads.counting import counter_for
-
-    return EmbeddedRelay(runtime, dispatcher, counter_for(platform.quota)).start()
+    return EmbeddedRelay(runtime, dispatcher, platform.download_counter).start()

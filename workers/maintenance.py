@@ -35,9 +35,9 @@ def _identity_purge(platform) -> dict:
 
 
 def _downloads_flush(platform) -> dict:
-    from models.downloads.counting import counter_for, flush
+    from models.downloads.counting import flush
 
-    return {"downloads": flush(platform.db, counter_for(platform.quota))}
+    return {"downloads": flush(platform.db, platform.download_counter)}
 
 
 def _webhook_retention(platform) -> dict:

@@ -31,7 +31,14 @@ class Sweeper(threading.Thread):
         super().__init__(name="modhub-webhook-sweep", daemon=True)
         self.rt = rt
         self.stopping = threading.Event()
-        self.downloads = RedisCounter(redis.Redis.from_url(rt.settings.redis_url), "modhub:quota")
+        self.downloads = RedisCounter(
+            redis.Redis.from_url(
+                rt.settings.redis_url,
+                socket_timeout=rt.settings.redis_timeout_seconds,
+                socket_connect_timeout=rt.settings.redis_timeout_seconds,
+            ),
+            "modhub:quota",
+        )
         self.worker = None  # the RQ worker running now (set by run_worker)
         self.platform = None  # for the maintenance jobs, built at their first turn
 
@@ -102,7 +109,9 @@ def run_worker(
     sweeper = Sweeper(rt)
     sweeper.start()
     # Its own connection: blocking dequeues must not hit the dispatcher's short socket timeout.
-    connection = redis.Redis.from_url(rt.settings.redis_url)
+    connection = redis.Redis.from_url(
+        rt.settings.redis_url, socket_connect_timeout=rt.settings.redis_timeout_seconds
+    )
     try:
         while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level, sweeper):
             time.sleep(1)  # Redis is restarting: try again (the sweep keeps the work owed)

@@ -22,6 +22,7 @@ from models.webhooks.tables import (
     WebhookDelivery,
     WebhookSubscription,
 )
+from modhub import metrics
 from modhub.core.webhook_signing import CallbackRefused, check_callback, encode_body, signature_header
 from workers.http import EXCERPT_BYTES
 from workers.outcomes import Outcome, record
@@ -57,6 +58,8 @@ def deliver_many(rt, delivery_ids: list[int]) -> list[Outcome]:
     # Concurrent within the batch: the receivers' round trips overlap instead of adding up.
     results = list(rt.pool.map(attempt, items)) if len(items) > 1 else [attempt(i) for i in items]
     outcomes = [r for r in results if r is not None]
+    for outcome in outcomes:
+        metrics.webhook_delivered("succeeded" if outcome.ok else "dropped" if outcome.dropped else "failed")
     leftover = [i.delivery_id for i, r in zip(items, results, strict=True) if r is None]
     retries = record(rt, outcomes, leftover, lease_end)
     _hand_over(rt, retries, leftover)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from models.authoring.tables import DraftFile
 from models.catalog.queries import listed_clause
 from models.catalog.tables import AUTHOR_ROLES, Category, ResourceFile, ResourcePost, RunPlatform, Section
+from models.catalog.taxonomy import copyright_code
 from models.identity.tables import User
 from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
@@ -136,6 +137,9 @@ def _taxonomy(session: Session, merged: dict) -> None:
             raise ApiError("TAXONOMY_INVALID", f"category {cid} belongs to another section")
         if rtype is not None and cat.parent_code != rtype.code:
             raise ApiError("TAXONOMY_INVALID", f"category {cid} is not under resource type {rtype.code}")
+    for field in ("contentCopyrightId", "resourceCopyrightId"):
+        if merged.get(field) is not None and copyright_code(merged[field]) is None:
+            raise ApiError("TAXONOMY_INVALID", f"{field} {merged[field]} is not a copyright option")
     platform_id = merged.get("runPlatformId")
     if platform_id is not None:
         platform = session.get(RunPlatform, platform_id)
@@ -281,7 +285,14 @@ def validate(
 ) -> None:
     """Check the fields a save changes against the content they produce (merged)."""
     _lengths(patch)
-    if patch.keys() & {"sectionCode", "resourceTypeId", "mainCategory", "runPlatformId"}:
+    if patch.keys() & {
+        "sectionCode",
+        "resourceTypeId",
+        "mainCategory",
+        "runPlatformId",
+        "contentCopyrightId",
+        "resourceCopyrightId",
+    }:
         _taxonomy(session, merged)
     if "relation" in patch:
         _relations(session, patch["relation"], own_ids)
@@ -319,6 +330,12 @@ def columns(session: Session, content: dict) -> dict:
     if "runPlatformId" in content:
         rp = session.get(RunPlatform, content["runPlatformId"]) if content["runPlatformId"] else None
         out["run_platform"] = rp.code if rp else None
+    for field, text, column in (
+        ("contentCopyrightId", "contentCopyright", "content_copyright"),
+        ("resourceCopyrightId", "resourceCopyright", "resource_copyright"),
+    ):
+        if content.get(field) is not None and content.get(text) is None:
+            out[column] = copyright_code(content[field])
     keys = (
         {
             str(f.id): f.object_key

@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 from models.catalog.records import mod_summary
 from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
 from models.identity.tables import User
+from models.record_cache import catalog_changed
 from models.types import utcnow
-from models.webhooks.events import catalog_changed, emit
+from models.webhooks.events import emit
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 

@@ -8,7 +8,6 @@ cached per process for AGGREGATE_TTL seconds (`cached`; `forget` drops them).
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -21,10 +20,10 @@ from sqlalchemy.orm import Session
 from models.catalog.records import mod_summary
 from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
 from models.identity.tables import User
+from models.paging import check_page
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
-MAX_OFFSET = 10_000  # (pageNum - 1) * pageSize must stay below it; deeper reads use the sync feed
 ROLE_ORDER = case(
     {role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role, else_=len(AUTHOR_ROLES)
 )
@@ -89,39 +88,12 @@ def summaries(session: Session, posts: list[ResourcePost], *, display: Display) 
     return [mod_summary(p, display=display, authors=authors.get(p.id, [])) for p in posts]
 
 
-def check_page(*, page_num: int, page_size: int) -> int:
-    """The offset of a page, or MAX_OFFSET_EXCEEDED beyond the bound."""
-    offset = (page_num - 1) * page_size
-    if offset >= MAX_OFFSET:
-        raise ApiError(
-            "MAX_OFFSET_EXCEEDED",
-            f"(pageNum - 1) * pageSize must stay below {MAX_OFFSET}: use the sync operation",
-        )
-    return offset
-
-
 def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -> tuple[list, int]:
     """One page of a query's rows and the total count (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
     total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
     rows = list(session.scalars(query.offset(offset).limit(page_size))) if total > offset else []
     return rows, total
-
-
-def page_result(items: list, *, total: int, page_num: int, page_size: int, total_exact: bool = True) -> dict:
-    """PageResult<T> around one page of items; a total that is only a lower bound (a capped count)
-    says so in extData."""
-    pages = math.ceil(total / page_size) if total else 0
-    return {
-        "pageNum": page_num,
-        "pageSize": page_size,
-        "total": total,
-        "pages": pages,
-        "list": items,
-        "emptyFlag": not items,
-        "hasMore": page_num < pages,
-        "extData": None if total_exact else {"totalExact": False},
-    }
 
 
 AGGREGATE_TTL = 60.0

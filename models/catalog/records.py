@@ -4,18 +4,8 @@ and category nodes (a row in, a dict out; no database access).
 
 from __future__ import annotations
 
-from models.catalog.tables import (
-    Category,
-    Comment,
-    ResourceLink,
-    ResourcePost,
-    ResourceRelation,
-    RunPlatform,
-    Section,
-)
-from models.identity.tables import User
+from models.catalog.tables import Category, ResourceLink, ResourcePost, ResourceRelation, RunPlatform, Section
 from modhub.core.display import Display, display_url, format_time
-from modhub.core.sanitize import clean_html
 
 LINK_LABELS = {
     "HOMEPAGE": "主页 Homepage",
@@ -79,21 +69,6 @@ def link_vo(link: ResourceLink) -> dict:
     }
 
 
-def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
-    """CommentVO of a comment and its author."""
-    return {
-        "commentId": comment.id,
-        "userId": comment.user_id,
-        "userName": (user.login_name or user.username) if user else None,
-        "avatarUrl": display.url(user.avatar) if user else None,
-        "content": clean_html(comment.content),
-        "parentId": comment.parent_id,
-        "replyCount": comment.reply_count,
-        "likeCount": comment.like_count,
-        "createTime": display.time(comment.create_time),
-    }
-
-
 def relation_vo(rel: ResourceRelation) -> dict:
     """RelationVO of a relation (target left null: fetch targets with the batch operation)."""
     return {
@@ -138,6 +113,7 @@ def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
 def category_node(category: Category, *, count: int, display: Display) -> dict:
     """CategoryNodeVO of a category (children filled by the tree builder)."""
     return {
+        "id": category.id,
         "categoryCode": category.code,
         "name": category.name,
         "description": category.description,

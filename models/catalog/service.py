@@ -12,24 +12,14 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import (
     authors_of,
     cached,
-    check_page,
     get_listed_or_raise,
     listed_by_ids,
     listed_clause,
-    page_result,
     summaries,
 )
-from models.catalog.records import comment_vo, link_vo, mod_summary, relation_vo
+from models.catalog.records import link_vo, mod_summary, relation_vo
 from models.catalog.stats import stats_briefs
-from models.catalog.tables import (
-    Comment,
-    Rating,
-    ResourceLink,
-    ResourcePost,
-    ResourceRelation,
-    ResourceVersion,
-)
-from models.identity.tables import User
+from models.catalog.tables import Rating, ResourceLink, ResourcePost, ResourceRelation, ResourceVersion
 from modhub.core.display import Display, display_url
 from modhub.core.sanitize import clean_html
 
@@ -157,36 +147,6 @@ def get_description(session: Session, *, post_id: int, display: Display) -> dict
     }
 
 
-RESOURCE_ENTITY = "RESOURCE_POST"
-
-
-def list_comments(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
-    """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
-    get_listed_or_raise(session, post_id=post_id)
-    offset = check_page(page_num=page_num, page_size=page_size)
-    visible = (
-        Comment.entity_type == RESOURCE_ENTITY,
-        Comment.entity_id == post_id,
-        Comment.status == "NORMAL",
-        Comment.is_delete.is_(False),
-    )
-    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
-    rows = (
-        session.execute(
-            select(Comment, User)
-            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
-            .where(*visible)
-            .order_by(Comment.create_time.desc(), Comment.id.desc())
-            .offset(offset)
-            .limit(page_size)
-        ).all()
-        if total > offset
-        else []
-    )
-    items = [comment_vo(c, u, display=display) for c, u in rows]
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
-
-
 def get_rating(session: Session, *, post_id: int) -> dict:
     """RatingAggregateVO: average (two decimals), rater count, all five stars present."""
     get_listed_or_raise(session, post_id=post_id)
@@ -215,6 +175,27 @@ def list_relations(session: Session, *, post_id: int) -> list[dict]:
         .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order, ResourceRelation.id)
     )
     return [relation_vo(r) for r in rows]
+
+
+def relations_batch(session: Session, *, post_ids: list[int]) -> list[dict | None]:
+    """Per post id, in request order: {postId, relations} of a listed resource (its RelationVO, as
+    list_relations orders them), or null. Two queries for up to 50 ids."""
+    listed = set(
+        session.scalars(select(ResourcePost.id).where(ResourcePost.id.in_(set(post_ids)), listed_clause()))
+    )
+    rows = (
+        session.scalars(
+            select(ResourceRelation)
+            .where(ResourceRelation.post_id.in_(listed))
+            .order_by(ResourceRelation.relation_type, ResourceRelation.sort_order, ResourceRelation.id)
+        )
+        if listed
+        else []
+    )
+    by_post: dict[int, list[dict]] = {post_id: [] for post_id in listed}
+    for row in rows:
+        by_post[row.post_id].append(relation_vo(row))
+    return [{"postId": i, "relations": by_post[i]} if i in listed else None for i in post_ids]
 
 
 def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:

@@ -159,11 +159,38 @@ def filter_options(session: Session, *, section_code: str) -> dict:
         else []
     )
     return {
-        "resourceTypes": [_option(c.code, c.name, None, counts[c.code]) for c in types],
-        "mainCategories": [_option(c.code, c.name, c.parent_code, counts[c.code]) for c in seconds],
-        "runPlatforms": [_option(p.code, p.name, None, by_platform[p.code]) for p in platforms],
+        "resourceTypes": [_option(c.id, c.code, c.name, None, counts[c.code]) for c in types],
+        "mainCategories": [_option(c.id, c.code, c.name, c.parent_code, counts[c.code]) for c in seconds],
+        "runPlatforms": [_option(p.id, p.code, p.name, None, by_platform[p.code]) for p in platforms],
     }
 
 
-def _option(code: str, name: str | None, parent: str | None, count: int) -> dict:
-    return {"code": code, "name": name, "parentCode": parent, "count": count}
+def _option(option_id: int, code: str, name: str | None, parent: str | None, count: int) -> dict:
+    return {"id": option_id, "code": code, "name": name, "parentCode": parent, "count": count}
+
+
+# The copyright options of contentCopyrightId and resourceCopyrightId: fixed ids, the same on
+# every server (id, code written to the text field, display name).
+COPYRIGHTS = (
+    (1, "CC-BY-4.0", "Creative Commons Attribution 4.0"),
+    (2, "CC-BY-SA-4.0", "Creative Commons Attribution-ShareAlike 4.0"),
+    (3, "CC-BY-NC-4.0", "Creative Commons Attribution-NonCommercial 4.0"),
+    (4, "CC-BY-NC-SA-4.0", "Creative Commons Attribution-NonCommercial-ShareAlike 4.0"),
+    (5, "CC0-1.0", "Creative Commons Zero 1.0 (public domain)"),
+    (6, "MIT", "MIT License"),
+    (7, "Apache-2.0", "Apache License 2.0"),
+    (8, "GPL-3.0", "GNU General Public License 3.0"),
+    (9, "LGPL-3.0", "GNU Lesser General Public License 3.0"),
+    (10, "MPL-2.0", "Mozilla Public License 2.0"),
+    (11, "ARR", "All rights reserved"),
+)
+
+
+def copyright_options() -> list[dict]:
+    """CopyrightOptionVO of every copyright option, by id."""
+    return [{"id": i, "code": code, "name": name} for i, code, name in COPYRIGHTS]
+
+
+def copyright_code(option_id: int) -> str | None:
+    """The code of a copyright option, or None for an unknown id."""
+    return next((code for i, code, _ in COPYRIGHTS if i == option_id), None)

@@ -6,13 +6,14 @@ import nh3
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, page_result
-from models.catalog.records import comment_vo
-from models.catalog.tables import Comment, ResourcePost
+from models.catalog.queries import get_listed_or_raise
+from models.catalog.tables import ResourcePost
 from models.community.notifications import notify
+from models.community.records import comment_vo
 from models.community.social import entity_owner, require_entity
-from models.community.tables import DISCUSS, MOMENT, QUESTION, RESOURCE, CommunityPost, Moment
+from models.community.tables import DISCUSS, MOMENT, QUESTION, RESOURCE, Comment, CommunityPost, Moment
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.types import utcnow
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
@@ -20,7 +21,7 @@ from modhub.core.sanitize import clean_html
 
 
 def list_comments(
-    session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, settings
+    session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, display: Display
 ) -> dict:
     """PageResult<CommentVO> of a visible record: NORMAL, not deleted, newest first."""
     require_entity(session, entity_type=entity_type, entity_id=entity_id)
@@ -44,7 +45,36 @@ def list_comments(
         if total > offset
         else []
     )
-    items = [comment_vo(c, u, display=Display.from_settings(settings)) for c, u in rows]
+    items = [comment_vo(c, u, display=display) for c, u in rows]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def list_resource_comments(
+    session: Session, *, post_id: int, page_num: int, page_size: int, display: Display
+) -> dict:
+    """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
+    get_listed_or_raise(session, post_id=post_id)
+    offset = check_page(page_num=page_num, page_size=page_size)
+    visible = (
+        Comment.entity_type == RESOURCE,
+        Comment.entity_id == post_id,
+        Comment.status == "NORMAL",
+        Comment.is_delete.is_(False),
+    )
+    total = session.scalar(select(func.count()).select_from(Comment).where(*visible))
+    rows = (
+        session.execute(
+            select(Comment, User)
+            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
+            .where(*visible)
+            .order_by(Comment.create_time.desc(), Comment.id.desc())
+            .offset(offset)
+            .limit(page_size)
+        ).all()
+        if total > offset
+        else []
+    )
+    items = [comment_vo(c, u, display=display) for c, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 

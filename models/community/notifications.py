@@ -7,11 +7,11 @@ from __future__ import annotations
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, page_result
 from models.community.tables import Notification
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.types import utcnow
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url, format_time
 
 KINDS = (
     "COMMENT",
@@ -52,7 +52,7 @@ def notify(
     )
 
 
-def message_vo(row: Notification, sender: User | None, *, settings) -> dict:
+def message_vo(row: Notification, sender: User | None, *, display: Display) -> dict:
     """MessageVO of a notification and its sender."""
     return {
         "messageId": row.id,
@@ -61,16 +61,16 @@ def message_vo(row: Notification, sender: User | None, *, settings) -> dict:
         "content": row.content,
         "senderId": row.sender_id,
         "senderName": (sender.login_name or sender.username) if sender else None,
-        "senderAvatarUrl": display_url(sender.avatar, settings.cdn_base_url) if sender else None,
+        "senderAvatarUrl": display_url(sender.avatar, display.cdn_base_url) if sender else None,
         "entityType": row.entity_type,
         "entityId": row.entity_id,
         "readFlag": row.read_flag,
-        "createTime": format_time(row.create_time, settings.time_zone),
+        "createTime": format_time(row.create_time, display.time_zone),
     }
 
 
 def list_notifications(
-    session: Session, *, user_id: int, read_flag: bool | None, page_num: int, page_size: int, settings
+    session: Session, *, user_id: int, read_flag: bool | None, page_num: int, page_size: int, display: Display
 ) -> dict:
     """PageResult<MessageVO> of the user's own notifications, newest first."""
     where = [Notification.user_id == user_id]
@@ -90,7 +90,7 @@ def list_notifications(
         if total > offset
         else []
     )
-    items = [message_vo(n, u, settings=settings) for n, u in rows]
+    items = [message_vo(n, u, display=display) for n, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 

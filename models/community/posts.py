@@ -9,14 +9,15 @@ import datetime as dt
 from sqlalchemy import Select, case, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, page_result
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import DISCUSS, QUESTION, Answer, CommunityPost, Moment
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.search.backends import like_pattern
 from models.types import utcnow
 from models.webhooks.events import emit
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
@@ -78,7 +79,7 @@ def query_discuss(
     keyword: str | None,
     page_num: int,
     page_size: int,
-    settings,
+    display: Display,
     user_id: int | None = None,
 ) -> dict:
     """PageResult<CommunityPostSummaryVO> of discussion posts, newest first."""
@@ -88,17 +89,19 @@ def query_discuss(
     rows, total = page_with_authors(
         session, query, CommunityPost.user_id, page_num=page_num, page_size=page_size
     )
-    items = [records.post_summary(p, u, settings=settings) for p, u in rows]
+    items = [records.post_summary(p, u, display=display) for p, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_discuss(session: Session, *, post_id: int, settings) -> dict:
+def get_discuss(session: Session, *, post_id: int, display: Display) -> dict:
     """CommunityPostDetailVO of one discussion post."""
     post = get_live_post(session, post_type=DISCUSS, post_id=post_id)
-    return records.post_detail(post, _author(session, post.user_id), settings=settings)
+    return records.post_detail(post, _author(session, post.user_id), display=display)
 
 
-def details_by_ids(session: Session, *, post_type: str, post_ids: list[int], settings) -> dict[int, dict]:
+def details_by_ids(
+    session: Session, *, post_type: str, post_ids: list[int], display: Display
+) -> dict[int, dict]:
     """CommunityPostDetailVO (discussion) or CommunityQuestionVO with content (question) of the live
     posts of that type among post_ids, by id (two queries: posts, then their authors)."""
     posts = list(
@@ -113,8 +116,8 @@ def details_by_ids(session: Session, *, post_type: str, post_ids: list[int], set
     user_ids = {p.user_id for p in posts}
     authors = {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids), LIVE_USER))}
     if post_type == DISCUSS:
-        return {p.id: records.post_detail(p, authors.get(p.user_id), settings=settings) for p in posts}
-    return {p.id: records.question(p, authors.get(p.user_id), settings=settings, detail=True) for p in posts}
+        return {p.id: records.post_detail(p, authors.get(p.user_id), display=display) for p in posts}
+    return {p.id: records.question(p, authors.get(p.user_id), display=display, detail=True) for p in posts}
 
 
 def query_questions(
@@ -125,7 +128,7 @@ def query_questions(
     is_resolved: bool | None,
     page_num: int,
     page_size: int,
-    settings,
+    display: Display,
 ) -> dict:
     """PageResult<CommunityQuestionVO> of questions, newest first (no content in the list)."""
     query = _posts(QUESTION, section_code=section_code, keyword=keyword)
@@ -135,17 +138,17 @@ def query_questions(
     rows, total = page_with_authors(
         session, query, CommunityPost.user_id, page_num=page_num, page_size=page_size
     )
-    items = [records.question(p, u, settings=settings) for p, u in rows]
+    items = [records.question(p, u, display=display) for p, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_question(session: Session, *, post_id: int, settings) -> dict:
+def get_question(session: Session, *, post_id: int, display: Display) -> dict:
     """CommunityQuestionVO of one question, content included."""
     post = get_live_post(session, post_type=QUESTION, post_id=post_id)
-    return records.question(post, _author(session, post.user_id), settings=settings, detail=True)
+    return records.question(post, _author(session, post.user_id), display=display, detail=True)
 
 
-def list_answers(session: Session, *, post_id: int, page_num: int, page_size: int, settings) -> dict:
+def list_answers(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
     """PageResult<CommunityAnswerVO>: accepted first, then voteScore descending, oldest first."""
     post = get_live_post(session, post_type=QUESTION, post_id=post_id)
     accepted = post.accepted_answer_id
@@ -160,35 +163,37 @@ def list_answers(session: Session, *, post_id: int, page_num: int, page_size: in
         )
     )
     rows, total = page_with_authors(session, query, Answer.user_id, page_num=page_num, page_size=page_size)
-    items = [records.answer(a, u, accepted_id=accepted, settings=settings) for a, u in rows]
+    items = [records.answer(a, u, accepted_id=accepted, display=display) for a, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def query_moments(session: Session, *, user_id: int | None, page_num: int, page_size: int, settings) -> dict:
+def query_moments(
+    session: Session, *, user_id: int | None, page_num: int, page_size: int, display: Display
+) -> dict:
     """PageResult<CommunityMomentVO>, newest first, optionally of one author."""
     query = select(Moment).where(Moment.is_delete.is_(False))
     if user_id is not None:
         query = query.where(Moment.user_id == user_id)
     query = query.order_by(Moment.create_time.desc(), Moment.id.desc())
     rows, total = page_with_authors(session, query, Moment.user_id, page_num=page_num, page_size=page_size)
-    items = [records.moment(m, u, settings=settings) for m, u in rows]
+    items = [records.moment(m, u, display=display) for m, u in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_moment(session: Session, *, moment_id: int, settings) -> dict:
+def get_moment(session: Session, *, moment_id: int, display: Display) -> dict:
     """CommunityMomentVO of one moment."""
     row = session.get(Moment, moment_id)
     if row is None or row.is_delete:
         raise ApiError("RECORD_NOT_FOUND", f"moment {moment_id} does not exist")
-    return records.moment(row, _author(session, row.user_id), settings=settings)
+    return records.moment(row, _author(session, row.user_id), display=display)
 
 
-def _event_data(session: Session, post: CommunityPost, *, settings) -> dict:
+def _event_data(session: Session, post: CommunityPost, *, display: Display) -> dict:
     author = _author(session, post.user_id)
     vo = (
-        records.post_summary(post, author, settings=settings)
+        records.post_summary(post, author, display=display)
         if post.post_type == DISCUSS
-        else records.question(post, author, settings=settings)
+        else records.question(post, author, display=display)
     )
     return {**vo, "postType": post.post_type}
 
@@ -202,7 +207,7 @@ def publish_post(
     title: str,
     content_html: str | None,
     content_md: str | None,
-    settings,
+    display: Display,
     now: dt.datetime | None = None,
     **question,
 ) -> CommunityPost:
@@ -224,11 +229,13 @@ def publish_post(
     )
     session.add(post)
     session.flush()
-    emit(session, kind="post.published", data=_event_data(session, post, settings=settings), now=now)
+    emit(session, kind="post.published", data=_event_data(session, post, display=display), now=now)
     return post
 
 
-def delete_post(session: Session, *, post_id: int, settings, now: dt.datetime | None = None) -> CommunityPost:
+def delete_post(
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None
+) -> CommunityPost:
     """Soft-delete a discussion or question post and emit post.deleted with its last summary."""
     post = session.get(CommunityPost, post_id)
     if post is None or post.is_delete:
@@ -236,7 +243,7 @@ def delete_post(session: Session, *, post_id: int, settings, now: dt.datetime | 
     now = now or utcnow()
     post.is_delete, post.delete_time, post.update_time = True, now, now
     session.flush()
-    emit(session, kind="post.deleted", data=_event_data(session, post, settings=settings), now=now)
+    emit(session, kind="post.deleted", data=_event_data(session, post, display=display), now=now)
     return post
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from models.community.tables import Answer, CommunityPost, CommunityProfile, Moment
+from models.community.tables import Answer, Comment, CommunityPost, CommunityProfile, Moment
 from models.identity.tables import User
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url, format_time
 from modhub.core.sanitize import clean_html
 
 
@@ -13,20 +13,20 @@ def user_name(user: User | None) -> str | None:
     return (user.login_name or user.username) if user else None
 
 
-def _avatar(user: User | None, settings) -> str | None:
-    return display_url(user.avatar, settings.cdn_base_url) if user else None
+def _avatar(user: User | None, display: Display) -> str | None:
+    return display_url(user.avatar, display.cdn_base_url) if user else None
 
 
-def post_summary(post: CommunityPost, author: User | None, *, settings) -> dict:
+def post_summary(post: CommunityPost, author: User | None, *, display: Display) -> dict:
     """CommunityPostSummaryVO of a discussion post."""
-    zone = settings.time_zone
+    zone = display.time_zone
     return {
         "postId": post.id,
         "title": post.title,
         "sectionCode": post.section_code,
         "authorId": post.user_id,
         "authorName": user_name(author),
-        "authorAvatarUrl": _avatar(author, settings),
+        "authorAvatarUrl": _avatar(author, display),
         "summary": post.summary,
         "viewsCount": post.views_count,
         "likeCount": post.like_count,
@@ -37,25 +37,25 @@ def post_summary(post: CommunityPost, author: User | None, *, settings) -> dict:
     }
 
 
-def post_detail(post: CommunityPost, author: User | None, *, settings) -> dict:
+def post_detail(post: CommunityPost, author: User | None, *, display: Display) -> dict:
     """CommunityPostDetailVO: the summary plus XSS-filtered HTML and the Markdown source."""
     return {
-        **post_summary(post, author, settings=settings),
+        **post_summary(post, author, display=display),
         "content": clean_html(post.content_html),
         "mdContent": post.content_md,
     }
 
 
-def question(post: CommunityPost, author: User | None, *, settings, detail: bool = False) -> dict:
+def question(post: CommunityPost, author: User | None, *, display: Display, detail: bool = False) -> dict:
     """CommunityQuestionVO; content and mdContent only in the detail (null in lists)."""
-    zone = settings.time_zone
+    zone = display.time_zone
     return {
         "postId": post.id,
         "title": post.title,
         "sectionCode": post.section_code,
         "authorId": post.user_id,
         "authorName": user_name(author),
-        "authorAvatarUrl": _avatar(author, settings),
+        "authorAvatarUrl": _avatar(author, display),
         "questionStatus": post.question_status,
         "isResolved": post.question_status == "RESOLVED",
         "acceptedAnswerId": post.accepted_answer_id,
@@ -73,7 +73,7 @@ def question(post: CommunityPost, author: User | None, *, settings, detail: bool
     }
 
 
-def answer(row: Answer, author: User | None, *, accepted_id: int | None, settings) -> dict:
+def answer(row: Answer, author: User | None, *, accepted_id: int | None, display: Display) -> dict:
     """CommunityAnswerVO; isAccepted compares with the question's acceptedAnswerId."""
     return {
         "answerId": row.id,
@@ -81,7 +81,7 @@ def answer(row: Answer, author: User | None, *, accepted_id: int | None, setting
         "parentAnswerId": row.parent_answer_id,
         "authorId": row.user_id,
         "authorName": user_name(author),
-        "authorAvatarUrl": _avatar(author, settings),
+        "authorAvatarUrl": _avatar(author, display),
         "content": clean_html(row.content_html),
         "mdContent": row.content_md,
         "isAccepted": row.id == accepted_id,
@@ -89,45 +89,45 @@ def answer(row: Answer, author: User | None, *, accepted_id: int | None, setting
         "downvoteCount": row.downvote_count,
         "voteScore": row.upvote_count - row.downvote_count,
         "commentCount": row.comment_count,
-        "createTime": format_time(row.create_time, settings.time_zone),
+        "createTime": format_time(row.create_time, display.time_zone),
     }
 
 
-def moment(row: Moment, author: User | None, *, settings) -> dict:
+def moment(row: Moment, author: User | None, *, display: Display) -> dict:
     """CommunityMomentVO of a moment."""
     return {
         "momentId": row.id,
         "userId": row.user_id,
         "userName": user_name(author),
-        "avatarUrl": _avatar(author, settings),
+        "avatarUrl": _avatar(author, display),
         "momentType": row.moment_type,
         "content": clean_html(row.content),
         "likeCount": row.like_count,
         "commentCount": row.comment_count,
         "collectCount": row.collect_count,
         "viewCount": row.view_count,
-        "createTime": format_time(row.create_time, settings.time_zone),
+        "createTime": format_time(row.create_time, display.time_zone),
     }
 
 
-def follow_user(user: User, follow_time, *, settings) -> dict:
+def follow_user(user: User, follow_time, *, display: Display) -> dict:
     """CommunityFollowUserVO of a user and when the follow began."""
     return {
         "userId": user.id,
         "nickname": user_name(user),
-        "avatarUrl": _avatar(user, settings),
+        "avatarUrl": _avatar(user, display),
         "bio": user.bio,
-        "followTime": format_time(follow_time, settings.time_zone),
+        "followTime": format_time(follow_time, display.time_zone),
     }
 
 
-def profile(user: User, extra: CommunityProfile | None, *, settings) -> dict:
+def profile(user: User, extra: CommunityProfile | None, *, display: Display) -> dict:
     """CommunityUserProfileVO: the identity user plus its community profile row."""
     return {
         "userId": user.id,
         "nickname": user_name(user),
-        "avatarUrl": _avatar(user, settings),
-        "coverImageUrl": display_url(extra.cover_image, settings.cdn_base_url) if extra else None,
+        "avatarUrl": _avatar(user, display),
+        "coverImageUrl": display_url(extra.cover_image, display.cdn_base_url) if extra else None,
         "bio": user.bio,
         "location": user.location,
         "gender": user.gender,
@@ -135,4 +135,19 @@ def profile(user: User, extra: CommunityProfile | None, *, settings) -> dict:
         "avatarFrameId": extra.avatar_frame_id if extra else None,
         "followingCount": extra.following_count if extra else 0,
         "followerCount": extra.follower_count if extra else 0,
+    }
+
+
+def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
+    """CommentVO of a comment and its author."""
+    return {
+        "commentId": comment.id,
+        "userId": comment.user_id,
+        "userName": (user.login_name or user.username) if user else None,
+        "avatarUrl": display.url(user.avatar) if user else None,
+        "content": clean_html(comment.content),
+        "parentId": comment.parent_id,
+        "replyCount": comment.reply_count,
+        "likeCount": comment.like_count,
+        "createTime": display.time(comment.create_time),
     }

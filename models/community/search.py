@@ -22,13 +22,14 @@ from sqlalchemy import Float, String, bindparam, case, cast, func, literal, sele
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, listed_clause, page_result
+from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost, Tag
 from models.community.search_backend import ANSWERS, MOMENTS, POSTS, postgres_hits, sqlite_match
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.search.backends import CJK_RUN, RESOURCE_DOC, SqliteSearch, like_pattern, postgres_match
-from modhub.core.display import display_url, format_time
+from modhub.core.display import Display, display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
 KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)
@@ -172,7 +173,7 @@ def search(
     section_code: str | None,
     page_num: int,
     page_size: int,
-    settings,
+    display: Display,
 ) -> dict:
     """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id.
     Moments belong to no section: a sectionCode filter leaves them out."""
@@ -194,7 +195,7 @@ def search(
         if rows
         else (0 if offset == 0 else connection.execute(select(func.count()).select_from(hits)).scalar_one())
     )
-    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, settings)
+    items = _load(session, [(k, i, s) for k, i, s, _ in rows], keyword, display)
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
@@ -221,7 +222,7 @@ def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code:
     return page, hits
 
 
-def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[dict]:
+def _load(session: Session, hits: list[tuple], keyword: str, display: Display) -> list[dict]:
     """FullTextSearchResultVo of each hit: one query per kind present (posts and the questions
     of answers together), each with its author's name, reading only the columns shown; plain
     rows (no ORM identity map)."""
@@ -233,7 +234,7 @@ def _load(session: Session, hits: list[tuple], keyword: str, settings) -> list[d
     moments = _rows(session, MOMENT, wanted.get(MOMENT))
     post_ids = [i for k in POST_TYPES for i in wanted.get(k, [])] + [a.question_id for a in answers.values()]
     posts = _rows(session, QUESTION, post_ids)
-    items, zone, cdn = [], settings.time_zone, settings.cdn_base_url
+    items, zone, cdn = [], display.time_zone, display.cdn_base_url
     for kind, entity_id, score in hits:
         question_id, cover = None, None
         if kind == RESOURCE:

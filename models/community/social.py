@@ -12,8 +12,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import check_page, listed_clause, page_result
-from models.catalog.tables import Comment, ResourcePost
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourcePost
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import (
@@ -22,6 +22,7 @@ from models.community.tables import (
     MOMENT,
     QUESTION,
     RESOURCE,
+    Comment,
     CommunityPost,
     CommunityProfile,
     Follow,
@@ -29,7 +30,9 @@ from models.community.tables import (
     Reaction,
 )
 from models.identity.tables import User
+from models.paging import check_page, page_result
 from models.types import utcnow
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 # entity type -> (model, like counter, collect counter)
@@ -164,14 +167,14 @@ def toggle_follow(session: Session, *, user_id: int, target_user_id: int) -> boo
     return state
 
 
-def get_profile(session: Session, *, user_id: int, settings) -> dict:
+def get_profile(session: Session, *, user_id: int, display: Display) -> dict:
     """CommunityUserProfileVO of a live user."""
     user = live_user(session, user_id)
-    return records.profile(user, session.get(CommunityProfile, user_id), settings=settings)
+    return records.profile(user, session.get(CommunityProfile, user_id), display=display)
 
 
 def list_follows(
-    session: Session, *, user_id: int, followers: bool, page_num: int, page_size: int, settings
+    session: Session, *, user_id: int, followers: bool, page_num: int, page_size: int, display: Display
 ) -> dict:
     """PageResult<CommunityFollowUserVO>: followers (or followed users), newest follow first."""
     live_user(session, user_id)
@@ -195,5 +198,5 @@ def list_follows(
         if total > offset
         else []
     )
-    items = [records.follow_user(u, t, settings=settings) for u, t in rows]
+    items = [records.follow_user(u, t, display=display) for u, t in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)

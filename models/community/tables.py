@@ -195,3 +195,22 @@ class UserBlock(Base):
     blocker_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
     blocked_id: Mapped[int] = mapped_column(ForeignKey("app_user.id"))
     create_time: Mapped[utc_time] = mapped_column(default=utcnow)
+
+
+class Comment(Base):
+    """A comment or reply on any entity (resource post, discussion post, moment ...)."""
+
+    __tablename__ = "comment"
+    __table_args__ = (Index("ix_comment_entity", "entity_type", "entity_id", "create_time"),)
+
+    id: Mapped[id_pk]
+    entity_type: Mapped[str32]
+    entity_id: Mapped[big_id]
+    user_id: Mapped[big_id] = mapped_column(ForeignKey("app_user.id"))
+    content: Mapped[str] = mapped_column(Text)
+    parent_id: Mapped[int | None] = mapped_column(BigId)
+    reply_count: Mapped[int] = mapped_column(default=0)
+    like_count: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(String(16), default="NORMAL")
+    create_time: Mapped[utc_time] = mapped_column(default=utcnow)
+    is_delete: Mapped[bool] = mapped_column(default=False)

@@ -13,7 +13,6 @@ import datetime as dt
 import threading
 import time
 import uuid
-import weakref
 from collections import defaultdict
 
 import redis
@@ -21,6 +20,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from models.catalog.tables import DailyStat, ResourceFile, ResourcePost
+from modhub.core.redis_store import RedisStore
 
 DEDUP_SECONDS = 600
 BATCH = 500
@@ -108,21 +108,10 @@ class LocalCounter:
                 self.pending[name] += n
 
 
-_COUNTERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def counter_for(quota):
-    """The download counter sharing the quota store (built once per quota object)."""
-    counter = _COUNTERS.get(quota)
-    if counter is None:
-        client = getattr(quota, "client", None)
-        counter = (
-            RedisCounter(client, getattr(quota, "prefix", "modhub:quota"))
-            if client is not None
-            else LocalCounter()
-        )
-        _COUNTERS[quota] = counter
-    return counter
+def counter_over(store: RedisStore | None) -> RedisCounter | LocalCounter:
+    """The download counter of a platform: in its Redis (under its key prefix) when it has one,
+    else in process (the platform builds one and keeps it)."""
+    return RedisCounter(store.client, store.prefix) if store is not None else LocalCounter()
 
 
 def client_key(user_id: int | None, address: str | None) -> str:

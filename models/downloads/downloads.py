@@ -13,9 +13,10 @@ from models.downloads import access, counting, links
 from models.files import records
 from models.files.listing import visible_files
 from models.files.service import Download, get_with_post_or_raise, resolve_download
-from models.identity.service import get_token, get_user
+from models.identity.service import get_user
 from models.identity.tables import Application, AppStatus
-from models.identity.tokens import proxy_app_or_raise
+from models.identity.tokens import live_token_or_raise, proxy_app_or_raise
+from modhub.core import proxy_headers
 from modhub.core.display import format_time
 from modhub.core.errors import ApiError
 
@@ -44,21 +45,14 @@ def chosen_file(session: Session, *, post_id: int, file_id: int | None) -> tuple
 
 def request_user(session: Session, *, app_id: int, headers, clock) -> int | None:
     """The optional proxy user of a K operation: X-Proxy-Access-Token (of this application), else
-    X-Proxy-User-Id (the application needs user:proxy), else none."""
-    token, raw = headers.get("X-Proxy-Access-Token"), headers.get("X-Proxy-User-Id")
+    X-Proxy-User-Id (the application needs user:proxy), else none; parsed and checked by the
+    gateway's rules (modhub.core.proxy_headers, models.identity.tokens)."""
+    token = headers.get(proxy_headers.TOKEN_HEADER)
     if token:
-        row = get_token(session, token=token)
-        if row is None or row.app_id != app_id:
-            raise ApiError("PROXY_TOKEN_INVALID")
-        if row.revoked_at is not None:
-            raise ApiError("PROXY_TOKEN_REVOKED")
-        if row.expires_at <= clock():
-            raise ApiError("PROXY_TOKEN_EXPIRED")
-        return row.user_id
-    if raw:
-        if not raw.isdigit() or len(raw) > 18:
-            raise ApiError("PROXY_USER_INVALID")
-        return named_user(session, app_id=app_id, user_id=int(raw))
+        return live_token_or_raise(session, token=token, app_id=app_id, now=clock()).user_id
+    user_id = proxy_headers.user_id(headers.get(proxy_headers.USER_ID_HEADER))
+    if user_id is not None:
+        return named_user(session, app_id=app_id, user_id=user_id)
     return None
 
 
@@ -77,27 +71,15 @@ def _expiry(expires: int, zone: str) -> str:
 def signed_infos(
     session: Session, f: ResourceFile, *, settings, app_id: int, user_id: int | None, now: float
 ) -> list[dict]:
-    """DownloadInfo list of a file: a temporary link for the on-site copy, then the external
-    sources (direct links and cloud-disk shares, which do not expire)."""
+    """DownloadInfo list of a file: a temporary link for the on-site copy, else the file's own
+    external link, then the other external sources (direct links and cloud-disk shares, which
+    do not expire)."""
     infos = records.down_info(f)
     for info in infos:
         if info["storageType"] == "DIRECT_UPLOAD" and info["url"] is None:
             bound = user_id if access.needs_user(session.get(ResourcePost, f.post_id)) else None
             info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound, now=now)
             info["expiresAt"] = _expiry(expires, settings.time_zone)
-    if f.storage_type == "DIRECT_LINK" and f.external_url and not any(i["url"] for i in infos):
-        infos.append(
-            {
-                "storageType": "DIRECT_LINK",
-                "name": None,
-                "url": f.external_url,
-                "fileName": f.file_name,
-                "fileSize": f.file_size,
-                "sha256": f.sha256,
-                "extractCode": None,
-                "expiresAt": None,
-            }
-        )
     return infos
 
 
@@ -138,7 +120,7 @@ def count(
     platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None, now: float
 ) -> bool:
     """Count one download of the file by this client (one Redis round trip)."""
-    return counting.counter_for(platform.quota).hit(
+    return platform.download_counter.hit(
         post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address), day=_day(now)
     )
 

@@ -2,7 +2,8 @@
 
 An install script is JSON text written by the author (kept byte for byte: the signature covers
 the exact bytes). Recognised members: `files` (fileInfoIds; `@N` in the script means files[N],
-and without `files` the resource's N-th file in its file-list order), `dependencies`,
+and without `files` the resource's N-th file in its file-list order), `dependencies` (only their
+versionRequirement: the dependencies themselves are the resource's DEPENDENCY relations),
 `preChecks`, `postActions`, `serverPackLayout`, `source` (AUTHOR / AI), `summary`. Anything else
 is the installer's business. A script that is not a JSON object still travels (raw, signed);
 its parsed parts are then empty.
@@ -12,13 +13,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
+import jsonschema
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import get_listed_or_raise
+from models.catalog.queries import get_listed_or_raise, listed_clause
 from models.catalog.records import detail_url
-from models.catalog.tables import ResourceFile
+from models.catalog.tables import ResourceFile, ResourcePost, ResourceRelation
 from models.downloads import access, keys
 from models.downloads.downloads import chosen_file, signed_infos
 from models.downloads.tables import StartupCommandReport
@@ -50,6 +53,21 @@ def parse(script: str | None) -> dict:
     return doc if isinstance(doc, dict) else {}
 
 
+def script_checker(document: dict) -> Callable[[dict], bool]:
+    """Whether a parsed script is an InstallScript: the contract's component (plain JSON Schema,
+    its $refs inlined) checked by jsonschema."""
+    schemas = document["components"]["schemas"]
+
+    def inline(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(schemas[node["$ref"].rsplit("/", 1)[1]])
+            return {k: inline(v) for k, v in node.items() if k not in ("example", "x-modhub-extension")}
+        return [inline(v) for v in node] if isinstance(node, list) else node
+
+    return jsonschema.Draft4Validator(inline(schemas["InstallScript"])).is_valid
+
+
 def _text(v) -> str | None:
     return v if isinstance(v, str) else None
 
@@ -59,17 +77,46 @@ def _objects(doc: dict, name: str) -> list[dict]:
     return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
 
 
-def dependencies(doc: dict) -> list[dict]:
-    """Dependency list of the script (entries without an integer resourcePostId are skipped)."""
+def _script_requirements(doc: dict) -> dict[int, str]:
+    """resourcePostId -> versionRequirement of the script's dependencies member."""
+    return {
+        d["resourcePostId"]: d["versionRequirement"]
+        for d in _objects(doc, "dependencies")
+        if isinstance(d.get("resourcePostId"), int)
+        and not isinstance(d.get("resourcePostId"), bool)
+        and isinstance(d.get("versionRequirement"), str)
+    }
+
+
+def dependencies(session: Session, *, post_id: int, doc: dict) -> list[dict]:
+    """Dependency list: the resource's DEPENDENCY relations (the one source, as the relations
+    operation answers them, in its order); the script only adds versionRequirement."""
+    rows = session.scalars(
+        select(ResourceRelation)
+        .where(ResourceRelation.post_id == post_id, ResourceRelation.relation_type == "DEPENDENCY")
+        .order_by(ResourceRelation.sort_order, ResourceRelation.id)
+    ).all()
+    targets = {r.target_post_id for r in rows}
+    names = (
+        dict(
+            session.execute(
+                select(ResourcePost.id, ResourcePost.main_name).where(
+                    ResourcePost.id.in_(targets), listed_clause()
+                )
+            ).all()
+        )
+        if targets
+        else {}
+    )
+    wanted = _script_requirements(doc)
     return [
         {
-            "resourcePostId": d["resourcePostId"],
-            "name": _text(d.get("name")),
-            "required": d.get("required") if isinstance(d.get("required"), bool) else None,
-            "versionRequirement": _text(d.get("versionRequirement")),
+            "resourcePostId": r.target_post_id,
+            "name": names.get(r.target_post_id),
+            "required": r.is_required,
+            "versionRequirement": wanted.get(r.target_post_id),
         }
-        for d in _objects(doc, "dependencies")
-        if isinstance(d.get("resourcePostId"), int) and not isinstance(d.get("resourcePostId"), bool)
+        for r in rows
     ]
 
 
@@ -148,8 +195,37 @@ def install_file(index: int, f: ResourceFile, url: str | None = None, expires: s
     }
 
 
-def install_config(session: Session, *, post_id: int, file_id: int | None = None) -> dict:
-    """InstallConfigVo of a listed resource for one file (default: its newest)."""
+def file_url(
+    session: Session,
+    f: ResourceFile,
+    *,
+    allowed: bool,
+    settings,
+    app_id: int,
+    user_id: int | None,
+    now: float,
+) -> tuple[str | None, str | None]:
+    """(downloadUrl, its expiry) of an install file: the temporary on-site link or the external
+    link; (None, None) for a cloud-disk share or when the caller may not download."""
+    if not allowed or f.storage_type == "CLOUD_DISK":
+        return None, None
+    info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
+    first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
+    return (first["url"], first["expiresAt"]) if first else (None, None)
+
+
+def install_config(
+    session: Session,
+    *,
+    settings,
+    post_id: int,
+    app_id: int,
+    now: float,
+    file_id: int | None = None,
+    is_script: Callable[[dict], bool] = lambda doc: False,
+) -> dict:
+    """InstallConfigVo of a listed resource for one file (default: its newest). Download URLs
+    are those of a caller without a user: null for paid or signed-in-only resources."""
     post = get_listed_or_raise(session, post_id=post_id)
     try:
         chosen = chosen_file(session, post_id=post_id, file_id=file_id)[0].id
@@ -158,6 +234,9 @@ def install_config(session: Session, *, post_id: int, file_id: int | None = None
             raise
         chosen = None  # a resource without files still has a configuration
     doc = parse(post.install_script)
+    allowed = access.denial(session, post, None) is None
+    # links made within one minute are equal, so the answer (and its ETag) is stable that long
+    link = {"settings": settings, "app_id": app_id, "user_id": None, "now": now - now % 60}
     return {
         "postId": post.id,
         "fileInfoId": chosen,
@@ -171,12 +250,14 @@ def install_config(session: Session, *, post_id: int, file_id: int | None = None
         "clientInstallPath": post.client_install_path,
         "serverInstallPath": post.server_install_path,
         "installScript": post.install_script,
-        "dependencies": dependencies(doc),
+        "scriptDocument": doc if doc and is_script(doc) else None,
+        "dependencies": dependencies(session, post_id=post.id, doc=doc),
         "preChecks": pre_checks(doc),
         "postActions": post_actions(doc),
         "serverPackLayout": server_pack_layout(doc),
         "files": [
-            install_file(i, f) for i, f in referenced_files(session, post.id, post.install_script, doc)
+            install_file(i, f, *file_url(session, f, allowed=allowed, **link))
+            for i, f in referenced_files(session, post.id, post.install_script, doc)
         ],
     }
 
@@ -207,11 +288,9 @@ def install_info(
     allowed = access.denial(session, post, user_id) is None
     files = []
     for index, f in referenced_files(session, post.id, script, doc):
-        url = expires = None
-        if allowed and f.storage_type != "CLOUD_DISK":
-            info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
-            first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
-            url, expires = (first["url"], first["expiresAt"]) if first else (None, None)
+        url, expires = file_url(
+            session, f, allowed=allowed, settings=settings, app_id=app_id, user_id=user_id, now=now
+        )
         files.append(install_file(index, f, url, expires))
     key_ring = keys.ring(session, settings) if script else None
     source = doc.get("source") if doc.get("source") in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
@@ -233,115 +312,3 @@ def install_info(
         "files": files,
         "verifiedGameVersions": verified_game_versions(session, post_id=post.id),
     }
-
-
-def install_launch(session: Session, *, settings, post_id: int) -> dict:
-    """InstallLaunchVo: the deep link of the platform client and how to detect or get it."""
-    post = get_listed_or_raise(session, post_id=post_id)
-    page = detail_url(post.id, settings.site_url) or None
-    client = f"{settings.site_url}/client" if settings.site_url else None
-    guide = (
-        f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
-        f"2. Open `modhub://install?postId={post.id}`: the client shows **{post.main_name}** "
-        "and installs it with its signed install script.\n"
-        f"3. Without the client, download the files{f' from {page}' if page else ''} and "
-        "verify each sha256 before use."
-    )
-    return {
-        "postId": post.id,
-        "deeplink": f"modhub://install?postId={post.id}",
-        "fallbackUrl": page,
-        "clientDownloadUrl": client,
-        "detectProcessNames": ["ModHub.exe", "ModHub", "modhub-client"],
-        "detectPaths": [
-            "%LOCALAPPDATA%\\ModHub",
-            "~/Library/Application Support/ModHub",
-            "~/.local/share/modhub",
-        ],
-        "guide": guide,
-    }
-
-
-LOADER_ARGUMENTS = {
-    "forge": ["--launchTarget", "forgeclient"],
-    "neoforge": ["--launchTarget", "neoforgeclient"],
-    "fabric": [],
-    "quilt": [],
-}
-MAIN_CLASS = {
-    "forge": "cpw.mods.modlauncher.Launcher",
-    "neoforge": "cpw.mods.modlauncher.Launcher",
-    "fabric": "net.fabricmc.loader.impl.launch.knot.KnotClient",
-    "quilt": "org.quiltmc.loader.impl.launch.knot.KnotClient",
-}
-
-
-def heap_sizes(memory_mb: int) -> tuple[int, int]:
-    """(-Xms, -Xmx) in MiB for a machine: leave the system at least 1.5 GiB (a quarter of the
-    memory at most), round down to 256 MiB, keep 512 MiB at least and 16 GiB at most."""
-    heap_max = min(memory_mb - 1536, memory_mb * 3 // 4) // 256 * 256
-    heap_max = max(512, min(16384, heap_max))
-    return min(1024, heap_max), heap_max
-
-
-def java_version(game_versions: list[str]) -> str | None:
-    """Java major version of the newest Minecraft-style game version (1.x.y), else null."""
-    parsed = []
-    for v in game_versions:
-        m = re.fullmatch(r"1\.(\d+)(?:\.(\d+))?", v or "")
-        if m:
-            parsed.append((int(m.group(1)), int(m.group(2) or 0)))
-    if not parsed:
-        return None
-    minor, patch = max(parsed)
-    return "21" if (minor, patch) >= (20, 5) else "17" if minor >= 18 else "16" if minor == 17 else "8"
-
-
-def startup_command(session: Session, *, post_id: int, memory_mb: int) -> dict:
-    """GameStartupCommandVo computed for the machine's memory and the run platform (GENERATED)."""
-    post = get_listed_or_raise(session, post_id=post_id)
-    versions = [
-        v
-        for f in session.scalars(visible_files().where(ResourceFile.post_id == post_id))
-        for v in (f.resource_versions or [])
-    ]
-    xms, xmx = heap_sizes(memory_mb)
-    loader = (post.run_platform or "").lower()
-    jvm = [f"-Xms{xms}m", f"-Xmx{xmx}m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200"]
-    loader_args = list(LOADER_ARGUMENTS.get(loader, []))
-    main = MAIN_CLASS.get(loader)
-    command = " ".join(["java", *jvm, *([main] if main else ["-jar", "server.jar"]), *loader_args])
-    return {
-        "postId": post.id,
-        "memoryMb": memory_mb,
-        "heapMinMb": xms,
-        "heapMaxMb": xmx,
-        "javaVersion": java_version(versions),
-        "runPlatform": post.run_platform,
-        "jvmArguments": jvm,
-        "loaderArguments": loader_args,
-        "command": command,
-        "source": "GENERATED",
-    }
-
-
-def report_startup_command(
-    session: Session, *, post_id: int, app_id: int, user_id: int | None, body: dict
-) -> None:
-    """Store the startup command a consumer finally used."""
-    get_listed_or_raise(session, post_id=post_id)
-    session.add(
-        StartupCommandReport(
-            app_id=app_id,
-            post_id=post_id,
-            user_id=user_id,
-            command=body["command"],
-            origin=body["origin"],
-            memory_mb=body.get("memoryMb"),
-            java_version=(body.get("javaVersion") or None) and body["javaVersion"][:32],
-            game_version=(body.get("gameVersion") or None) and body["gameVersion"][:64],
-            success=body.get("success"),
-            client_version=body.get("clientVersion"),
-        )
-    )
-    session.flush()

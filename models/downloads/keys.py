@@ -1,10 +1,14 @@
 """The install-script key ring: the CURRENT key signs; PREVIOUS keys stay published (so clients
 holding scripts signed before a rotation still verify them) until an operator retires them.
 
-Before the first rotation the ring is the configured key (MODHUB_INSTALL_SIGNING_KEY, or the
-one generated into the data folder). `rotate` keeps that key as PREVIOUS (public half only) and
-stores the new private key sealed with the encryption key, so every server shares it. Reading
-the ring is one small query; a key's PEM is parsed once per process.
+Before the first rotation the ring is the configured key (MODHUB_INSTALL_SIGNING_KEY). Without
+one, the first call that needs the ring makes a key and stores it in the database, sealed with
+the encryption key, under a lock (a PostgreSQL advisory lock held to the end of the caller's
+transaction; on SQLite an immediate transaction): every process and host, and every concurrent
+first call, publishes that one key. A key generated into the data folder by an older version
+(install-signing-key.pem) is the one stored, so its key id stays. `rotate` keeps the current key
+as PREVIOUS (public half only) and stores the new private key sealed the same way. Reading the
+ring is one small query; a key's PEM is parsed once per process.
 """
 
 from __future__ import annotations
@@ -15,13 +19,13 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from sqlalchemy import select
+from sqlalchemy import insert, select, text
 from sqlalchemy.orm import Session
 
 from models.downloads.tables import InstallSigningKey
 from models.types import utcnow
 from modhub.core.errors import ApiError
-from modhub.core.script_signing import InstallSigner, install_signer
+from modhub.core.script_signing import InstallSigner, install_signer, legacy_key_file
 
 CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
 
@@ -60,6 +64,8 @@ def ring(session: Session, settings) -> KeyRing:
     )
     current = next((r for r in rows if r.status == CURRENT), None)
     previous = [(r.kid, r.status, r.public_pem.encode()) for r in rows if r.status == PREVIOUS]
+    if current is None and not settings.install_signing_key:
+        current = _stored_current(session, settings)
     if current is None:
         signer = install_signer(settings)
         pem = signer.public_pem()
@@ -67,6 +73,59 @@ def ring(session: Session, settings) -> KeyRing:
         return KeyRing(signer, kid, [(kid, CURRENT, pem)] + [p for p in previous if p[0] != kid])
     signer = _unsealed(current.private_sealed, settings.encryption_key)
     return KeyRing(signer, current.kid, [(current.kid, CURRENT, current.public_pem.encode())] + previous)
+
+
+LOCK_KEY = 0x6D6F646875620002  # pg_advisory_xact_lock key of the first install key
+
+
+def stored_key_exists(session: Session) -> bool:
+    """Whether the database holds a CURRENT install key."""
+    return session.scalar(select(InstallSigningKey.id).where(InstallSigningKey.status == CURRENT)) is not None
+
+
+def _stored_current(session: Session, settings) -> InstallSigningKey:
+    """The CURRENT key of the database, made and stored once if there is none (under a lock)."""
+    if session.get_bind().dialect.name == "sqlite":
+        _store_first_sqlite(session, settings)
+    else:
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+        if not stored_key_exists(session):  # a new snapshot: sees a key another caller committed
+            session.add(_first_row(settings))
+            session.flush()
+    return session.scalar(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT))
+
+
+def _store_first_sqlite(session: Session, settings) -> None:
+    """SQLite: check and insert in one immediate transaction of a connection of its own (the
+    writer lock is taken first, so a second process waits, then finds the key)."""
+    with session.get_bind().engine.connect() as conn:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        if conn.scalar(select(InstallSigningKey.id).where(InstallSigningKey.status == CURRENT)) is None:
+            row = _first_row(settings)
+            columns = ("kid", "status", "public_pem", "private_sealed", "created_at")
+            conn.execute(insert(InstallSigningKey).values({c: getattr(row, c) for c in columns}))
+        conn.commit()
+
+
+def _first_row(settings) -> InstallSigningKey:
+    from modhub.core.crypto import SecretBox
+
+    private = legacy_key_file(settings.data_dir) or _new_private_pem()
+    public = InstallSigner.from_pem(private).public_pem()
+    return InstallSigningKey(
+        kid=kid_of(public),
+        status=CURRENT,
+        public_pem=public.decode(),
+        private_sealed=SecretBox(settings.encryption_key).seal(private.decode()),
+        created_at=utcnow(),
+    )
+
+
+def _new_private_pem(key_size: int = 3072) -> bytes:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=key_size)
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 def bundle(key_ring: KeyRing) -> bytes:

@@ -3,7 +3,7 @@ files (files/updates). Two queries for 100 hashes, plus the summaries' own looku
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause
@@ -55,7 +55,7 @@ def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> l
             )
         }.values()
     )
-    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, zone=display.time_zone)}
+    by_file = {s["fileInfoId"]: s for s in file_summaries(session, files, display=display)}
     by_post = {s["postId"]: s for s in mod_summaries(session, posts, display=display)}
     return [
         {"hash": h, "file": by_file[found[h].id], "mod": by_post[found[h].post_id]} if h in found else None
@@ -63,18 +63,50 @@ def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> l
     ]
 
 
+def _matching(run_platform: str | None, environment_side: str | None):
+    """Conditions on a candidate file: a loader (files naming none match every loader) and a side
+    (files for both sides match either)."""
+    conditions = []
+    if run_platform is not None:
+        conditions.append(
+            or_(
+                ResourceFile.run_platform == run_platform,
+                ResourceFile.run_platform.is_(None),
+                ResourceFile.run_platform == "",
+            )
+        )
+    if environment_side is not None:
+        conditions.append(ResourceFile.environment_side.in_((environment_side, "BOTH")))
+    return conditions
+
+
+def _status(installed: ResourceFile | None, best: ResourceFile | None) -> str:
+    if installed is None:
+        return "UNKNOWN_HASH"
+    if best is None:
+        return "NO_MATCHING_FILE"
+    return "UP_TO_DATE" if best.id == installed.id else "UPDATE_AVAILABLE"
+
+
 def updates(
-    session: Session, *, algorithm: str, hashes: list[str], game_version: str, run_platform: str, display
-) -> list[dict | None]:
-    """FileUpdateVO per hash (the newest visible file of the same resource for this game version
-    and run platform), or null, in request order."""
+    session: Session,
+    *,
+    algorithm: str,
+    hashes: list[str],
+    game_version: str,
+    run_platform: str | None = None,
+    environment_side: str | None = None,
+    display,
+) -> list[dict]:
+    """FileUpdateVO per hash, in request order: its status and the newest visible file of the same
+    resource for this game version (and run platform and side, when given)."""
     hashes = _normalized(algorithm, hashes)
     found = _public_files(session, algorithm, hashes)
     candidates = session.scalars(
         visible_files()
         .where(
             ResourceFile.post_id.in_({f.post_id for f in found.values()}),
-            ResourceFile.run_platform == run_platform,
+            *_matching(run_platform, environment_side),
         )
         .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
     )
@@ -82,21 +114,18 @@ def updates(
     for f in candidates:
         if game_version in (f.resource_versions or []):
             newest.setdefault(f.post_id, f)
-    by_file = {
-        s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), zone=display.time_zone)
-    }
+    by_file = {s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), display=display)}
     out = []
     for h in hashes:
         installed = found.get(h)
         best = newest.get(installed.post_id) if installed else None
         out.append(
-            None
-            if best is None
-            else {
+            {
                 "hash": h,
-                "installedFileInfoId": installed.id,
-                "upToDate": best.id == installed.id,
-                "file": by_file[best.id],
+                "status": _status(installed, best),
+                "installedFileInfoId": installed.id if installed else None,
+                "upToDate": best is not None and best.id == installed.id,
+                "file": by_file[best.id] if best else None,
             }
         )
     return out

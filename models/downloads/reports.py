@@ -1,12 +1,15 @@
 """Consumer reports: download failures (merged by fingerprint, counts summed; enough distinct
-reporters hide the resource until an operator restores it), usefulness snapshots, and the
-feedback an operator resolved, read back by the reporting application."""
+votes hide the resource until an operator restores it), usefulness snapshots, and the
+feedback an operator resolved, read back by the reporting application.
+
+Votes: a user acting with its own proxy token is one vote, whatever application carries it;
+everything else an application sends (user ids it merely names, its callers' addresses) is one
+vote of that application. An application opens at most a daily number of new reports."""
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -17,7 +20,7 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
 from models.types import utcnow
-from modhub.core.display import format_time
+from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
 
 
@@ -62,6 +65,31 @@ def _merge(
     return row
 
 
+def reporter_key(*, app_id: int, verified_user: int | None) -> str:
+    """The vote a report casts: its verified user (proxy token), else its application."""
+    return f"u{verified_user}" if verified_user is not None else f"a{app_id}"
+
+
+def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: str, now: dt.datetime):
+    """Refuse a new report (fingerprint) beyond the application's daily number (429 / 200104)."""
+    limit = settings.download_failure_reports_per_app_day
+    mine = (Feedback.app_id == app_id, Feedback.kind == "DOWNLOAD_FAILURE")
+    if not limit or session.scalar(select(Feedback.id).where(*mine, Feedback.fingerprint == fingerprint)):
+        return
+    since = now - dt.timedelta(days=1)
+    recent = select(Feedback.create_time).where(*mine, Feedback.create_time > since)
+    if session.scalar(select(func.count()).select_from(recent.subquery())) < limit:
+        return
+    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1))
+    oldest = oldest or now
+    wait = int((oldest + dt.timedelta(days=1) - now).total_seconds()) + 1
+    raise ApiError(
+        "REPORT_LIMIT_EXCEEDED",
+        f"at most {limit} new download-failure reports a day per application",
+        headers={"Retry-After": str(min(86400, max(1, wait)))},
+    )
+
+
 def report_download_failure(
     session: Session, *, settings, post_id: int, app_id: int, reporter: str, body: dict
 ) -> bool:
@@ -69,6 +97,7 @@ def report_download_failure(
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
     now = utcnow()
+    _check_daily_limit(session, settings=settings, app_id=app_id, fingerprint=body["fingerprint"], now=now)
     row = _merge(
         session,
         app_id=app_id,
@@ -130,23 +159,19 @@ def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: d
     session.flush()
 
 
-def parse_since(since: str, zone: str) -> dt.datetime:
-    """The UTC instant of a local yyyy-MM-ddTHH:mm:ss in the platform time zone."""
+def parse_since(since: str, display: Display) -> dt.datetime:
+    """The UTC instant of since, exactly yyyy-MM-ddTHH:mm:ss local to the platform time zone."""
     try:
-        local = dt.datetime.fromisoformat(since)
+        return parse_local_time(since, display.time_zone, iso=True)
     except ValueError as exc:
-        raise ApiError("PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss") from exc
-    if local.tzinfo is not None:
-        raise ApiError("PARAMETER_INVALID", "since is a local time without offset")
-    try:
-        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
-    except (OverflowError, ValueError) as exc:  # 0001-01-01T00:00 east of UTC, for one
-        raise ApiError("PARAMETER_INVALID", "since is out of range") from exc
+        raise ApiError(
+            "PARAMETER_INVALID", "since must be yyyy-MM-ddTHH:mm:ss in the platform time zone"
+        ) from exc
 
 
-def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zone: str) -> list[dict]:
+def resolved_since(session: Session, *, app_id: int, since: str, limit: int, display: Display) -> list[dict]:
     """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
-    start = parse_since(since, zone)
+    start = parse_since(since, display)
     rows = session.scalars(
         select(Feedback)
         .where(Feedback.app_id == app_id, Feedback.status == "RESOLVED", Feedback.resolved_at >= start)
@@ -160,7 +185,7 @@ def resolved_since(session: Session, *, app_id: int, since: str, limit: int, zon
             "feedbackType": r.kind,
             "fingerprint": r.fingerprint if r.kind == "DOWNLOAD_FAILURE" else None,
             "resolution": r.resolution,
-            "resolvedAt": format_time(r.resolved_at, zone),
+            "resolvedAt": display.time(r.resolved_at),
         }
         for r in rows
     ]

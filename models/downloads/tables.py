@@ -62,8 +62,8 @@ class Feedback(Base):
 
 
 class FailureReporter(Base):
-    """A distinct reporter (application + proxy user, else application + address) of unresolved
-    download failures of a resource; their number is compared with the hiding threshold."""
+    """A distinct vote on unresolved download failures of a resource: `u<user id>` (a user with its
+    own proxy token) or `a<application id>`; their number is compared with the hiding threshold."""
 
     __tablename__ = "delivery_failure_reporter"
     __table_args__ = (UniqueConstraint("post_id", "reporter", name="uq_delivery_failure_reporter"),)

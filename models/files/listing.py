@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import get_listed_or_raise, listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost, RunPlatform
 from models.files.records import file_summary
+from modhub.core.display import Display
 
 
 def visible_files():
@@ -25,13 +26,13 @@ def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str
     )
 
 
-def summaries(session: Session, files: list[ResourceFile], *, zone: str) -> list[dict]:
+def summaries(session: Session, files: list[ResourceFile], *, display: Display) -> list[dict]:
     """FileSummaryVO of each file, run platform names loaded in one query."""
     names = platform_names(session, files)
-    return [file_summary(f, platform_names=names, zone=zone) for f in files]
+    return [file_summary(f, platform_names=names, display=display) for f in files]
 
 
-def list_files(session: Session, *, post_id: int, zone: str) -> list[dict]:
+def list_files(session: Session, *, post_id: int, display: Display) -> list[dict]:
     """FileSummaryVO of a listed resource's visible files, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     files = list(
@@ -41,10 +42,10 @@ def list_files(session: Session, *, post_id: int, zone: str) -> list[dict]:
             .order_by(ResourceFile.publish_time.desc(), ResourceFile.id.desc())
         )
     )
-    return summaries(session, files, zone=zone)
+    return summaries(session, files, display=display)
 
 
-def get_batch(session: Session, *, file_ids: list[int], zone: str) -> list[dict | None]:
+def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[dict | None]:
     """FileSummaryVO per requested id in request order: null for an unknown file, and files of
     resources that are not publicly visible dropped without an error."""
     rows = session.execute(
@@ -55,5 +56,5 @@ def get_batch(session: Session, *, file_ids: list[int], zone: str) -> list[dict 
     ).all()
     public = {f.id: f for f, is_public in rows if is_public}
     hidden = {f.id for f, is_public in rows if not is_public}
-    by_id = {s["fileInfoId"]: s for s in summaries(session, list(public.values()), zone=zone)}
+    by_id = {s["fileInfoId"]: s for s in summaries(session, list(public.values()), display=display)}
     return [by_id.get(i) for i in file_ids if i not in hidden]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models.catalog.tables import ResourceFile
-from modhub.core.display import format_time
+from modhub.core.display import Display
 
 
 def hashes(f: ResourceFile) -> dict | None:
@@ -13,7 +13,7 @@ def hashes(f: ResourceFile) -> dict | None:
     return {"sha1": f.sha1, "sha256": f.sha256, "sha512": f.sha512}
 
 
-def file_summary(f: ResourceFile, *, platform_names: dict[str, str], zone: str) -> dict:
+def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
     """FileSummaryVO of a file; fingerprint is the sha256 (null when the bytes are not on site)."""
     return {
         "fileInfoId": f.id,
@@ -32,49 +32,52 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], zone: str) 
         "downloadCount": f.download_count,
         "fingerprint": f.sha256,
         "hashes": hashes(f),
-        "publishTime": format_time(f.publish_time, zone),
-        "updateTime": format_time(f.update_time, zone),
+        "publishTime": display.time(f.publish_time),
+        "updateTime": display.time(f.update_time),
     }
 
 
 def down_info(f: ResourceFile) -> list[dict]:
-    """Parsed download information without tokens: the on-site copy, then the stored sources."""
+    """Parsed download information without tokens: the on-site copy, else the file's own external
+    link (`externalUrl`, the one URL download-url and the redirect give), then the other stored
+    sources; a stored source repeating the file's link is that link (one URL per file)."""
     infos = []
     if f.storage_type == "DIRECT_UPLOAD" and f.object_key:
-        infos.append(
-            {
-                "storageType": "DIRECT_UPLOAD",
-                "name": "modhub",
-                "url": None,
-                "fileName": f.file_name,
-                "fileSize": f.file_size,
-                "sha256": f.sha256,
-                "extractCode": None,
-                "expiresAt": None,
-            }
-        )
-    for entry in f.down_info or []:
-        if not isinstance(entry, dict):
+        infos.append(_info(f, "DIRECT_UPLOAD", "modhub", None, None, own=True))
+    entries = [e for e in f.down_info or [] if isinstance(e, dict)]
+    own = f.external_url if f.storage_type != "DIRECT_UPLOAD" else None
+    if own:
+        same = next((e for e in entries if e.get("url") == own), {})
+        infos.append(_info(f, f.storage_type, same.get("name"), own, same.get("code"), own=True))
+    for entry in entries:
+        if own and entry.get("url") == own:
             continue
         kind = entry.get("type") if entry.get("type") in ("DIRECT_LINK", "CLOUD_DISK") else None
-        infos.append(
-            {
-                "storageType": kind or f.storage_type,
-                "name": entry.get("name"),
-                "url": entry.get("url"),
-                "fileName": f.file_name,
-                "fileSize": None,
-                "sha256": None,
-                "extractCode": entry.get("code"),
-                "expiresAt": None,
-            }
-        )
+        infos.append(_info(f, kind or f.storage_type, entry.get("name"), entry.get("url"), entry.get("code")))
     return infos
 
 
-def file_detail(f: ResourceFile, *, platform_names: dict[str, str], zone: str) -> dict:
+def _info(f: ResourceFile, kind: str, name, url, code, *, own: bool = False) -> dict:
+    """One DownloadInfo without tokens; size and hash are the file's own for its own copy."""
+    return {
+        "storageType": kind,
+        "name": name,
+        "url": url,
+        "fileName": f.file_name,
+        "fileSize": f.file_size if own else None,
+        "sha256": f.sha256 if own else None,
+        "extractCode": code,
+        "expiresAt": None,
+    }
+
+
+def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict:
     """FileDetailVO: the summary plus the parsed download information (no change log is kept)."""
-    return {**file_summary(f, platform_names=platform_names, zone=zone), "downInfo": down_info(f), "logs": []}
+    return {
+        **file_summary(f, platform_names=platform_names, display=display),
+        "downInfo": down_info(f),
+        "logs": [],
+    }
 
 
 def download_url(f: ResourceFile) -> dict:

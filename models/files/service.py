@@ -12,6 +12,7 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.files import records
 from models.files.listing import platform_names
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 from modhub.core.storage import ObjectMissing
 
@@ -40,10 +41,10 @@ def get_with_post_or_raise(
     return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
-def get_detail(session: Session, *, post_id: int, file_id: int, zone: str) -> dict:
+def get_detail(session: Session, *, post_id: int, file_id: int, display: Display) -> dict:
     """FileDetailVO of a file owned by postId."""
     f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
-    return records.file_detail(f, platform_names=platform_names(session, [f]), zone=zone)
+    return records.file_detail(f, platform_names=platform_names(session, [f]), display=display)
 
 
 def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> dict:

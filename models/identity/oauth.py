@@ -68,18 +68,22 @@ def exchange_auth_code(
     session: Session,
     *,
     app_id: int,
-    user_id: int,
+    user_id: int | None,
     auth_code: str,
     requested_scopes: list[str] | None,
     now: dt.datetime,
 ):
-    """Trade an auth code for a proxy token: (token text, token row)."""
+    """Trade an auth code for a proxy token of its user: (token text, token row).
+
+    The code names its user; a user_id that is given must be that user (AUTH_CODE_USER_MISMATCH).
+    """
     app = proxy_app_or_raise(session, app_id=app_id)
     row = session.scalar(select(AuthCode).where(AuthCode.code_hash == token_hash(auth_code)))
     if row is None or row.app_id != app_id or row.used_at is not None or row.expires_at <= now:
         raise ApiError("AUTH_CODE_INVALID")
-    if row.user_id != user_id:
+    if user_id is not None and row.user_id != user_id:
         raise ApiError("AUTH_CODE_USER_MISMATCH")
+    user_id = row.user_id
     scopes = granted_scopes(app, requested_scopes, consented=row.scopes)
     if get_user(session, user_id=user_id) is None or not _consume(session, AuthCode, row.id, now):
         raise ApiError("AUTH_CODE_INVALID")

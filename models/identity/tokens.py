@@ -9,7 +9,7 @@ import string
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from models.identity.service import token_hash
+from models.identity.service import get_token, token_hash
 from models.identity.tables import Application, AppStatus, ProxyToken
 from modhub.core.errors import ApiError
 
@@ -30,6 +30,19 @@ def proxy_app_or_raise(session: Session, *, app_id: int) -> Application:
     if not app.has_proxy_permission:
         raise ApiError("PROXY_PERMISSION_REQUIRED")
     return app
+
+
+def live_token_or_raise(session: Session, *, token: str, app_id: int, now: dt.datetime) -> ProxyToken:
+    """The stored token of this application, neither revoked nor expired, else 200211 / 200213 /
+    200212 (the gateway's T and P checks and the optional proxy user of a K operation)."""
+    row = get_token(session, token=token)
+    if row is None or row.app_id != app_id:
+        raise ApiError("PROXY_TOKEN_INVALID")
+    if row.revoked_at is not None:
+        raise ApiError("PROXY_TOKEN_REVOKED")
+    if row.expires_at <= now:
+        raise ApiError("PROXY_TOKEN_EXPIRED")
+    return row
 
 
 def granted_scopes(

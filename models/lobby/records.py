@@ -6,12 +6,12 @@ import re
 
 from models.catalog.tables import ServerPost
 from models.lobby.tables import LobbyPost, LobbyResource
-from modhub.core.display import format_time
+from modhub.core.display import Display
 
 SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 
-def manifest_item(row: LobbyResource, *, zone: str) -> dict:
+def manifest_item(row: LobbyResource, *, display: Display) -> dict:
     """OpenApiServerPostLobbyManifestItemVo (an uploaded resource is listed as BUILTIN)."""
     return {
         "id": row.id,
@@ -26,12 +26,12 @@ def manifest_item(row: LobbyResource, *, zone: str) -> dict:
         "sizeBytes": row.size_bytes,
         "sha256": row.sha256,
         "downloadUrl": row.download_url or "",
-        "downloadUrlExpiresAt": format_time(row.download_url_expires_at, zone),
+        "downloadUrlExpiresAt": display.time(row.download_url_expires_at),
         "extraJson": row.extra_json,
     }
 
 
-def manifest(lobby: LobbyPost, server: ServerPost, rows: list[LobbyResource], *, zone: str) -> dict:
+def manifest(lobby: LobbyPost, server: ServerPost, rows: list[LobbyResource], *, display: Display) -> dict:
     """OpenApiServerPostLobbyManifestVo: the address, password and the client-side resources."""
     return {
         "postId": lobby.id,
@@ -42,8 +42,8 @@ def manifest(lobby: LobbyPost, server: ServerPost, rows: list[LobbyResource], *,
         "serverPassword": lobby.server_password or "",
         "serverVersion": ",".join(lobby.server_versions or []),
         "queryType": server.query_type,
-        "updatedAt": format_time(lobby.update_time, zone),
-        "items": [manifest_item(r, zone=zone) for r in rows],
+        "updatedAt": display.time(lobby.update_time),
+        "items": [manifest_item(r, display=display) for r in rows],
     }
 
 

@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 
 from models.catalog.tables import ResourceFile
 from models.lobby import records
-from models.lobby.service import get_owned_post, presign, release_claims, unsafe_path_reason
+from models.lobby.items import presign, unsafe_path_reason
+from models.lobby.service import get_owned_post, release_claims
 from models.lobby.tables import (
     PENDING,
     RESOURCE_TYPES,

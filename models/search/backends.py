@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import column, table
 from sqlalchemy.sql.elements import ColumnElement
 
-from models.catalog.tables import ResourcePost
+from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
@@ -158,6 +158,12 @@ class SearchBackend(Protocol):
     def settled(self) -> ColumnElement[bool]:
         """True for feed positions that no transaction still running can precede."""
 
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        """True for files whose resourceVersions contain version."""
+
+    def last_settled(self, session: Session) -> int:
+        """The highest settled feed position now (0 for an empty feed), read from the index."""
+
 
 # The lowest xid still running in this statement's snapshot, or its xmax when none runs. xids are
 # cluster-wide: transactions that pg_stat_activity shows in other databases cannot write here
@@ -197,6 +203,23 @@ class PostgresSearch:
 
     def has_category(self, code: str) -> ColumnElement[bool]:
         return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
+
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        return cast(ResourceFile.resource_versions, JSONB).contains(cast([version], JSONB))
+
+    def last_settled(self, session: Session) -> int:
+        # two index-backed maxima (an OR of both conditions would scan the table)
+        return (
+            session.scalar(
+                text(
+                    "SELECT greatest((SELECT max(sync_xid) FROM resource_post WHERE sync_xid < "
+                    + HORIZON
+                    + "), (SELECT max(sync_xid) FROM resource_post"
+                    " WHERE sync_xid = pg_current_xact_id_if_assigned()::text::bigint))"
+                )
+            )
+            or 0
+        )
 
     def settled(self) -> ColumnElement[bool]:
         # Below the horizon every transaction has ended, so no commit can still land at a lower
@@ -242,6 +265,14 @@ class SqliteSearch:
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c WHERE c.value = :category)"
         ).bindparams(category=code)
+
+    def file_has_version(self, version: str) -> ColumnElement[bool]:
+        return text(
+            "EXISTS (SELECT 1 FROM json_each(resource_file.resource_versions) AS v WHERE v.value = :version)"
+        ).bindparams(version=version)
+
+    def last_settled(self, session: Session) -> int:
+        return session.scalar(text("SELECT max(sync_seq) FROM resource_post")) or 0
 
     def settled(self) -> ColumnElement[bool]:
         # SQLite serializes writers and the trigger numbers changes inside the writing

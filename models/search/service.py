@@ -6,11 +6,12 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import MAX_OFFSET, check_page, listed_clause, page_result, summaries
-from models.catalog.tables import ResourcePost
+from models.catalog.queries import listed_clause, summaries
+from models.catalog.tables import ResourceFile, ResourcePost
+from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, backend_for
 from models.search.counting import capped_count, count_beside
 from models.search.tiers import count_matches, doc_filters, equal_filters, ranked_ids
@@ -26,12 +27,42 @@ SORT_KEYS = {
 }
 
 
+def _file_of_post(*conditions):
+    """EXISTS a visible file of the post matching the conditions."""
+    f = ResourceFile
+    return exists().where(f.post_id == P.id, f.is_delete.is_(False), f.file_status == "NORMAL", *conditions)
+
+
+def _loader_filters(session: Session, run_platform: str | None, game_version: str | None) -> list:
+    """runPlatform alone: the post's own, or one of its visible files'. gameVersion: a visible file
+    for that version and, with runPlatform, for that run platform or for none."""
+    clauses = []
+    if run_platform is not None and game_version is None:
+        clauses.append(
+            or_(P.run_platform == run_platform, _file_of_post(ResourceFile.run_platform == run_platform))
+        )
+    if game_version is not None:
+        loader = (
+            [
+                or_(
+                    ResourceFile.run_platform == run_platform,
+                    ResourceFile.run_platform.is_(None),
+                    ResourceFile.run_platform == "",
+                )
+            ]
+            if run_platform is not None
+            else []
+        )
+        clauses.append(_file_of_post(backend_for(session).file_has_version(game_version), *loader))
+    return clauses
+
+
 def _filters(session: Session, filters: dict) -> list:
-    """The search filters over resource_post's columns."""
+    """The search filters over resource_post's columns (and its files')."""
     clauses = equal_filters(P.__table__.c, filters)
     if filters.get("main_category") is not None:
         clauses.append(backend_for(session).has_category(filters["main_category"]))
-    return clauses
+    return clauses + _loader_filters(session, filters.get("run_platform"), filters.get("game_version"))
 
 
 def _sort_key(sort: str | None, score, backend):
@@ -107,6 +138,7 @@ def search(
     server_environment: str | None = None,
     is_paid: bool | None = None,
     resource_state: str | None = None,
+    game_version: str | None = None,
     sort: str | None = None,
     order: str = "desc",
     page_num: int = 1,
@@ -125,8 +157,10 @@ def search(
         server_environment=server_environment,
         is_paid=is_paid,
         resource_state=resource_state,
+        game_version=game_version,
     )
-    if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch):
+    by_files = run_platform is not None or game_version is not None  # the tiers read no files
+    if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch) and not by_files:
         total, exact, posts = _tiered_page(
             session, keyword, filters, order or "desc", offset=offset, page_size=page_size
         )

@@ -15,7 +15,10 @@ soft-deleted (is_delete): a row removed with DELETE leaves no trace in the feed.
 
 The trigger also sets update_time (unless the writer set it), so items come in ascending
 updateTime except where concurrent transactions interleave.
-The cursor is opaque (base64url of version, position and post id); the first call passes none.
+The cursor is opaque (base64url of version, position, post id and origin); the first call passes
+none. The origin is the last settled feed position when the walk began (its first call): a
+removal at or before it happened before the walk began, so the walker never saw that post and
+it is left out of deletedPostIds (a v1 cursor has origin 0: every removal is reported).
 """
 
 from __future__ import annotations
@@ -34,18 +37,19 @@ from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 P = ResourcePost
-_CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})")
+_CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})|v2\.(\d{1,19})\.(\d{1,19})\.(\d{1,19})")
 
 
-def encode_cursor(position: int, post_id: int) -> str:
-    """The opaque cursor after (position, post_id)."""
-    return base64.urlsafe_b64encode(f"v1.{position}.{post_id}".encode()).decode().rstrip("=")
+def encode_cursor(position: int, post_id: int, origin: int = 0) -> str:
+    """The opaque cursor after (position, post_id) of a walk that began at origin."""
+    return base64.urlsafe_b64encode(f"v2.{position}.{post_id}.{origin}".encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str | None) -> tuple[int, int]:
-    """(position, post id) of a cursor; the start for an empty one; CURSOR_INVALID otherwise."""
+def decode_cursor(cursor: str | None) -> tuple[int, int, int | None]:
+    """(position, post id, origin) of a cursor; origin None for an empty one (a walk from
+    nothing, whose origin is now); CURSOR_INVALID otherwise."""
     if not cursor:
-        return 0, 0
+        return 0, 0, None
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
     except (binascii.Error, UnicodeDecodeError, ValueError):
@@ -56,13 +60,17 @@ def decode_cursor(cursor: str | None) -> tuple[int, int]:
             "CURSOR_INVALID",
             "cursor is malformed: pass a nextCursor unchanged, or none to start from the beginning",
         )
-    return int(found.group(1)), int(found.group(2))
+    if found.group(1) is not None:
+        return int(found.group(1)), int(found.group(2)), 0
+    return int(found.group(3)), int(found.group(4)), int(found.group(5))
 
 
 def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> dict:
     """ResourceSyncVO: the next `size` changes after the cursor (live items and removed ids)."""
-    position, last_id = decode_cursor(cursor)
+    position, last_id, origin = decode_cursor(cursor)
     backend = backend_for(session)
+    if origin is None:  # a walk from nothing: removals settled until now are none of its business
+        origin = backend.last_settled(session)
     rows = session.execute(
         select(P, backend.position)
         .where(
@@ -78,10 +86,13 @@ def sync(session: Session, *, display: Display, cursor: str | None = None, size:
     has_more = len(rows) > size
     rows = rows[:size]
     live = [post for post, _ in rows if post.listed]
-    next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id) if rows else encode_cursor(position, last_id)
+    if rows:
+        next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id, origin)
+    else:
+        next_cursor = encode_cursor(position, last_id, origin)
     return {
         "nextCursor": next_cursor,
         "hasMore": has_more,
         "items": summaries(session, live, display=display),
-        "deletedPostIds": [post.id for post, _ in rows if not post.listed],
+        "deletedPostIds": [post.id for post, at in rows if not post.listed and at > origin],
     }

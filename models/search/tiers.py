@@ -88,11 +88,11 @@ class Tiers:
 
 
 # The search filters that are equalities over a column of the same name in resource_post and in
-# its copy resource_search_doc (mainCategory, a containment, is written per table).
+# its copy resource_search_doc (mainCategory, a containment, is written per table; runPlatform and
+# gameVersion look at the files too: search/service.py).
 EQUAL_FILTERS = (
     "section_code",
     "resource_type",
-    "run_platform",
     "client_environment",
     "server_environment",
     "is_paid",

@@ -13,16 +13,15 @@ import uuid
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from models.record_cache import catalog_changed
 from models.types import utcnow
 from models.webhooks.tables import OutboxEvent
 from modhub.core.webhook_signing import EVENT_KINDS
 
 log = logging.getLogger(__name__)
 NOTIFIER = "outbox_notifier"
-CATALOG_LISTENER = "catalog_listener"  # called after a commit that changed the catalogue
 _EVENTS = "outbox_new_events"
 _DELIVERIES = "outbox_due_deliveries"
-_CATALOG = "catalog_changed"
 
 
 def emit(session: Session, *, kind: str, data: dict, now=None) -> OutboxEvent:
@@ -34,14 +33,8 @@ def emit(session: Session, *, kind: str, data: dict, now=None) -> OutboxEvent:
     session.flush()
     session.info.setdefault(_EVENTS, []).append(row.id)
     if kind.startswith("resource."):
-        catalog_changed(session)
+        catalog_changed(session)  # kept records of the catalogue go stale (models.record_cache)
     return row
-
-
-def catalog_changed(session: Session) -> None:
-    """Note that this transaction changes resource posts: once it commits, the catalogue
-    generation moves and every process's cached records of it (models.catalog.cache) are stale."""
-    session.info[_CATALOG] = True
 
 
 def after_commit_deliver(session: Session, delivery_ids: list[int]) -> None:
@@ -51,15 +44,6 @@ def after_commit_deliver(session: Session, delivery_ids: list[int]) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
-    if session.info.pop(_CATALOG, False) and session.info.get(CATALOG_LISTENER) is not None:
-        try:
-            session.info[CATALOG_LISTENER]()
-        except Exception:  # noqa: BLE001 - the commit stands; cached records expire on their own
-            log.warning(
-                "catalogue generation could not be moved; cached records of other "
-                "processes may be served until their time limit",
-                exc_info=True,
-            )
     events, deliveries = session.info.pop(_EVENTS, []), session.info.pop(_DELIVERIES, [])
     notifier = session.info.get(NOTIFIER)
     if not (events or deliveries) or notifier is None:
@@ -78,6 +62,5 @@ def _after_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
-    session.info.pop(_CATALOG, None)
     session.info.pop(_EVENTS, None)
     session.info.pop(_DELIVERIES, None)

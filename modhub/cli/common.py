@@ -14,12 +14,18 @@ import click
 from modhub.settings import SettingsError, from_env
 
 
+class SettingsFailure(click.ClickException):
+    """A bad or missing setting: one line on stderr and exit status 2 (a configuration error)."""
+
+    exit_code = 2
+
+
 def load_settings():
     """Settings from the MODHUB_* environment; a bad value is a command error, not a traceback."""
     try:
         return from_env()
     except SettingsError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise SettingsFailure(str(exc)) from exc
 
 
 def load_platform():
@@ -35,7 +41,11 @@ def load_platform():
             f"{Path(path).parent} is not a modhub data folder (no {Path(path).name} there). Start "
             "with `modhub run` or `modhub db upgrade` in the folder you want, or set MODHUB_DATA_DIR."
         )
-    return build_platform(settings)
+    # Without Redis a command counts nothing that matters (its quota is never used to serve), so
+    # it takes the in-process one explicitly: the serving processes' warning is not for cron.
+    from modhub.quota import LocalQuota
+
+    return build_platform(settings, quota=None if settings.redis_url else LocalQuota())
 
 
 def run_or_fail(fn):

@@ -75,11 +75,11 @@ def downloads() -> None:
 @downloads.command("flush")
 def downloads_flush() -> None:
     """Write the pending download counts (Redis) into the counters and daily statistics."""
-    from models.downloads.counting import counter_for, flush
+    from models.downloads.counting import flush
 
     platform = _platform()
     written = _run(
-        lambda: flush(platform.db, counter_for(platform.quota), log=lambda line: click.echo(line, err=True))
+        lambda: flush(platform.db, platform.download_counter, log=lambda line: click.echo(line, err=True))
     )
     click.echo(f"{written} downloads flushed")
 
@@ -87,6 +87,19 @@ def downloads_flush() -> None:
 @click.group("keys")
 def keys() -> None:
     """Signing keys."""
+
+
+@keys.command("init-install-key")
+def keys_init() -> None:
+    """Make the first install-script signing key when the database has none (idempotent, safe on
+    several hosts at once: a database lock); prints the current key id. Production `serve`
+    needs it (or MODHUB_INSTALL_SIGNING_KEY)."""
+    from models.downloads.keys import ring
+
+    platform = _platform()
+    with platform.db.session() as session, session.begin():
+        kid = ring(session, platform.settings).kid
+    click.echo(json.dumps({"currentKeyId": kid}))
 
 
 @keys.command("rotate-install-key")

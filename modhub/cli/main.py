@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import shutil
+import sys
 
 import click
 from cryptography.fernet import Fernet
 
-from modhub import __version__
+from modhub import __version__, logs
 from modhub.cli.admin import admin
-from modhub.cli.common import audited, load_platform, load_settings, run_or_fail
+from modhub.cli.apps import app
+from modhub.cli.common import load_platform, load_settings
 from modhub.cli.downloads import downloads, keys
 from modhub.cli.identity import identity
 from modhub.cli.maintenance import maintenance
@@ -21,12 +25,18 @@ from modhub.cli.webhooks import webhook
 log = logging.getLogger("modhub")
 
 
+SERVERS = ("serve", "run", "worker")  # long-running: their INFO lines are their log
+
+
 @click.group()
 @click.version_option(__version__, prog_name="modhub")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """modhub: the open API server of a game-modding community."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # 7 set-up lines a start
+    # One format in every process (MODHUB_LOG_FORMAT). A one-shot command (cron runs them) says
+    # nothing on stderr when all is well: warnings and errors only, unless MODHUB_LOG_LEVEL asks.
+    quiet = ctx.invoked_subcommand not in SERVERS and not os.environ.get("MODHUB_LOG_LEVEL")
+    logs.configure(level="WARNING" if quiet else None)
 
 
 @main.command()
@@ -42,117 +52,62 @@ def db() -> None:
 
 @db.command("upgrade")
 def db_upgrade() -> None:
-    """Migrate the database to the newest schema."""
-    from modhub.migrate import upgrade
+    """Migrate the database to the newest schema (under a lock: several hosts may run it at once)."""
+    from modhub import migrate
 
     settings = load_settings()
     _ensure_sqlite_dir(settings)
-    upgrade(settings.database_url)
-    click.echo("database is at the newest revision", err=True)
+    migrate.upgrade(settings.database_url)
+    click.echo(migrate.state_of(settings.database_url).describe())
+
+
+@db.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Migrate the database down to REVISION (see `modhub db history`)."""
+    from modhub import migrate
+
+    settings = load_settings()
+    try:
+        migrate.downgrade(settings.database_url, revision)
+    except migrate.CommandError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(migrate.state_of(settings.database_url).describe())
+
+
+@db.command("current")
+def db_current() -> None:
+    """Print the database's schema revision(s), one a line (nothing when never migrated)."""
+    from modhub import migrate
+
+    for rev in sorted(migrate.state_of(load_settings().database_url).current):
+        click.echo(rev)
+
+
+@db.command("check")
+def db_check() -> None:
+    """Exit 0 when the schema is at the code's revision; 1 (one line on stderr) when behind or ahead."""
+    from modhub import migrate
+
+    state = migrate.state_of(load_settings().database_url)
+    if state.status != "current":
+        click.echo(state.describe(), err=True)
+        sys.exit(1)
+    click.echo(state.describe())
+
+
+@db.command("history")
+def db_history() -> None:
+    """List the code's migrations, newest first."""
+    from modhub import migrate
+
+    for line in migrate.history():
+        click.echo(line)
 
 
 def _ensure_sqlite_dir(settings) -> None:
     if settings.embedded:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-
-
-@main.group()
-def app() -> None:
-    """Third-party applications."""
-
-
-@app.command("create")
-@click.option("--name", required=True, help="Display name of the application.")
-@click.option("--permission", "permissions", multiple=True, help="Permission, e.g. user:proxy.")
-@click.option("--scope", "scopes", multiple=True, help="Approved token scope, e.g. post:write.")
-@click.option("--ip-allow", "ip_allow", multiple=True, help="Allowed caller IP or pattern (10.0.0.*).")
-@click.option("--redirect-uri", "redirect_uris", multiple=True, help="Registered OAuth redirect URI.")
-@click.option("--per-minute", type=click.IntRange(min=1), help="Per-minute quota (default 100).")
-@click.option("--per-day", type=click.IntRange(min=1), help="Per-day quota (default 10000).")
-@click.option("--approve", is_flag=True, help="Approve at once.")
-@audited
-def app_create(name, permissions, scopes, ip_allow, redirect_uris, per_minute, per_day, approve):
-    """Register an application and print its credentials once, as JSON."""
-    from models.identity import applications
-
-    platform = load_platform()
-    with platform.db.session() as session, session.begin():
-        creds = applications.create(
-            session,
-            platform.secrets,
-            name=name,
-            permissions=permissions,
-            scopes=scopes,
-            ip_allow=ip_allow,
-            redirect_uris=redirect_uris,
-            per_minute=per_minute,
-            per_day=per_day,
-            approve=approve,
-        )
-    click.echo(json.dumps(creds.as_json()))
-
-
-def _set_status(app_id: int, status_name: str) -> None:
-    from models.identity import applications
-    from models.identity.tables import AppStatus
-
-    platform = load_platform()
-    with platform.db.session() as session, session.begin():
-        run_or_fail(lambda: applications.set_status(session, app_id=app_id, status=AppStatus[status_name]))
-    click.echo(f"application {app_id} is {status_name}", err=True)
-
-
-@app.command("approve")
-@click.argument("app_id", type=int)
-@audited
-def app_approve(app_id: int) -> None:
-    """Approve an application."""
-    _set_status(app_id, "APPROVED")
-
-
-@app.command("disable")
-@click.argument("app_id", type=int)
-@audited
-def app_disable(app_id: int) -> None:
-    """Disable an application (its requests get 200204)."""
-    _set_status(app_id, "DISABLED")
-
-
-@app.command("list")
-def app_list() -> None:
-    """List applications as JSON lines (never their secrets)."""
-    from models.identity import applications
-
-    platform = load_platform()
-    with platform.db.session() as session:
-        for a in applications.list_(session):
-            click.echo(
-                json.dumps(
-                    {
-                        "appId": a.id,
-                        "name": a.name,
-                        "apiKey": a.api_key,
-                        "status": a.status.value,
-                        "permissions": a.permissions,
-                        "ipAllow": a.ip_allow,
-                        "perMinute": a.per_minute,
-                        "perDay": a.per_day,
-                    }
-                )
-            )
-
-
-@app.command("rotate-secret")
-@click.argument("app_id", type=int)
-@audited
-def app_rotate_secret(app_id: int) -> None:
-    """Replace an application's secret key and print the new credentials once."""
-    from models.identity import applications
-
-    platform = load_platform()
-    with platform.db.session() as session, session.begin():
-        creds = run_or_fail(lambda: applications.rotate_secret(session, platform.secrets, app_id=app_id))
-    click.echo(json.dumps(creds.as_json()))
 
 
 @main.command()
@@ -164,12 +119,14 @@ def serve(host: str, port: int, workers: int) -> None:
     import uvicorn
 
     settings = load_settings()  # fail fast on a missing production secret, before forking workers
+    startup_checks(settings)
     if not settings.redis_url and workers > 1:
         click.echo(
             f"warning: MODHUB_REDIS_URL is not set: each of the {workers} workers counts "
             "quotas on its own; run with Redis to share them",
             err=True,
         )
+    _metrics_dir(settings, clean=True)
     uvicorn.run(
         "modhub.asgi:create",
         factory=True,
@@ -177,9 +134,58 @@ def serve(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         proxy_headers=False,
-        access_log=False,
-        log_level="info",
+        access_log=False,  # modhub.access writes one record per request instead
+        log_config=logs.dict_config(settings.log_format, settings.log_level),
+        log_level=settings.log_level.lower(),
+        timeout_graceful_shutdown=max(
+            1, int(settings.shutdown_grace_seconds - settings.shutdown_drain_seconds)
+        ),
     )
+
+
+def _metrics_dir(settings, *, clean: bool) -> None:
+    """Point this process and its children at the folder the worker processes share their metrics
+    in (emptied by `serve` at start); set before prometheus_client is first imported."""
+    path = settings.metrics_dir or settings.data_dir / "metrics"
+    if clean:
+        shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path.resolve())
+
+
+def startup_checks(settings) -> None:
+    """Refuse to serve a schema behind or ahead of the code, and (production) without an install
+    signing key; a database that does not answer yet is left to /readyz."""
+    from modhub import migrate
+    from modhub.db import connect_args
+
+    try:
+        state = migrate.state_of(settings.database_url, connect_args=connect_args(settings))
+    except Exception as exc:  # noqa: BLE001 - unreachable now: start, and answer not-ready
+        log.warning(
+            "database not reachable at start (%s): /readyz answers 503 until it is", type(exc).__name__
+        )
+        return
+    if state.status != "current":
+        raise click.ClickException(state.describe())
+    if settings.production and not settings.install_signing_key:
+        from sqlalchemy import create_engine
+        from sqlalchemy.orm import Session
+        from sqlalchemy.pool import NullPool
+
+        from models.downloads.keys import stored_key_exists
+
+        engine = create_engine(settings.database_url, poolclass=NullPool, connect_args=connect_args(settings))
+        try:
+            with Session(engine) as session:
+                stored = stored_key_exists(session)
+        finally:
+            engine.dispose()
+        if not stored:
+            raise click.ClickException(
+                "production mode needs MODHUB_INSTALL_SIGNING_KEY or an install key in the database "
+                "(modhub keys rotate-install-key)"
+            )
 
 
 @main.command()
@@ -190,10 +196,14 @@ def run(host: str, port: int) -> None:
     from modhub import demo
     from modhub.migrate import upgrade
 
+    base = f"http://{host}:{port}"
+    # absolute links (/dl/...), display images (/media/...) and resource pages (/resource/...)
+    # name this server unless set
+    os.environ.setdefault("MODHUB_BASE_URL", base)
+    os.environ.setdefault("MODHUB_SITE_URL", base)
     settings = load_settings()
     _ensure_sqlite_dir(settings)
     upgrade(settings.database_url)
-    base = f"http://{host}:{port}"
     platform = load_platform()
     creds = demo.ensure_demo_app(platform, redirect_uri=f"{base}/demo/callback")
     password = demo.new_demo_password(platform, creds["demoUserId"])
@@ -206,7 +216,15 @@ def run(host: str, port: int) -> None:
     import uvicorn
 
     server = uvicorn.Server(
-        uvicorn.Config("modhub.asgi:create", factory=True, host=host, port=port, log_level="info")
+        uvicorn.Config(
+            "modhub.asgi:create",
+            factory=True,
+            host=host,
+            port=port,
+            log_config=logs.dict_config(settings.log_format, settings.log_level),
+            log_level=settings.log_level.lower(),
+            access_log=False,  # modhub.access writes one record per request instead
+        )
     )
 
     def _banner() -> None:  # after uvicorn's start-up lines, not in the middle of them
@@ -269,9 +287,19 @@ def worker(queues, worker_class, burst, log_level) -> None:
     settings = load_settings()
     if not settings.redis_url:
         raise click.ClickException("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")
+    if settings.metrics_dir:  # the same folder as this host's `modhub serve`: its /metrics shows ours
+        _metrics_dir(settings, clean=False)
+    if not settings.embedded:
+        from modhub.db import bound_waits
+
+        bound_waits(
+            connect_seconds=settings.db_connect_timeout_seconds,
+            query_seconds=settings.db_statement_timeout_seconds + 1,
+        )
     run_worker(settings, list(queues), worker_class=worker_class, burst=burst, log_level=log_level)
 
 
+main.add_command(app)
 main.add_command(webhook)
 main.add_command(identity)
 main.add_command(admin)

@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_LOCAL = {
+    False: re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"),
+    True: re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}"),
+}
 
 
 @lru_cache(maxsize=16)
@@ -23,6 +28,18 @@ def format_time(value: dt.datetime | None, zone: str) -> str | None:
     return value.astimezone(_zone(zone)).strftime(TIME_FORMAT)
 
 
+def parse_local_time(text: str, zone: str, *, iso: bool = False) -> dt.datetime:
+    """The UTC instant of a time sent in its one form, local to the platform time zone:
+    `yyyy-MM-dd HH:mm:ss` (`yyyy-MM-ddTHH:mm:ss` when iso); ValueError for anything else."""
+    if not isinstance(text, str) or not _LOCAL[iso].fullmatch(text):
+        raise ValueError("yyyy-MM-ddTHH:mm:ss" if iso else "yyyy-MM-dd HH:mm:ss")
+    local = dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S" if iso else TIME_FORMAT)
+    try:
+        return local.replace(tzinfo=_zone(zone)).astimezone(dt.UTC)
+    except OverflowError as exc:  # 0001-01-01 00:00:00 east of UTC, for one
+        raise ValueError("out of range") from exc
+
+
 def display_url(raw: str | None, cdn_base: str) -> str | None:
     """An image or avatar reference as a display URL (absolute URLs pass through)."""
     if not raw:
@@ -35,10 +52,10 @@ def display_url(raw: str | None, cdn_base: str) -> str | None:
 @dataclass(frozen=True)
 class Display:
     """How records show times and URLs: the platform time zone, the CDN base of stored images and
-    the public site URL. Built once from the settings (build_platform) and passed as one argument.
-
-    The field names are the settings' own, so code that still reads these fields from the settings
-    (models/community, models/files) reads a Display the same way.
+    the public site URL. Built once from the settings (Platform.wire) and passed to every read as
+    one typed argument, `display: Display` (no bare time-zone string, no settings object for
+    presentation). Domain changes that are handed the settings for other reasons (the lifecycle's
+    webhook snapshots, download links) build theirs with `from_settings`.
     """
 
     time_zone: str

@@ -25,6 +25,12 @@ _CATALOG = [
     ErrorCode(200101, "RATE_LIMIT_EXCEEDED", 429, "per-minute request quota exceeded"),
     ErrorCode(200102, "DAILY_LIMIT_EXCEEDED", 429, "per-day request quota exceeded"),
     ErrorCode(200103, "IP_NOT_ALLOWED", 403, "caller address is not on the application's allow-list"),
+    ErrorCode(
+        200104,
+        "REPORT_LIMIT_EXCEEDED",
+        429,
+        "the application opened its daily number of new download-failure reports (Retry-After)",
+    ),
     ErrorCode(200201, "AUTH_HEADERS_MISSING", 401, "X-API-Key, X-Timestamp and X-Signature are required"),
     ErrorCode(200202, "API_KEY_UNKNOWN", 401, "unknown API key"),
     ErrorCode(200203, "APP_NOT_APPROVED", 403, "application is not approved yet"),

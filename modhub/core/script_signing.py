@@ -1,8 +1,8 @@
 """Install-script signatures: RSA-SHA256 (PKCS#1 v1.5), Base64, over the exact script bytes.
 
-The private key comes from MODHUB_INSTALL_SIGNING_KEY (PEM) in production; the embedded mode
-generates one once into the data folder (install-signing-key.pem, mode 0600). The public key is
-published in PEM so that clients verify offline.
+The private key comes from MODHUB_INSTALL_SIGNING_KEY (PEM), or is generated once and kept in
+the database (models.downloads.keys). The public key is published in PEM so that clients verify
+offline.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import functools
 import logging
-import os
 from pathlib import Path
 
 from cryptography.hazmat.primitives import hashes, serialization
@@ -45,32 +44,20 @@ class InstallSigner:
         )
 
 
-def _generated_pem(data_dir: Path) -> bytes:
-    path = data_dir / KEY_FILE
-    if path.exists():
-        return path.read_bytes()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    key = rsa.generate_private_key(public_exponent=65537, key_size=3072)
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(pem)
-    log.warning(
-        "generated a new install signing key in %s (embedded mode); set "
-        "MODHUB_INSTALL_SIGNING_KEY in production",
-        path,
-    )
-    return pem
+def legacy_key_file(data_dir: Path) -> bytes | None:
+    """The key an older version generated into the data folder, if any (it is then stored in
+    the database once, so its key id stays the same)."""
+    path = Path(data_dir) / KEY_FILE
+    return path.read_bytes() if path.exists() else None
 
 
 @functools.lru_cache(maxsize=16)
-def _signer(pem_setting: str, data_dir: str) -> InstallSigner:
-    pem = pem_setting.encode() if pem_setting else _generated_pem(Path(data_dir))
-    return InstallSigner.from_pem(pem)
+def _signer(pem_setting: str) -> InstallSigner:
+    return InstallSigner.from_pem(pem_setting.encode())
 
 
 def install_signer(settings) -> InstallSigner:
-    """The signer named by the settings (loaded, or generated, once per key and data folder)."""
-    return _signer(settings.install_signing_key.replace("\\n", "\n"), str(settings.data_dir))
+    """The signer of MODHUB_INSTALL_SIGNING_KEY (parsed once per key)."""
+    if not settings.install_signing_key:
+        raise ValueError("MODHUB_INSTALL_SIGNING_KEY is not set (the key is then kept in the database)")
+    return _signer(settings.install_signing_key.replace("\\n", "\n"))

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import os
 import re
+import shutil
 import tempfile
 import time
 import urllib.parse
@@ -172,10 +173,11 @@ class DiskStorage:
 
     kind = "disk"
 
-    def __init__(self, root: Path, *, signer: UrlSigner, base_url: str = ""):
+    def __init__(self, root: Path, *, signer: UrlSigner, base_url: str = "", spool_dir: Path | None = None):
         self.root = Path(root)
         self.signer = signer
         self.base_url = base_url.rstrip("/")
+        self._spool_dir = Path(spool_dir) if spool_dir else None
 
     def path(self, key: str) -> Path:
         """The file path of a key."""
@@ -184,8 +186,9 @@ class DiskStorage:
 
     @property
     def spool_dir(self) -> Path:
-        """Where uploads are spooled before they reach their content address."""
-        return self.root / "tmp"
+        """Where uploads are spooled before they reach their content address (MODHUB_SPOOL_DIR,
+        else a folder beside the objects: the same file system, so the final move is a rename)."""
+        return self._spool_dir or self.root / "tmp"
 
     def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
         """Store a stream once per content; returns its key, size and digests."""
@@ -197,7 +200,7 @@ class DiskStorage:
             os.unlink(tmp)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp, target)
+            shutil.move(tmp, target)  # a rename, or a copy when the spool is on another file system
         return obj
 
     def size(self, key: str) -> int:
@@ -254,7 +257,8 @@ class S3Storage:
         return self.prefix + check_key(key)
 
     def _missing(self, exc) -> bool:
-        code = getattr(exc, "response", {}).get("Error", {}).get("Code", "")
+        # a ClientError carries the answer; a connection failure has no response at all (None)
+        code = (getattr(exc, "response", None) or {}).get("Error", {}).get("Code", "")
         return code in ("404", "NoSuchKey", "NotFound")
 
     def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
@@ -324,7 +328,12 @@ def from_settings(settings) -> Storage:
     signer = UrlSigner.from_encryption_key(settings.encryption_key)
     url = settings.storage_url
     if not url:
-        return DiskStorage(Path(settings.data_dir) / "files", signer=signer, base_url=settings.base_url)
+        return DiskStorage(
+            Path(settings.data_dir) / "files",
+            signer=signer,
+            base_url=settings.base_url,
+            spool_dir=settings.spool_dir,
+        )
     parsed = urllib.parse.urlparse(url)
     if parsed.scheme != "s3" or not parsed.netloc:
         raise StorageError(f"MODHUB_STORAGE_URL must be empty or s3://bucket[/prefix], got {url!r}")
@@ -337,6 +346,14 @@ def from_settings(settings) -> Storage:
         region_name=settings.s3_region or None,
         aws_access_key_id=settings.s3_access_key_id or None,
         aws_secret_access_key=settings.s3_secret_access_key or None,
-        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}),
+        config=Config(
+            signature_version="s3v4",
+            s3={"addressing_style": "path"},
+            connect_timeout=settings.s3_connect_timeout_seconds,
+            read_timeout=settings.s3_read_timeout_seconds,
+            retries={"mode": "standard", "total_max_attempts": settings.s3_max_attempts},
+        ),
     )
-    return S3Storage(parsed.netloc, client=client, prefix=parsed.path)
+    spool = Path(settings.spool_dir or Path(settings.data_dir) / "spool")
+    spool.mkdir(parents=True, exist_ok=True)
+    return S3Storage(parsed.netloc, client=client, prefix=parsed.path, spool_dir=spool)

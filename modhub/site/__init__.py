@@ -11,7 +11,7 @@ import hmac
 
 import flask
 
-from modhub.site import admin, console, console_hooks, moderation  # noqa: F401  (their routes register on bp)
+from modhub.site import admin, console, console_hooks, moderation, resource_page  # noqa: F401  (their routes register on bp)
 from modhub.site.throttle import LoginThrottle
 from modhub.site.views import bp
 
@@ -31,5 +31,5 @@ def install(app: flask.Flask, settings) -> None:
         SESSION_COOKIE_SECURE=settings.site_url.startswith("https://"),
     )
     platform = app.extensions["modhub"]
-    platform.login_throttle = LoginThrottle.for_quota(platform.quota)
+    platform.login_throttle = LoginThrottle.for_redis(platform.redis)
     app.register_blueprint(bp)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import flask
 
 from models.console import service
-from modhub.core.display import format_time
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
 
@@ -22,8 +21,8 @@ def _user_or_login():
 def _app_page(user, app_id: int, secret: str | None = None, status: int = 200):
     app, console = service.owned_app(session(), user_id=user.id, app_id=app_id)
     settings = platform().settings
-    minute, day = platform().quota.usage(app.id) if hasattr(platform().quota, "usage") else (0, 0)
-    ended = format_time(console.old_secret_ended_at, settings.time_zone)
+    minute, day = platform().quota.usage(app.id)
+    ended = platform().display.time(console.old_secret_ended_at)
     return flask.render_template(
         "console_app.html",
         user=user,
@@ -123,12 +122,12 @@ def console_edit(app_id: int):
 
 @bp.get("/demo/callback")
 def demo_callback():
-    """The demo app's redirect URI: shows the auth_code the consent page sent back, and the id of
-    the site user logged in here (the userId the token exchange needs)."""
+    """The demo app's redirect URI: shows the auth_code and user_id the consent page sent back."""
     args = flask.request.args
     return flask.render_template(
         "demo_callback.html",
         auth_code=args.get("auth_code"),
+        user_id=args.get("user_id"),
         state=args.get("state"),
         error=args.get("error"),
         user=_current_user(),

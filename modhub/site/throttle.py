@@ -13,6 +13,7 @@ import time
 import redis
 
 from modhub.core.errors import ApiError
+from modhub.core.redis_store import RedisStore
 
 WINDOW_SECONDS = 15 * 60
 PER_LOGIN = 5  # failures of one login name per window
@@ -35,11 +36,9 @@ class LoginThrottle:
         self.local: dict[str, tuple[float, int]] = {}
 
     @classmethod
-    def for_quota(cls, quota) -> LoginThrottle:
-        """Share the quota store's Redis (and key prefix) when it has one."""
-        client = getattr(quota, "client", None)
-        prefix = getattr(quota, "prefix", "modhub:quota")
-        return cls(client, f"{prefix}:site") if client is not None else cls()
+    def for_redis(cls, store: RedisStore | None) -> LoginThrottle:
+        """Share the platform's Redis (under its key prefix) when it has one, else in process."""
+        return cls(store.client, f"{store.prefix}:site") if store is not None else cls()
 
     def blocked(self, login: str, address: str) -> bool:
         """True when this login name or address has used up its failures for the window."""

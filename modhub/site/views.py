@@ -163,7 +163,7 @@ def authorize():
 
 @bp.post("/openapi-authorize")
 def authorize_decision():
-    """Agree (redirect with auth_code) or deny (redirect with error=access_denied)."""
+    """Agree (redirect with auth_code and user_id) or deny (redirect with error=access_denied)."""
     _check_csrf()
     app_id, redirect_uri, state = _consent_request(flask.request.form)
     user = _current_user()
@@ -177,7 +177,7 @@ def authorize_decision():
     code = oauth.create_auth_code(
         session(), app_id=app_id, user_id=user.id, redirect_uri=redirect_uri, now=platform().clock()
     )
-    return flask.redirect(_with_query(redirect_uri, auth_code=code, state=state))
+    return flask.redirect(_with_query(redirect_uri, auth_code=code, user_id=str(user.id), state=state))
 
 
 @bp.route("/pairing", methods=["GET", "POST"])

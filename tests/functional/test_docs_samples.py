@@ -143,9 +143,7 @@ def test_token_exchange(live):
         "token-exchange",
         base,
         creds,
-        **{
-            'USER_ID, AUTH_CODE = 1, "the-auth-code"': f'USER_ID, AUTH_CODE = {creds["demoUserId"]}, "{code}"'
-        },
+        **{'AUTH_CODE = "the-auth-code"': f'AUTH_CODE = "{code}"'},
     )
     token = run([sys.executable, "-c", sample])
     assert str(token["userId"]) == str(creds["demoUserId"]) and token["accessToken"]

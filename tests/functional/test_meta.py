@@ -20,6 +20,28 @@ def test_openapi_yaml_is_the_source_file(client):
     assert response.content == SPEC_PATH.read_bytes()
 
 
+def test_text_documents_come_as_text_plain_when_accept_prefers_it(client):
+    """The declared text/plain twins (what a generated client reads as text)."""
+    for path, own in (
+        ("/openapi/v2/meta/openapi.yaml", "application/yaml"),
+        ("/openapi/v2/meta/install-signing-key", "application/x-pem-file"),
+    ):
+        plain = client.get(path, headers={"Accept": "text/plain"})
+        assert plain.headers["content-type"].startswith("text/plain"), path
+        assert plain.content == client.get(path).content
+        for accept in (None, "*/*", own):
+            answer = client.get(path, headers={"Accept": accept} if accept else {})
+            assert answer.headers["content-type"].startswith(own), (path, accept)
+
+
 def test_docs_page_is_swagger_ui(client):
     response = client.get("/openapi/v2/meta/docs/")
     assert response.status_code == 200 and "swagger-ui" in response.text.lower()
+
+
+def test_every_answer_of_the_client_is_compared_with_the_contract(client, checker):
+    """The test client records what each contract operation answered (tests/support.py
+    ContractChecker.watching): a header or status the contract does not declare fails there."""
+    client.get("/openapi/v2/meta/openapi.json")
+    operation = checker.operation("GET", "/openapi/v2/meta/openapi.json")["operationId"]
+    assert {(operation, 200, "x-modhub-time-zone"), (operation, 200, "x-request-id")} <= checker.seen

@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+import redis
 from sqlalchemy import event
+
+from modhub.redis_pipe import ScriptClient
 
 GAMES = "/openapi/v2/games"  # K, reads
 PROFILE = "/openapi/v1/user/profile"  # P, reads
@@ -81,3 +84,42 @@ def test_refused_proxy_user_closes_the_gateway_session(signed, transactions):
         response = signed.get(PROFILE, headers={"X-Proxy-User-Id": "999999999"})
     assert response.json()["code"] == 200215
     assert seen["committed"] == 0 and seen["begun"] == seen["rolled back"] == 2
+
+
+@pytest.fixture()
+def redis_trips(monkeypatch):
+    """Every round trip to Redis: the request's script (modhub.redis_pipe, from a thread or on the
+    event loop) and any command sent through redis-py."""
+    seen: list[str] = []
+    run, run_async, execute = (
+        ScriptClient._run_script,
+        ScriptClient._run_script_async,
+        redis.Redis.execute_command,
+    )
+
+    def counted(self, keys, args):
+        seen.append("script")
+        return run(self, keys, args)
+
+    async def counted_async(self, keys, args):
+        seen.append("script")
+        return await run_async(self, keys, args)
+
+    def command(self, *args, **options):
+        seen.append(str(args[0]))
+        return execute(self, *args, **options)
+
+    monkeypatch.setattr(ScriptClient, "_run_script", counted)
+    monkeypatch.setattr(ScriptClient, "_run_script_async", counted_async)
+    monkeypatch.setattr(redis.Redis, "execute_command", command)
+    return seen
+
+
+def test_a_signed_request_is_one_redis_round_trip(signed, make_user, redis_trips):
+    """Quota, replay guard and catalogue generation ride in one script (modhub.quota)."""
+    user = make_user(login_name="bob")
+    signed.get(GAMES)  # warm: the application snapshot is loaded once
+    redis_trips.clear()
+    assert signed.get(GAMES).status_code == 200
+    assert signed.get(PROFILE, headers={"X-Proxy-User-Id": str(user)}).status_code == 200
+    assert redis_trips == ["script", "script"]

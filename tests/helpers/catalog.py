@@ -7,7 +7,6 @@ import itertools
 
 from models.catalog.tables import (
     Category,
-    Comment,
     DailyStat,
     Rating,
     ResourceAuthor,
@@ -21,6 +20,7 @@ from models.catalog.tables import (
     ServerPost,
     Tag,
 )
+from models.community.tables import Comment
 
 NOW = dt.datetime(2026, 5, 1, 4, 0, tzinfo=dt.UTC)  # 12:00 in Asia/Shanghai
 

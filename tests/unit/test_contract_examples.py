@@ -18,7 +18,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 OPS = [(m.upper(), p, o) for p, item in DOC["paths"].items() for m, o in item.items() if m in METHODS]
 # What a success example cannot show: the contract itself, and file bytes.
 NO_SUCCESS_EXAMPLE = {"application/octet-stream", "application/yaml"}
-DOCUMENT = {"getOpenApiJson"}
+DOCUMENT = {"getOpenApiJson", "getOpenApiYaml"}
 
 
 def _parameter(p: dict) -> dict:

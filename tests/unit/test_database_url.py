@@ -72,5 +72,5 @@ def test_an_unusable_url_is_a_one_line_error_naming_the_setting(env, url, reason
     assert message.startswith("MODHUB_DATABASE_URL ") and reason in message
     assert "\n" not in message
     result = CliRunner().invoke(main, ["db", "upgrade"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a configuration error (modhub.cli.common.SettingsFailure)
     assert result.output.strip() == f"Error: {message}" and "Traceback" not in result.output

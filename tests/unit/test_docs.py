@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from docs import generate
-from modhub.settings import DESCRIBED
+from modhub.settings_table import DESCRIBED
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("modhub", "models", "handlers", "workers", "migrations")
@@ -23,7 +23,8 @@ def settings_read() -> set[str]:
     (`_env("NAME")`, `_number("NAME", ...)`) and direct reads of the environment elsewhere."""
     found = set(
         re.findall(
-            r"\b_(?:env|number|flag)\(\s*\"([A-Z][A-Z0-9_]*)\"", (ROOT / "modhub" / "settings.py").read_text()
+            r"\b_(?:env|number|flag|list|path)\(\s*\"([A-Z][A-Z0-9_]*)\"",
+            (ROOT / "modhub" / "settings.py").read_text(),
         )
     )
     direct = re.compile(r"(?:environ(?:\.get)?\s*[\[(]|getenv\()\s*[\"']MODHUB_([A-Z0-9_]+)[\"']")
@@ -41,7 +42,7 @@ def test_every_setting_read_is_documented_and_every_documented_one_read():
     assert len(documented) == len(set(documented)), "a setting is described twice"
     read = settings_read()
     assert {"DATABASE_URL", "REDIS_URL", "RECORD_ERROR_CODES"} <= read  # the scan itself works
-    assert read - set(documented) == set(), "read but not in modhub/settings.py DESCRIBED"
+    assert read - set(documented) == set(), "read but not in modhub/settings_table.py DESCRIBED"
     assert set(documented) - read == set(), "described in DESCRIBED but read nowhere"
 
 

@@ -1,4 +1,5 @@
-"""The two layers hold: models/ and modhub/core/ never import the app shell, and the CLI and
+"""The layers hold: models/ and modhub/core/ never import the app shell, the domain packages of
+models/ import each other only along the DAG below, and the CLI and
 worker modules import each other without loops (every import counts, lazy ones included)."""
 
 from __future__ import annotations
@@ -93,3 +94,72 @@ def test_no_import_loop(folder):
 
     loops = [loop for loop in map(loop_from, graph) if loop]
     assert loops == [], f"import loops in {folder}: {loops}"
+
+
+# Which domain packages of models/ each one may import: an explicit DAG (arrows point down). The
+# shared modules beside them (models.base, models.types, models.paging, models.record_cache) are
+# below every domain. A new import between domains must be added here, and may not close a loop.
+DOMAINS = {
+    "identity": set(),
+    "webhooks": {"identity"},
+    "catalog": {"identity", "webhooks"},
+    "search": {"catalog"},
+    "files": {"catalog"},
+    "community": {"catalog", "identity", "search", "webhooks"},
+    "console": {"identity", "webhooks"},
+    "downloads": {"catalog", "files", "identity"},
+    "lobby": {"catalog", "files", "identity"},
+    "legacy": {"catalog", "community", "search"},
+    "authoring": {"catalog", "community", "console", "identity"},
+}
+
+
+def _domain_imports(package: str) -> dict[str, list[str]]:
+    """Other domain packages a domain package imports, with the files that do."""
+    found: dict[str, list[str]] = {}
+    for path in _files(f"models/{package}"):
+        for name in _imports(path):
+            parts = name.split(".")
+            if len(parts) > 1 and parts[0] == "models" and parts[1] in DOMAINS and parts[1] != package:
+                found.setdefault(parts[1], []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_domain_package_is_in_the_map():
+    packages = {p.name for p in (ROOT / "models").iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(DOMAINS)
+
+
+def test_the_allowed_dependencies_have_no_loop():
+    order, state = [], dict.fromkeys(DOMAINS, 0)
+
+    def visit(node, trail):
+        assert state[node] != 1, f"loop between domains: {' -> '.join(trail + [node])}"
+        if state[node] == 0:
+            state[node] = 1
+            for nxt in sorted(DOMAINS[node]):
+                visit(nxt, trail + [node])
+            state[node] = 2
+            order.append(node)
+
+    for node in DOMAINS:
+        visit(node, [])
+    assert len(order) == len(DOMAINS)
+
+
+@pytest.mark.parametrize("package", sorted(DOMAINS))
+def test_domain_imports_follow_the_map(package):
+    unexpected = {
+        other: files for other, files in _domain_imports(package).items() if other not in DOMAINS[package]
+    }
+    assert unexpected == {}, f"models/{package} imports domains outside its allowed set: {unexpected}"
+
+
+def test_the_shared_model_modules_import_no_domain():
+    for name in ("base", "types", "paging", "record_cache"):
+        domains = sorted(
+            n
+            for n in _imports(ROOT / "models" / f"{name}.py")
+            if n.split(".")[1:2] and n.split(".")[1] in DOMAINS
+        )
+        assert domains == [], f"models/{name}.py imports a domain: {domains}"

@@ -13,7 +13,7 @@ import time
 import pytest
 import redis
 
-from modhub import quota as quota_module
+from modhub import redis_pipe as quota_module
 from modhub.core.errors import ApiError
 from modhub.quota import RedisQuota
 from tests.support import stalled_redis_quota

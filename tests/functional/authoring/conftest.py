@@ -7,43 +7,12 @@ import uuid
 
 import pytest
 
-from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken
 from models.types import utcnow
 from tests.helpers.authoring import (
     Author,
-    Taxonomy,
 )
-
-
-@pytest.fixture()
-def tax(db) -> Taxonomy:
-    """Section minecraft (and terraria) with a mod type, categories, a platform, a listed post."""
-    with db.session() as s, s.begin():
-        s.add_all(
-            [
-                Section(code="minecraft", description="我的世界"),
-                Section(code="terraria", description="泰拉瑞亚"),
-            ]
-        )
-        mod = Category(code="mod", name="模组")
-        tech = Category(code="mod-tech", name="科技", parent_code="mod", section_code="minecraft")
-        magic = Category(code="mod-magic", name="魔法", parent_code="mod")
-        other = Category(code="tr-boss", name="Boss", parent_code="mod", section_code="terraria")
-        forge = RunPlatform(code="forge", name="Forge")
-        listed = ResourcePost(
-            section_code="minecraft",
-            main_name="JEI",
-            status="PUBLISHED",
-            publish_time=utcnow(),
-            main_categories=["mod-tech"],
-            tags=[],
-            display_images=[],
-        )
-        s.add_all([mod, tech, magic, other, forge, listed])
-        s.flush()
-        return Taxonomy(mod.id, tech.id, magic.id, other.id, forge.id, listed.id)
 
 
 @pytest.fixture()

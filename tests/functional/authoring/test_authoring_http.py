@@ -394,3 +394,38 @@ def test_submission_checks_the_saved_fields_again(signed, db, tax, author):
     refused = signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)
     assert error_code(refused, 400) == 200706
     assert _draft(db, draft_id).state == "DRAFT"
+
+
+def test_every_id_a_write_takes_is_read_from_the_api(signed, db, settings, tax, author):
+    """An outside author: the ids of init and save come from documented reads only."""
+    options = data(signed.get(f"{V2}/games/minecraft/filter-options"))
+    type_id = next(o["id"] for o in options["resourceTypes"] if o["code"] == "mod")
+    tree = data(signed.get(f"{V2}/categories/tree"))
+    nodes = {n["categoryCode"]: n for root in tree for n in [root, *root["children"]]}
+    assert nodes["mod"]["id"] == type_id == tax.mod_type
+    category_ids = [nodes["mod-tech"]["id"], nodes["mod-magic"]["id"]]
+    assert sorted(o["id"] for o in options["mainCategories"] if o["parentCode"] == "mod") == sorted(
+        category_ids
+    )
+    loader = next(p["infoId"] for p in data(signed.get(f"{V2}/mod-loaders")) if p["code"] == "forge")
+    copyrights = {o["code"]: o["id"] for o in data(signed.get(f"{V2}/copyright-options"))}
+    init = {"sectionCode": "minecraft", "resourceTypeId": type_id, "categoryId": str(category_ids[0])}
+    draft_id = data(signed.post(INIT[0], json=init, headers=author.headers))["postId"]
+    body = full_body(
+        tax,
+        resourceTypeId=type_id,
+        mainCategory=",".join(map(str, category_ids)),
+        runPlatformId=loader,
+        contentCopyrightId=copyrights["CC-BY-4.0"],
+        resourceCopyrightId=copyrights["MIT"],
+    )
+    assert data(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers))
+    assert data(signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)) is True
+    _approve(db, settings, draft_id)
+    shown = data(signed.get(f"{V2}/mods/{draft_id}"))
+    assert (shown["resourceType"], shown["runPlatform"]) == ("mod", "forge")
+    assert shown["mainCategories"] == ["mod-tech", "mod-magic"]
+    assert shown["contentCopyright"] == "CC-BY-4.0"
+    other = new_draft(signed, author, tax)
+    refused = signed.post(SAVE[0].format(other), json={"resourceCopyrightId": 999}, headers=author.headers)
+    assert error_code(refused, 400) == 200706

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from models.catalog.legacy import COMMUNITY_KINDS
+from models.legacy.service import COMMUNITY_KINDS
 from tests.support import asgi_schema, validate_case
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations

@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select, text
 
-from models.catalog.tables import Comment, DailyStat, Rating, ResourcePost
+from models.catalog.tables import DailyStat, Rating, ResourcePost
+from models.community.tables import Comment
 from modhub.cli import main
 from modhub.db import Database
 from modhub.migrate import upgrade

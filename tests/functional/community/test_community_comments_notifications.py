@@ -4,8 +4,7 @@ the toggles write: list with readFlag, mark read (own only), unread count."""
 import pytest
 from sqlalchemy import func, select
 
-from models.catalog.tables import Comment
-from models.community.tables import CommunityPost, Notification
+from models.community.tables import Comment, CommunityPost, Notification
 from tests.helpers.catalog import data, error_code
 
 V2 = "/openapi/v2/community"

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from models.community import posts
 from models.community.tables import CommunityPost, Notification
 from models.webhooks.tables import OutboxEvent
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 from tests.helpers.catalog import data, error_code
 from tests.helpers.community import NOW
@@ -29,7 +30,7 @@ def test_publish_and_delete_emit_post_events(signed, db, settings, make_user):
             title="新帖 news",
             content_html="<p>x<script>y</script></p>",
             content_md="x",
-            settings=settings,
+            display=Display.from_settings(settings),
             now=NOW,
         )
         question = posts.publish_post(
@@ -40,7 +41,7 @@ def test_publish_and_delete_emit_post_events(signed, db, settings, make_user):
             title="问 how?",
             content_html=None,
             content_md="how",
-            settings=settings,
+            display=Display.from_settings(settings),
             now=NOW,
             tags=["forge"],
             difficulty=3,
@@ -51,11 +52,11 @@ def test_publish_and_delete_emit_post_events(signed, db, settings, make_user):
     shown = data(signed.get(f"{V2}/question/{ids[1]}"))
     assert (shown["questionStatus"], shown["tags"], shown["difficulty"]) == ("OPEN", ["forge"], 3)
     with db.session() as session:
-        posts.delete_post(session, post_id=ids[0], settings=settings)
+        posts.delete_post(session, post_id=ids[0], display=Display.from_settings(settings))
         session.commit()
         events = _events(session)
         with pytest.raises(ApiError):
-            posts.delete_post(session, post_id=ids[0], settings=settings)
+            posts.delete_post(session, post_id=ids[0], display=Display.from_settings(settings))
     assert [(k, d["postId"], d["postType"]) for k, d in events] == [
         ("post.published", ids[0], "DISCUSS_POST"),
         ("post.published", ids[1], "QUESTION_POST"),

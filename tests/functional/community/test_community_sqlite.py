@@ -4,8 +4,7 @@ import datetime as dt
 
 import pytest
 
-from models.catalog.tables import Comment
-from models.community.tables import Answer, CommunityPost, Moment
+from models.community.tables import Answer, Comment, CommunityPost, Moment
 from models.identity import tokens
 from models.identity.tables import User
 from models.types import utcnow

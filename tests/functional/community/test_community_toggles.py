@@ -3,8 +3,8 @@
 import pytest
 from sqlalchemy import func, select
 
-from models.catalog.tables import Comment, ResourcePost
-from models.community.tables import CommunityPost, CommunityProfile, Moment, Reaction
+from models.catalog.tables import ResourcePost
+from models.community.tables import Comment, CommunityPost, CommunityProfile, Moment, Reaction
 from tests.helpers.catalog import data, error_code
 
 V2 = "/openapi/v2/community"

@@ -12,9 +12,12 @@ from sqlalchemy import select
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads import counting
+from models.downloads.install import script_checker
 from models.identity.tables import User
+from models.identity.tokens import issue_token
+from models.types import utcnow
 from modhub import demo
-from modhub.app import build_platform, create_app
+from modhub.app import Contract, build_platform, create_app
 from modhub.cli import main
 from modhub.seed import seed_cli
 from tests.functional.files.test_signing import _openssl_verify
@@ -26,8 +29,8 @@ pytestmark = pytest.mark.sqlite
 
 
 def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, tmp_path):
-    # the operator commands below run as another platform: without Redis they cannot move the
-    # server's catalogue generation, so kept records would lag up to the cache limit; keep none
+    # records are not kept here; a CLI change seen by a running server without Redis is
+    # tests/functional/catalog/test_record_cache_sqlite.py
     settings = embedded_settings.replace(download_failure_hide_threshold=2, record_cache_seconds=0)
     platform = build_platform(settings)
     info = demo.ensure_demo_app(platform)
@@ -49,6 +52,12 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
             .order_by(ResourceFile.id)
         ).first()
         users = list(session.scalars(select(User.id).limit(2)))
+        # verified reporters: each user reports with its own proxy token (a named id is no vote)
+        tokens = [
+            issue_token(session, app_id=info["appId"], user_id=u, scopes=[], source="test", now=utcnow())[0]
+            for u in users
+        ]
+        session.commit()
     creds = Creds(info["appId"], info["apiKey"], info["secretKey"])
     for name, value in (
         ("DATA_DIR", str(settings.data_dir)),
@@ -73,13 +82,24 @@ def test_main_delivery_flow_on_sqlite(embedded_settings, checker, monkeypatch, t
         pem = client.get("/openapi/v2/meta/install-signing-key").content
         verified = _openssl_verify(tmp_path, pem, got["scriptSignature"], got["script"].encode())
         assert verified.returncode == 0, verified.stderr  # the demo's script, checked offline
-        assert counting.flush(platform.db, counting.counter_for(platform.quota)) == 1
+        is_script = script_checker(Contract.load().document)
+        with platform.db.session() as session:
+            scripted = list(
+                session.scalars(
+                    select(ResourcePost.id).where(listed_clause(), ResourcePost.install_script.is_not(None))
+                )
+            )
+        assert scripted
+        for post_id in scripted:  # every script the server signs on the demo catalogue
+            signed_script = data(signed.get(f"/openapi/v2/mods/{post_id}/install-info"))["script"]
+            assert is_script(json.loads(signed_script)), signed_script
+        assert counting.flush(platform.db, platform.download_counter) == 1
         before = data(signed.get(f"/openapi/v2/mods/{pid}"))["downloadCount"]
         assert before >= 1
-        for user in users:
+        for token in tokens:
             signed.post(
                 f"/openapi/v2/mods/{pid}/download-failure",
-                headers={"X-Proxy-User-Id": str(user)},
+                headers={"X-Proxy-Access-Token": token},
                 json={"fingerprint": "f", "errorType": "TIMEOUT"},
             )
         assert error_code(signed.get(f"/openapi/v2/mods/{pid}"), 404) == 200404

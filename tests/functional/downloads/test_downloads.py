@@ -207,7 +207,7 @@ def test_downloads_are_counted_once_per_client_per_window_and_flushed(
     signed.get(path, headers={"X-Proxy-User-Id": str(user), "Range": "bytes=5-9"})  # resumed: no
     url = _auth(signed, post, {"fileInfoId": fid})["downloadInfos"][0]["url"]
     fetch(client, url, headers={"X-Forwarded-For": "203.0.113.9"})  # untrusted header: same peer
-    counter = counting.counter_for(platform.quota)
+    counter = platform.download_counter
     assert sum(counter.take().values()) == 2
     for _ in range(2):
         signed.get(path, headers={"X-Proxy-User-Id": str(make_user())})

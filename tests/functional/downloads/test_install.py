@@ -9,7 +9,7 @@ import os
 from sqlalchemy import select
 
 from models.downloads import access
-from models.downloads.install import heap_sizes, java_version
+from models.downloads.launch import heap_sizes, java_version
 from models.downloads.tables import StartupCommandReport
 from tests.functional.files.test_signing import _openssl_verify
 from tests.helpers.catalog import data, error_code
@@ -36,10 +36,12 @@ def _script(file_ids: list[int]) -> str:
                 "files": file_ids,
                 "source": "AUTHOR",
                 "summary": "copy the jar, then the config",
-                "steps": [{"copy": "@1", "to": "config/"}, {"copy": "@0", "to": "mods/"}],
+                "steps": [
+                    {"action": "extract", "from": "@1", "to": "config/", "stripComponents": 1},
+                    {"action": "copy", "from": "@0", "to": "mods/"},
+                ],
                 "dependencies": [
                     {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
-                    {"resourcePostId": "x"},
                 ],
                 "preChecks": [{"type": "GAME_VERSION", "condition": ">=1.20", "failMessage": "too old"}],
                 "postActions": [{"type": "RESTART", "params": {"delay": 1}}],
@@ -53,30 +55,59 @@ def _script(file_ids: list[int]) -> str:
     )
 
 
-def test_install_config_on_every_alias(signed, cat, post, stored, db):
+def test_install_config_on_every_alias(signed, client, cat, post, stored, db):
     jar, cfg = stored(post, b"jar"), stored(post, b"cfg", file_name="config.zip")
+    lib, extra = cat.post(main_name="Lib"), cat.post(main_name="Extra")
+    cat.relation(post, lib, is_required=True)  # the script's entry for 42 names no relation
+    cat.relation(post, extra, is_required=False)
+    cat.relation(post, extra, kind="RECOMMENDATION")
+    script = _script([jar, cfg]).replace('"resourcePostId": 42', f'"resourcePostId": {lib}')
     with db.session() as s:
         from models.catalog.tables import ResourcePost
 
-        s.get(ResourcePost, post).install_script = _script([jar, cfg])
+        s.get(ResourcePost, post).install_script = script
         s.commit()
+    relations = data(signed.get(f"/openapi/v2/mods/{post}/relations"))
     for path in CONFIG:
         got = data(signed.get(path.format(post)))
         assert got["postId"] == post and got["fileInfoId"] == cfg  # newest file by default
-        assert got["installScript"] == _script([jar, cfg])
+        assert got["installScript"] == script
+        assert got["scriptDocument"] == json.loads(script)  # an InstallScript: parsed
+        # one source: the DEPENDENCY relations; the script only adds a versionRequirement
         assert got["dependencies"] == [
-            {"resourcePostId": 42, "name": "Lib", "required": True, "versionRequirement": ">=1.2"}
+            {"resourcePostId": lib, "name": "Lib", "required": True, "versionRequirement": ">=1.2"},
+            {"resourcePostId": extra, "name": "Extra", "required": False, "versionRequirement": None},
+        ]
+        assert [(d["resourcePostId"], d["required"]) for d in got["dependencies"]] == [
+            (r["targetPostId"], r["isRequired"]) for r in relations if r["relationType"] == "DEPENDENCY"
         ]
         assert got["preChecks"][0]["failMessage"] == "too old"
         assert got["postActions"] == [{"type": "RESTART", "params": {"delay": 1}}]
         assert got["serverPackLayout"]["status"] == "ROOT"
-        assert [(f["index"], f["fileInfoId"], f["downloadUrl"]) for f in got["files"]] == [
-            (0, jar, None),
-            (1, cfg, None),
-        ]
+        assert [(f["index"], f["fileInfoId"]) for f in got["files"]] == [(0, jar), (1, cfg)]
+        # a free on-site file has a URL (the schema: null only for paid or cloud-disk files)
+        assert all(f["downloadUrl"] and f["downloadUrlExpiresAt"] for f in got["files"])
+        assert fetch(client, got["files"][0]["downloadUrl"]).content == b"jar"
     got = data(signed.get(CONFIG[2].format(post) + f"?fileInfoId={jar}"))
     assert got["fileInfoId"] == jar
     assert error_code(signed.get(CONFIG[2].format(post) + "?fileInfoId=999999999"), 404) == 200404
+
+
+def test_install_config_urls_are_null_only_for_paid_or_cloud_disk_files(signed, cat, stored):
+    paid = cat.post(is_paid=True)
+    stored(paid, b"paid bytes")
+    assert [f["downloadUrl"] for f in data(signed.get(CONFIG[0].format(paid)))["files"]] == [None]
+    free = cat.post()
+    cat.file(
+        free, storage_type="CLOUD_DISK", down_info=[{"type": "CLOUD_DISK", "url": "https://pan.example/s/1"}]
+    )
+    assert [f["downloadUrl"] for f in data(signed.get(CONFIG[1].format(free)))["files"]] == [None]
+    linked = cat.post()
+    cat.file(linked, storage_type="DIRECT_LINK", external_url="https://cdn.example/a.jar")
+    files = data(signed.get(CONFIG[0].format(linked)))["files"]
+    assert [(f["downloadUrl"], f["downloadUrlExpiresAt"]) for f in files] == [
+        ("https://cdn.example/a.jar", None)
+    ]
 
 
 def test_install_config_without_script_or_with_a_broken_one(signed, cat, post, stored):
@@ -88,6 +119,10 @@ def test_install_config_without_script_or_with_a_broken_one(signed, cat, post, s
     f2 = stored(broken, b"y")
     got = data(signed.get(CONFIG[1].format(broken)))
     assert got["installScript"] == "not json @0" and got["serverPackLayout"] is None
+    assert got["scriptDocument"] is None
+    other = cat.post(install_script=json.dumps({"steps": [{"copy": "@0", "to": "mods/"}]}))
+    stored(other, b"z")
+    assert data(signed.get(CONFIG[0].format(other)))["scriptDocument"] is None  # another shape
     assert [f["fileInfoId"] for f in got["files"]] == [f2]
     for path in CONFIG + INFO + LAUNCH:
         assert error_code(signed.get(path.format(999999999)), 404) == 200404
@@ -147,12 +182,13 @@ def test_install_info_of_a_paid_resource(signed, cat, stored, make_user, db):
     )
 
 
-def test_install_launch(signed, post):
+def test_install_launch(signed, client, post):
     for path in LAUNCH:
         got = data(signed.get(path.format(post)))
         assert got["deeplink"] == f"modhub://install?postId={post}"
         assert got["fallbackUrl"] == f"https://modhub.example/resource/{post}"
-        assert got["clientDownloadUrl"] == "https://modhub.example/client"
+        assert client.get(f"/resource/{post}").status_code == 200  # the page is real
+        assert got["clientDownloadUrl"] is None  # no client download page is published
         assert got["detectProcessNames"] and got["guide"].startswith("1. Install")
 
 

@@ -75,9 +75,45 @@ def test_updates_pick_the_newest_matching_file(signed, cat, post, stored):
         "runPlatform": "forge",
     }
     got = data(signed.post(UPDATES, json=body))
-    assert got[1] is None
+    assert got[1] == {
+        "hash": unknown,
+        "status": "UNKNOWN_HASH",
+        "installedFileInfoId": None,
+        "upToDate": False,
+        "file": None,
+    }
     assert got[0]["file"]["fileInfoId"] == newer and got[0]["upToDate"] is False
+    assert got[0]["status"] == "UPDATE_AVAILABLE"
     current = data(signed.post(UPDATES, json={**body, "hashes": [got[0]["file"]["sha256"]]}))
-    assert current[0]["upToDate"] is True
-    assert data(signed.post(UPDATES, json={**body, "gameVersion": "1.12.2"})) == [None, None]
+    assert current[0]["upToDate"] is True and current[0]["status"] == "UP_TO_DATE"
+    none = data(signed.post(UPDATES, json={**body, "gameVersion": "1.12.2"}))
+    assert [(e["status"], e["file"]) for e in none] == [("NO_MATCHING_FILE", None), ("UNKNOWN_HASH", None)]
+    assert none[0]["installedFileInfoId"] is not None
     assert error_code(signed.post(UPDATES, json={"algorithm": "sha256", "hashes": [h_old]}), 400) == 200301
+    for side in ("BOTH", "client"):
+        assert error_code(signed.post(UPDATES, json={**body, "environmentSide": side}), 400) == 200301
+
+
+def test_updates_match_files_without_a_loader_and_filter_by_side(signed, cat, post, stored):
+    t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    pack = os.urandom(100)
+    stored(post, pack, publish_time=t0, run_platform=None)  # a data pack: no loader
+    loaderless = stored(post, os.urandom(100), publish_time=t0 + dt.timedelta(days=1), run_platform=None)
+    client_only = stored(
+        post,
+        os.urandom(100),
+        publish_time=t0 + dt.timedelta(days=2),
+        run_platform=None,
+        environment_side="CLIENT",
+    )
+    body = {"algorithm": "sha256", "hashes": [hashlib.sha256(pack).hexdigest()], "gameVersion": "1.20.1"}
+    # no runPlatform: files of every loader match
+    assert data(signed.post(UPDATES, json=body))[0]["file"]["fileInfoId"] == client_only
+    # a runPlatform: files naming it, and files naming no loader
+    forge = data(signed.post(UPDATES, json={**body, "runPlatform": "forge"}))[0]
+    assert forge["status"] == "UPDATE_AVAILABLE" and forge["file"]["fileInfoId"] == client_only
+    # a side: files for that side or for both
+    server = data(signed.post(UPDATES, json={**body, "runPlatform": "forge", "environmentSide": "SERVER"}))[0]
+    assert server["file"]["fileInfoId"] == loaderless
+    client = data(signed.post(UPDATES, json={**body, "environmentSide": "CLIENT"}))[0]
+    assert client["file"]["fileInfoId"] == client_only

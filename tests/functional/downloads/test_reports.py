@@ -34,12 +34,18 @@ RESOLVED = [
 
 @pytest.fixture()
 def settings(settings):
-    """A hiding threshold of three distinct reporters."""
-    return settings.replace(download_failure_hide_threshold=3, cdn_base_url="https://cdn.example")
+    """A hiding threshold of three distinct reporters, four new reports per application a day."""
+    return settings.replace(
+        download_failure_hide_threshold=3,
+        download_failure_reports_per_app_day=4,
+        cdn_base_url="https://cdn.example",
+    )
 
 
-def _fail(signed, post, fingerprint="fp-1", user=None, path=FAILURE[0], **extra):
+def _fail(signed, post, fingerprint="fp-1", user=None, path=FAILURE[0], token=None, **extra):
     headers = {"X-Proxy-User-Id": str(user)} if user else {}
+    if token:
+        headers["X-Proxy-Access-Token"] = token
     return signed.post(
         path.format(post),
         json={"fingerprint": fingerprint, "errorType": "HTTP_ERROR", "httpStatus": 503, **extra},
@@ -70,23 +76,28 @@ def test_failures_are_merged_by_fingerprint_and_summed(signed, db, cat, post):
     assert error_code(_fail(signed, post, httpStatus=10**12), 400) == 200301
 
 
-def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, post, make_user, settings):
+def test_distinct_reporters_hide_the_resource_until_restored(
+    signed, db, cat, post, make_user, make_token, creds, settings
+):
     users = [make_user() for _ in range(3)]
+    tokens = [make_token(creds.app_id, u) for u in users]
     for _ in range(4):  # one reporter many times stays one reporter
-        _fail(signed, post, user=users[0])
-    _fail(signed, post, fingerprint="other", user=users[1])
+        _fail(signed, post, token=tokens[0])
+    _fail(signed, post, fingerprint="other", token=tokens[1])
     assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
-    _fail(signed, post, user=users[2], path=FAILURE[2])  # the third distinct reporter
+    _fail(signed, post, token=tokens[2], path=FAILURE[2])  # the third distinct reporter
     assert error_code(signed.get(f"/openapi/v2/mods/{post}"), 404) == 200404
     assert data(signed.post("/openapi/v2/mods", json={"postIds": [post]})) == [None]
     assert post not in [m["postId"] for m in data(signed.get("/openapi/v2/mods/search"))["list"]]
     # the test's writes share one transaction (one feed position): read the feed from its start
-    feed = data(signed.get("/openapi/v2/mods/sync?size=200"))
+    # with a v1 cursor (origin 0: every removal is reported; a walk from nothing would leave out
+    # the removals made before it began, and here everything happened "before")
+    feed = data(signed.get("/openapi/v2/mods/sync?size=200&cursor=djEuMC4w"))
     assert post in feed["deletedPostIds"] and post not in [m["postId"] for m in feed["items"]]
     with db.session() as s:
         kinds = [(e.kind, e.data["postId"]) for e in s.scalars(select(OutboxEvent))]
     assert ("resource.deleted", post) in kinds
-    assert error_code(_fail(signed, post, user=users[0]), 404) == 200404  # hidden: no more reports
+    assert error_code(_fail(signed, post, token=tokens[0]), 404) == 200404  # hidden: no more reports
     since = (
         dt.datetime.now(dt.UTC).astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%dT%H:%M:%S")
     )
@@ -107,9 +118,64 @@ def test_distinct_reporters_hide_the_resource_until_restored(signed, db, cat, po
     assert len(data(signed.get(f"{RESOLVED[0]}?since={since}&limit=1"))) == 1
     assert data(signed.get(f"{RESOLVED[0]}?since=2999-01-01T00:00:00")) == []
     # reporters were forgotten: two new reports do not hide it again
-    _fail(signed, post, user=users[0])
-    _fail(signed, post, user=users[1])
+    _fail(signed, post, token=tokens[0])
+    _fail(signed, post, token=tokens[1])
     assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
+
+
+def test_named_users_are_one_vote_per_application(signed, client, checker, post, make_user, make_app):
+    """User ids an application merely names (X-Proxy-User-Id, no token) and callers' addresses
+    count as one vote of that application, however many it names."""
+    from tests.support import SignedClient
+
+    for _ in range(6):
+        _fail(signed, post, user=make_user())
+    _fail(signed, post, fingerprint="anonymous")
+    assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
+    other = SignedClient(client, make_app(name="second", permissions=["user:proxy"]), checker)
+    _fail(other, post, user=make_user())
+    assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post  # two applications: two votes
+    third = SignedClient(client, make_app(name="third"), checker)
+    _fail(third, post)
+    assert error_code(signed.get(f"/openapi/v2/mods/{post}"), 404) == 200404  # the third vote
+
+
+def test_a_verified_user_is_one_vote_whatever_the_application(
+    signed, client, checker, post, make_user, make_app, make_token, creds
+):
+    """A user acting with its own proxy token counts once, through any number of applications;
+    the application's own (token-less) vote is separate."""
+    from tests.support import SignedClient
+
+    user = make_user()
+    other_creds = make_app(name="second")
+    other = SignedClient(client, other_creds, checker)
+    _fail(signed, post, token=make_token(creds.app_id, user))
+    _fail(other, post, token=make_token(other_creds.app_id, user))
+    assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post  # still one vote
+    _fail(signed, post, fingerprint="no-token")  # the application's own vote: two
+    assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
+    _fail(signed, post, token=make_token(creds.app_id, make_user()))  # a second verified user: three
+    assert error_code(signed.get(f"/openapi/v2/mods/{post}"), 404) == 200404
+    assert error_code(_fail(signed, post, token="not-a-token"), 401) == 200211
+
+
+def test_new_reports_per_application_are_limited(signed, client, checker, cat, make_app, settings, app):
+    """An application opens at most MODHUB_DOWNLOAD_FAILURE_REPORTS_PER_APP_DAY new reports
+    (distinct fingerprints) a day; more answer 429 / 200104 with Retry-After, while merging into a
+    report it already opened still works and other applications are not affected."""
+    from tests.support import SignedClient
+
+    assert settings.download_failure_reports_per_app_day == 4
+    posts = [cat.post(), cat.post()]
+    for n in range(4):
+        assert data(_fail(signed, posts[n % 2], fingerprint=f"fp-{n}")) is None
+    refused = _fail(signed, posts[0], fingerprint="fp-9")
+    assert error_code(refused, 429) == 200104
+    assert 0 < int(refused.headers["Retry-After"]) <= 86400
+    assert data(_fail(signed, posts[0], fingerprint="fp-0", count=3)) is None  # a merge is no new report
+    other = SignedClient(client, make_app(name="second"), checker)
+    assert data(_fail(other, posts[0], fingerprint="fp-9")) is None
 
 
 def test_resolved_since_is_per_application_and_validated(signed, db, post, make_app, client, settings):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
-import stat
 import subprocess
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from models.downloads import keys
+from models.downloads.tables import InstallSigningKey
+from modhub.core.crypto import SecretBox
 from modhub.core.script_signing import KEY_FILE, install_signer
 
 SCRIPT = "# 安装 install\n@0 -> mods/\n@1 -> config/\r\n".encode()
@@ -35,26 +37,44 @@ def _openssl_verify(tmp_path, pem: bytes, signature_b64: str, data: bytes) -> su
     )
 
 
-def test_published_key_verifies_a_signature_with_openssl(client, settings, tmp_path):
+def test_published_key_verifies_a_signature_with_openssl(client, settings, db, tmp_path):
     r = client.get("/openapi/v2/meta/install-signing-key")
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/x-pem-file")
     assert r.content.split(b"\n", 1)[1].startswith(b"-----BEGIN PUBLIC KEY-----")
     assert r.content.startswith(f"# {r.headers['X-Install-Key-Id']} CURRENT\n".encode())
-    signature = install_signer(settings).sign(SCRIPT)
+    with db.session() as session:
+        signature = keys.ring(session, settings).signer.sign(SCRIPT)
     ok = _openssl_verify(tmp_path, r.content, signature, SCRIPT)
     assert ok.returncode == 0 and "Verified OK" in ok.stdout
     bad = _openssl_verify(tmp_path, r.content, signature, SCRIPT.replace(b"\r\n", b"\n"))
     assert bad.returncode != 0
 
 
-def test_embedded_key_is_generated_once_private_and_stable(settings):
-    first = install_signer(settings).public_pem()
-    path = settings.data_dir / KEY_FILE
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    from modhub.core import script_signing
+def test_generated_key_lives_in_the_database_sealed(settings, db):
+    """No key setting: the first ring stores one key, sealed with the encryption key; later
+    rings (any process) read that key; nothing is written to the data folder."""
+    with db.session() as session:
+        first = keys.ring(session, settings)
+        row = session.query(InstallSigningKey).filter_by(status="CURRENT").one()
+        assert b"PRIVATE KEY" not in row.private_sealed.encode()
+        opened = SecretBox(settings.encryption_key).open(row.private_sealed)
+        assert opened.startswith("-----BEGIN PRIVATE KEY-----")
+        again = keys.ring(session, settings)
+    assert again.kid == first.kid == row.kid
+    assert not (settings.data_dir / KEY_FILE).exists()
 
-    script_signing._signer.cache_clear()  # a restart reads the same file
-    assert install_signer(settings).public_pem() == first
+
+def test_a_key_file_of_an_older_version_keeps_its_key_id(settings, db):
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    (settings.data_dir / KEY_FILE).write_bytes(pem)
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    with db.session() as session:
+        assert keys.ring(session, settings).kid == keys.kid_of(public)
 
 
 def test_key_from_the_pem_setting(settings, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from modhub.quota import LocalQuota
+from modhub.replay import guarded
 
 
 def _adjust(client, creds, user_id, token, amount, headers=None):
@@ -44,3 +45,20 @@ def test_local_quota_remembers_a_nonce_for_its_ttl():
     assert q.hit(1, 10, 100, now=1500.0, nonce="a", nonce_ttl=601).verdict == 3
     assert q.hit(2, 10, 100, now=1500.0, nonce="a", nonce_ttl=601).verdict == 0  # other app
     assert q.hit(1, 10, 100, now=1602.0, nonce="a", nonce_ttl=601).verdict == 0  # expired
+
+
+def test_a_signed_read_on_a_token_operation_stays_replayable(client, creds, make_user, make_token):
+    """getProxyUserPoints is a T operation (x-openapi-write-action) but a read: the same signed
+    headers are answered every time; only writes are accepted once."""
+    user = make_user()
+    token = make_token(creds.app_id, user)
+    path = f"/openapi/v2/proxy-user/{user}/points"
+    headers = {**creds.headers("GET", path), "X-Proxy-Access-Token": token}
+    answers = [client.get(path, headers=headers) for _ in range(3)]
+    assert [(r.status_code, r.json()["code"]) for r in answers] == [(200, 0)] * 3
+
+
+def test_guarded_means_a_write_method_on_a_write_action():
+    assert guarded(write_action=True, method="POST") and guarded(write_action=True, method="delete")
+    assert not guarded(write_action=True, method="GET") and not guarded(write_action=True, method="HEAD")
+    assert not guarded(write_action=False, method="POST")

@@ -104,8 +104,9 @@ def test_consent_flow_issues_a_code_the_api_accepts(client, checker, oauth_app, 
     assert f"{target.scheme}://{target.netloc}{target.path}" == "https://launcher.example/cb"
     assert query["keep"] == ["1"] and query["state"] == ["xyz"]
     assert re.fullmatch(r"[A-Z0-9]{6}", query["auth_code"][0])
+    assert query["user_id"] == [str(member)]  # extension: the consenting user, for a third-party back end
     api = SignedClient(client, oauth_app, checker)
-    token = api.post("/openapi/v2/oauth/token", json={"userId": member, "authCode": query["auth_code"][0]})
+    token = api.post("/openapi/v2/oauth/token", json={"authCode": query["auth_code"][0]})
     assert token.json()["data"]["userId"] == str(member) and token.json()["data"]["scopes"] == ["post:write"]
 
 

@@ -66,6 +66,21 @@ def test_user_id_may_be_a_number_or_a_numeric_string(
     assert response.status_code == 200 and response.json()["data"]["userId"] == str(user)
 
 
+def test_the_code_alone_is_exchanged_for_its_users_token(api, oauth_app, make_user, make_auth_code, clock):
+    """userId is optional: the code names its user (extension); a userId sent must still match."""
+    user = make_user()
+    code = make_auth_code(oauth_app.app_id, user, REDIRECT, clock())
+    response = api.post(TOKEN, json={"authCode": code})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["userId"] == str(user)
+    assert code_of(api.post(TOKEN, json={"authCode": code})) == 200911  # still once
+
+
+def test_the_code_alone_that_is_unknown_is_refused(api):
+    response = api.post(TOKEN, json={"authCode": "ZZZZZZ"})
+    assert response.status_code == 400 and code_of(response) == 200911
+
+
 @pytest.mark.parametrize("bad", ["abc", "0", "-1", "1.5", ""])
 def test_user_id_text_must_be_decimal_digits(api, oauth_app, make_user, make_auth_code, clock, bad):
     code = make_auth_code(oauth_app.app_id, make_user(), REDIRECT, clock())

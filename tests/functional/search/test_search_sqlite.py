@@ -100,3 +100,24 @@ def test_sqlite_sync_walk_edits_and_deletions(embedded):
     assert later["items"][0]["updateTime"] >= first["items"][0]["updateTime"]
     bad = embedded.signed.get(feed, params={"cursor": "not-a-cursor"})
     assert bad.status_code == 400 and bad.json()["code"] == 200306
+
+
+def test_sqlite_search_by_game_version_and_run_platform(embedded):
+    from models.catalog.tables import ResourceFile
+
+    forge, pack = embedded.add(run_platform="forge"), embedded.add(run_platform=None)
+    with embedded.platform.db.session() as session, session.begin():
+        for post_id, loader in ((forge, "forge"), (pack, None)):
+            session.add(
+                ResourceFile(
+                    post_id=post_id,
+                    title="main",
+                    file_name="a.jar",
+                    run_platform=loader,
+                    resource_versions=["1.20.1"],
+                )
+            )
+    search = "/openapi/v2/mods/search"
+    assert sorted(ids(embedded.data(search, gameVersion="1.20.1"))) == sorted([forge, pack])
+    assert ids(embedded.data(search, gameVersion="1.20.1", runPlatform="fabric")) == [pack]
+    assert ids(embedded.data(search, gameVersion="1.19")) == []

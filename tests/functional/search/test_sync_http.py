@@ -43,11 +43,19 @@ def test_sync_walks_posts_sharing_one_timestamp_exactly_once(signed, make_post):
     assert again == {"nextCursor": cursor, "hasMore": False, "items": [], "deletedPostIds": []}
 
 
-def test_sync_reports_posts_no_longer_public_as_deleted(signed, make_post):
+def test_sync_walk_from_nothing_leaves_out_removals_made_before_it(signed, make_post):
+    make_post(is_delete=True, delete_time=dt.datetime.now(dt.UTC))
+    make_post(visibility="PRIVATE")
+    kept = make_post()
+    data = batch(signed, PATHS[0])
+    assert ids(data) == [kept] and data["deletedPostIds"] == []
+
+
+def test_sync_a_walk_from_a_v1_cursor_reports_every_removal(signed, make_post):
     gone = make_post(is_delete=True, delete_time=dt.datetime.now(dt.UTC))
     hidden = make_post(visibility="PRIVATE")
     kept = make_post()
-    data = batch(signed, PATHS[0])
+    data = batch(signed, PATHS[0], cursor=_b64("v1.0.0"))  # cursors handed out before origins
     assert ids(data) == [kept] and data["deletedPostIds"] == [gone, hidden]
 
 
@@ -62,7 +70,16 @@ def _b64(text: str) -> str:
 
 @pytest.mark.parametrize(
     "cursor",
-    ["garbage!", "2026-01-01T00:00:00", _b64("v2.1.1"), _b64("v1.1"), _b64("v1.-1.5"), _b64("v1.1.1.1"), "é"],
+    [
+        "garbage!",
+        "2026-01-01T00:00:00",
+        _b64("v2.1.1"),
+        _b64("v3.1.1.1"),
+        _b64("v1.1"),
+        _b64("v1.-1.5"),
+        _b64("v1.1.1.1"),
+        "é",
+    ],
 )
 @pytest.mark.parametrize("path", PATHS)
 def test_sync_invalid_cursor_is_200306(signed, path, cursor):

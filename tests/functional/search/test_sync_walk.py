@@ -78,6 +78,25 @@ def test_sync_sees_a_change_that_commits_after_the_walker_passed(live_catalogue)
     assert mirror.posts == {first: "slow writer", second: "fast writer"}
 
 
+def test_a_walk_from_nothing_reports_only_removals_made_after_it_began(live_catalogue):
+    gone_before, kept, gone_after = live_catalogue.add(3)
+    live_catalogue.write(**{str(gone_before): {"is_delete": True}})
+    mirror = Mirror(live_catalogue.signed)
+    first = mirror.poll(size=1)  # a walk that starts from nothing
+    assert first["deletedPostIds"] == [] and first["hasMore"] is True
+    live_catalogue.write(**{str(gone_after): {"is_delete": True}})  # after the walk began
+    deleted = []
+    while True:
+        data = mirror.poll(size=1)
+        deleted += data["deletedPostIds"]
+        if not data["hasMore"]:  # the guide's stop rule; nextCursor is never empty
+            assert data["nextCursor"]
+            break
+    assert gone_before not in deleted and gone_after in deleted
+    mirror.converge(live_catalogue.live())
+    assert mirror.posts == {kept: mirror.posts[kept]}
+
+
 def test_sync_is_not_held_back_by_transactions_of_other_databases(live_catalogue, pg_engine):
     (post,) = live_catalogue.add(1)
     mirror = Mirror(live_catalogue.signed)

@@ -42,6 +42,7 @@ def test_demo_redirect_password_and_banner(run, embedded_settings):  # noqa: F81
 
 
 def test_demo_callback_page_shows_the_code(client):
-    page = client.get("/demo/callback?auth_code=AB12CD&state=s1")
+    page = client.get("/demo/callback?auth_code=AB12CD&user_id=7&state=s1")
     assert page.status_code == 200 and 'id="auth-code">AB12CD<' in page.text
+    assert 'id="user-id">7<' in page.text
     assert 'id="callback-error"' in client.get("/demo/callback?error=access_denied").text

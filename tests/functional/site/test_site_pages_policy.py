@@ -33,7 +33,7 @@ def _check_page(page, path: str) -> None:
         assert 'name="csrf_token"' in form, (path, form[:200])
 
 
-def test_every_page_is_strict_and_every_form_carries_csrf(client, people):  # noqa: F811
+def test_every_page_is_strict_and_every_form_carries_csrf(client, db, people):  # noqa: F811
     _check_page(client.get("/login"), "/login")
     _check_page(client.get("/"), "/")
     _check_page(client.get("/demo/callback?auth_code=AB12CD"), "/demo/callback")
@@ -42,8 +42,13 @@ def test_every_page_is_strict_and_every_form_carries_csrf(client, people):  # no
     hooks = f"/console/apps/{app_id}/webhooks"
     post(client, f"/admin/apps/{app_id}/approve", "/admin", proxy="yes")
     post(client, hooks, hooks, url="http://127.0.0.1:9/hook")
+    from tests.helpers.catalog import Catalogue
+
+    cat = Catalogue(db)
+    cat.section()
     pages = [
         "/",
+        f"/resource/{cat.post()}",
         "/pairing",
         "/console",
         f"/console/apps/{app_id}",

@@ -8,6 +8,7 @@ import requests
 
 from models.identity import accounts, applications
 from models.identity.tables import User
+from tests.helpers.catalog import Catalogue
 from tests.functional.site.browser import assert_styled, needs_chromium, wait
 
 PASSWORD = "style-pass-1"
@@ -49,6 +50,11 @@ def test_every_page_is_styled_in_chromium(browser, site, shots):
     browser.get(f"{base}/")
     wait(browser, "#who")
     assert_styled(browser, shots, "home-anonymous")
+    cat = Catalogue(platform.db)
+    cat.section()
+    browser.get(f"{base}/resource/{cat.post()}")
+    wait(browser, "#resource-name")
+    assert_styled(browser, shots, "resource")
     browser.get(f"{base}/login")
     wait(browser, "#login").send_keys("styler_login")
     assert_styled(browser, shots, "login")

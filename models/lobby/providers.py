@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -15,7 +14,7 @@ from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.records import carousel_vo
 from models.identity.tables import ZERO, CarouselPlacement, ProviderAccount, ProviderCollect
-from modhub.core.display import TIME_FORMAT, Display
+from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
 
 
@@ -125,10 +124,9 @@ def _web_url(value: str, field: str) -> str:
 def _parse_time(value: str, field: str, zone: str) -> dt.datetime:
     """A `yyyy-MM-dd HH:mm:ss` string in the platform time zone, as UTC."""
     try:
-        local = dt.datetime.strptime(value, TIME_FORMAT)
+        return parse_local_time(value, zone)
     except ValueError as exc:
         raise ApiError("PARAMETER_INVALID", f"{field} must be yyyy-MM-dd HH:mm:ss") from exc
-    return local.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
 
 
 def _own_server_post(session: Session, *, post_id: int, user_id: int) -> None:

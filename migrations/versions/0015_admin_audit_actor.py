@@ -3,16 +3,16 @@
 An audit row names either the site user who acted on the admin pages (actor_user_id) or, for a
 command, who ran it (actor: "cli:<os user>@<host>"); actor_user_id becomes nullable.
 
-Revision ID: 0014_admin_audit_actor
-Revises: 0013_search_tiers
+Revision ID: 0015_admin_audit_actor
+Revises: 0014_catalog_generation
 Create Date: 2026-11-25
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_admin_audit_actor"
-down_revision = "0013_search_tiers"
+revision = "0015_admin_audit_actor"
+down_revision = "0014_catalog_generation"
 branch_labels = None
 depends_on = None
 

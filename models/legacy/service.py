@@ -13,12 +13,12 @@ from models.catalog.queries import (
     listed_by_ids,
     listed_posts,
     page_of,
-    page_result,
     summaries,
 )
 from models.catalog.service import details
 from models.catalog.tables import ResourcePost, ServerPost, Tag
 from models.community import posts as community_posts
+from models.paging import page_result
 from models.search.backends import backend_for, like_pattern
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
@@ -34,7 +34,7 @@ def _kind(post_type: str | None) -> str:
 def _community_post(session: Session, *, kind: str, post_id: int, display: Display) -> dict:
     """Legacy object of a discussion post (CommunityPostDetailVO) or question (CommunityQuestionVO)."""
     read = community_posts.get_discuss if kind == "DISCUSS_POST" else community_posts.get_question
-    return {**read(session, post_id=post_id, settings=display), "postType": kind}  # display fields only
+    return {**read(session, post_id=post_id, display=display), "postType": kind}
 
 
 def _community_page(
@@ -53,8 +53,8 @@ def _community_page(
         "keyword": keyword,
         "page_num": page_num,
         "page_size": page_size,
-        "settings": display,
-    }  # display fields only
+        "display": display,
+    }
     page = (
         community_posts.query_discuss(session, **common)
         if kind == "DISCUSS_POST"
@@ -150,9 +150,7 @@ def batch_post_detail(
     the id is not a shown post of that kind."""
     kind = _kind(post_type)
     if kind in COMMUNITY_KINDS:
-        found = community_posts.details_by_ids(
-            session, post_type=kind, post_ids=post_ids, settings=display
-        )  # display fields only
+        found = community_posts.details_by_ids(session, post_type=kind, post_ids=post_ids, display=display)
         by_id = {i: {**vo, "postType": kind} for i, vo in found.items()}
     elif kind == SERVER:
         servers = session.scalars(

@@ -126,28 +126,36 @@ def test_the_image_is_multi_stage_and_runs_as_a_user_that_is_not_root():
     assert json.loads(dict(final)["ENTRYPOINT"]) == ["modhub"]
 
 
-def _exec_start(unit: str) -> list[str]:
+def _exec_starts(unit: str) -> list[list[str]]:
+    """The unit's ExecStart commands (a oneshot may have several), without the program."""
     text = (DEPLOY / "systemd" / unit).read_text()
-    line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
-    args = shlex.split(line.split("=", 1)[1])
-    assert args[0].endswith("/modhub"), line
-    return args[1:]
+    out = []
+    for line in (x for x in text.splitlines() if x.startswith("ExecStart=")):
+        args = shlex.split(line.split("=", 1)[1])
+        assert args[0].endswith("/modhub"), line
+        out.append(args[1:])
+    return out
+
+
+def _exec_start(unit: str) -> list[str]:
+    (only,) = _exec_starts(unit)
+    return only
 
 
 def test_every_command_of_the_kit_runs(peers):
     """compose's migrate, api and worker services, the image's entry point with its default
     command, and the systemd units' ExecStart lines; a command they share runs once."""
     services = _compose()["services"]
-    assert {"postgres", "redis", "minio", "migrate", "api", "worker"} <= set(services)
+    assert {"postgres", "redis", "minio", "migrate", "install-key", "api", "worker"} <= set(services)
     units = {p.name for p in (DEPLOY / "systemd").glob("*")}
     assert {f"modhub-{n}.service" for n in ("api", "worker", "migrate", "maintenance")} <= units
     assert "OnCalendar=" in (DEPLOY / "systemd" / "modhub-maintenance.timer").read_text()
-    oneshots = [services["migrate"]["command"], _exec_start("modhub-migrate.service")]
-    oneshots.append(_exec_start("modhub-maintenance.service"))
+    oneshots = [services["migrate"]["command"], services["install-key"]["command"]]
+    oneshots += _exec_starts("modhub-migrate.service") + [_exec_start("modhub-maintenance.service")]
     for args in dict.fromkeys(map(tuple, oneshots)):  # in order, each distinct command once
         done = subprocess.run([MODHUB, *args], env=peers, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
-        # STDERR-CHECK assert done.stderr == "", (args, done.stderr)  # nothing on stderr when all is well
+        assert done.stderr == "", (args, done.stderr)  # nothing on stderr when all is well
     servers = [services["api"]["command"], json.loads(dict(_dockerfile())["CMD"])]
     servers.append(_exec_start("modhub-api.service"))
     port = _free_port()

@@ -125,11 +125,10 @@ backend hosts
         )
         check = subprocess.run(["haproxy", "-c", "-q", "-f", str(config)], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
+        log = open(self.tmp / "haproxy.log", "wb")  # noqa: SIM115 - closed with the process
         self.procs["haproxy"] = (
-            subprocess.Popen(
-                ["haproxy", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-            ),
-            None,
+            subprocess.Popen(["haproxy", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT),
+            log,
         )
         for host, port in self.api.values():
             self.wait(f"http://{host}:{port}")

@@ -1,0 +1,29 @@
+"""The platform's Redis, as one typed handle: the client and the key prefix its users share.
+
+Built once by the app factory from MODHUB_REDIS_URL (None without Redis: the embedded default)
+and handed to each user explicitly: the quota's round trip (modhub.quota), the catalogue
+generation (models.record_cache), the download counter (models.downloads.counting), the wrong-code
+guard (modhub.guessing) and the site's log-in throttle. Each keeps its keys under `prefix`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+DEFAULT_PREFIX = "modhub:quota"
+
+
+@dataclass(frozen=True, eq=False)
+class RedisStore:
+    """A Redis client and the key prefix of this platform (identity-hashed: one per platform)."""
+
+    client: redis.Redis
+    prefix: str = DEFAULT_PREFIX
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, *, timeout: float = 1.0) -> RedisStore:
+        """A client with bounded waits: a stalled Redis fails requests with 200503 after
+        `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS) instead of holding them."""
+        return cls(redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout), prefix)

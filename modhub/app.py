@@ -18,9 +18,7 @@ from functools import partial
 from pathlib import Path
 
 import connexion
-import flask
 import yaml
-from connexion.frameworks import flask as connexion_flask
 from connexion.middleware.context import ContextMiddleware
 from connexion.middleware.exceptions import ExceptionMiddleware
 from connexion.middleware.lifespan import LifespanMiddleware
@@ -34,7 +32,7 @@ from connexion.resolver import Resolution, Resolver
 from models import record_cache
 from models.downloads.counting import LocalCounter, RedisCounter, counter_over
 from models.record_cache import RecordCache, RedisGeneration
-from modhub import blobs, bridge, errors_http, media, metrics, site, spec_check
+from modhub import bridge, errors_http, metrics, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -48,12 +46,13 @@ from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
 from modhub.ops import OpsMiddleware, RoutingTag, install_drain
-from modhub.prepared import CookieSessions, prepare_async_when_built
+from modhub.prepared import prepare_async_when_built
 from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
+from modhub.site_mount import serve_beside, site_app
 from modhub.validation import VALIDATORS
-from modhub.web import HANDLER_THREADS, Operation, install_session_lifecycle
+from modhub.web import HANDLER_THREADS, Operation
 
 log = logging.getLogger(__name__)
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.yaml"
@@ -252,45 +251,6 @@ async def lifespan(platform: Platform, _app) -> AsyncIterator[None]:
     install_drain(platform.settings)
     yield
     metrics.process_exited()
-
-
-def site_app(settings: Settings, platform: Platform) -> flask.Flask:
-    """The Flask app of the site pages (console, admin, log-in, consent, docs landing, signed
-    blob URLs): errors propagate to the envelope handlers as they did under Connexion's FlaskApp."""
-    app = flask.Flask(__name__)
-    app.json = connexion_flask.FlaskJSONProvider(app)
-    app.url_map.converters["float"] = connexion_flask.NumberConverter
-    app.url_map.converters["int"] = connexion_flask.IntegerConverter
-    app.config["PROPAGATE_EXCEPTIONS"] = True
-    app.config["TRAP_BAD_REQUEST_ERRORS"] = True
-    app.config["TRAP_HTTP_EXCEPTIONS"] = True
-    app.extensions["modhub"] = platform
-    app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
-    install_session_lifecycle(app)
-    site.install(app, settings)  # the site pages: log-in, consent, pairing, SSO landing
-    app.session_interface = CookieSessions()  # a request without the cookie skips the serializer
-    app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
-    app.register_blueprint(media.bp)  # display images when no CDN is configured
-    return app
-
-
-def serve_beside(app: connexion.AsyncApp, other) -> None:
-    """Hand the requests no operation claims to `other` (the site pages), not to a 404.
-
-    The AsyncApp's router sends such a request to its own routes (`app.add_url_rule`) and then
-    to each API's router, mounted at the API's base path (`/`: every path); `other` becomes the
-    default of both, so the app's own routes still come first.
-    """
-    inner = app._middleware_app
-    inner.router.default = other
-    add_api = inner.add_api
-
-    def add_api_then_default(*args, **kwargs):
-        api = add_api(*args, **kwargs)
-        api.router.default = other
-        return api
-
-    inner.add_api = add_api_then_default
 
 
 def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:

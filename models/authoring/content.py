@@ -12,15 +12,16 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+# Save-record fields that steer the save itself and are not content.
+from models.authoring.authors import parse_authors
 from models.authoring.tables import DraftFile
 from models.catalog.queries import listed_clause
-from models.catalog.tables import AUTHOR_ROLES, Category, ResourceFile, ResourcePost, RunPlatform, Section
+from models.catalog.tables import Category, ResourceFile, ResourcePost, RunPlatform, Section
 from models.catalog.taxonomy import copyright_code
 from models.identity.tables import User
 from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
-# Save-record fields that steer the save itself and are not content.
 CONTROL = frozenset({"postId", "isAllEdit", "isNewDraft", "parentPostId", "postVersion"})
 # Content fields kept as they are on a resource post column.
 COLUMNS = {
@@ -170,31 +171,6 @@ def _relations(session: Session, relation: dict | None, own_ids: set[int]) -> No
             "RELATION_TARGET_UNKNOWN",
             f"relation targets are not listed resources: {', '.join(map(str, missing))}",
         )
-
-
-def parse_authors(raw: str | None) -> list[dict]:
-    """The authors JSON as [{userId, role}]; AUTHORS_INVALID when malformed."""
-    if raw is None or not raw.strip():
-        return []
-    try:
-        items = json.loads(raw)
-    except ValueError as exc:
-        raise ApiError("AUTHORS_INVALID", f"authors is not JSON: {exc}") from exc
-    if not isinstance(items, list) or len(items) > 50:
-        raise ApiError("AUTHORS_INVALID", "authors must be a JSON array (at most 50)")
-    out = []
-    for item in items:
-        uid = item.get("userId") if isinstance(item, dict) else None
-        role = (item.get("role") or "CONTRIBUTOR") if isinstance(item, dict) else None
-        if not isinstance(uid, int) or isinstance(uid, bool) or role not in AUTHOR_ROLES:
-            raise ApiError(
-                "AUTHORS_INVALID",
-                "each author is {userId: integer, role: OWNER | COLLABORATOR | CONTRIBUTOR}",
-            )
-        out.append({"userId": uid, "role": role})
-    if len({a["userId"] for a in out}) != len(out):
-        raise ApiError("AUTHORS_INVALID", "an author is listed twice")
-    return out
 
 
 def _authors(session: Session, raw: str | None) -> None:

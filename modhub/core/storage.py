@@ -9,19 +9,18 @@ hands out presigned GET URLs.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import os
 import re
 import shutil
 import tempfile
-import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
+
+from modhub.core.url_signing import UrlSigner  # the disk backend's signed URLs
 
 CHUNK = 256 * 1024
 KEY_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -130,42 +129,6 @@ def check_key(key: str) -> str:
     if not isinstance(key, str) or not KEY_RE.match(key):
         raise ObjectMissing(key)
     return key
-
-
-class UrlSigner:
-    """HMAC-SHA256 signatures of the app-served download URLs (key, expiry, file name)."""
-
-    def __init__(self, secret: bytes, clock=time.time):
-        self._secret = secret
-        self._clock = clock
-
-    @classmethod
-    def from_encryption_key(cls, encryption_key: str, clock=time.time) -> UrlSigner:
-        """A signer keyed from the encryption key, so no new setting is needed."""
-        return cls(
-            hmac.new(encryption_key.encode(), b"modhub storage url v1", hashlib.sha256).digest(), clock
-        )
-
-    def _mac(self, key: str, expires: int, filename: str) -> str:
-        msg = f"{key}\n{expires}\n{filename}".encode()
-        digest = hmac.new(self._secret, msg, hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-    def query(self, key: str, *, expires_in: int, filename: str | None = None) -> str:
-        """The query string of a signed URL valid for expires_in seconds."""
-        expires = int(self._clock()) + int(expires_in)
-        params = {"e": str(expires), "n": filename or "", "s": self._mac(key, expires, filename or "")}
-        return urllib.parse.urlencode(params)
-
-    def verify(self, key: str, *, expires: str, filename: str, signature: str) -> bool:
-        """True when the signature matches and the URL has not expired (constant-time compare)."""
-        try:
-            when = int(expires)
-        except (TypeError, ValueError):
-            return False
-        if when < self._clock():
-            return False
-        return hmac.compare_digest(self._mac(key, when, filename or ""), signature or "")
 
 
 class DiskStorage:

@@ -111,8 +111,13 @@ def _wait_answering(proc: subprocess.Popen, base: str, deadline: float = 40.0) -
 
 
 def _stop(proc: subprocess.Popen, grace: float = 30.0) -> str:
+    """SIGTERM, then its output; SIGKILL past the grace period (the test then fails on the code)."""
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=grace)
+    try:
+        out, _ = proc.communicate(timeout=grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
     return out
 
 

@@ -167,6 +167,7 @@ backend hosts
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait(10)
             if log:
                 log.close()
 

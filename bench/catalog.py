@@ -16,11 +16,13 @@ psycopg2 connections.
   its statements one after the other (a search's count, which the server runs beside its page, too).
 - Throughput (detail over 200 resources, batch(50) over 20 bodies): wrk with --connections
   against --workers uvicorn processes for --seconds, in --rounds rounds. Each round measures,
-  back to back under the same load, two floors (bench/floor_app.py: a Connexion FlaskApp
-  operation that does nothing, and the whole modhub stack with a detail handler that reads
-  nothing) and the real detail and batch, and prints its ratios; the medians of the rounds'
-  ratios are the figures (issue 17: detail / stack >= 0.7, batch / stack >= 0.35, stack / empty
-  >= 0.75). Baseline beside them: --connections client processes replaying the same requests'
+  back to back under the same load, four floors (bench/floor_app.py: a bare Starlette app
+  answering a fixed envelope-sized JSON, an empty Connexion AsyncApp operation, an empty
+  Connexion FlaskApp operation, and the whole modhub stack with a detail handler that reads
+  nothing) and the real detail and batch, and prints its ratios (also to the bare floor); the
+  medians of the rounds' ratios are the figures (issue 17: detail / stack >= 0.7, batch / stack
+  >= 0.35, stack / empty >= 0.75; issue 33: detail / bare >= 0.20, batch / bare >= 0.08).
+  Baseline beside them: --connections client processes replaying the same requests'
   SQL for the same time. Last, a bare Flask app doing the same checks and reads
   (bench/bare_app.py, gunicorn) under the same load.
 - Sync: a full walk of the feed through the server; baseline: the walk's SQL replayed directly.
@@ -472,12 +474,14 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
     )
     empty_requests = [Request(creds, "GET", f"/mods/{i}") for i in range(1, 201)]
     servers = (
+        ("bare", "bench.floor_app:bare", False, empty_requests),
+        ("async", "bench.floor_app:async_app", False, empty_requests),
         ("empty", "bench.floor_app:app", False, empty_requests),
         ("stack", "bench.floor_app:create_stack", True, details),
         ("real", "modhub.asgi:create", True, None),
     )
     if batches is None:  # plus the empty operation served through modhub's one-hop bridge
-        servers = (*servers[:2], ("bridged", "bench.floor_app:create_bridged", True, empty_requests))
+        servers = (*servers[:4], ("bridged", "bench.floor_app:create_bridged", True, empty_requests))
     rounds = []
     for n in range(1, args.rounds + 1):
         got = {}
@@ -497,6 +501,10 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
         print(
             f"  round {n}: "
             + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)" for k, v in got.items())
+        )
+        print(
+            "           x bare Starlette: "
+            + ", ".join(f"{k} {v['rps'] / got['bare']['rps']:.3f}" for k, v in got.items() if k != "bare")
         )
         if batches is None:
             print(
@@ -535,7 +543,10 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
         f"  medians over {len(rounds)} rounds (records kept {args.record_cache_seconds:g} s): detail / "
         f"stack floor {median('detail', 'stack'):.2f} (target >= 0.70), batch of 50 / stack floor "
         f"{median('batch', 'stack'):.2f} (target >= 0.35), stack floor / empty Connexion "
-        f"{median('stack', 'empty'):.2f} (target >= 0.75)"
+        f"{median('stack', 'empty'):.2f} (target >= 0.75); x bare Starlette: detail "
+        f"{median('detail', 'bare'):.3f} (issue 33 target >= 0.20), batch of 50 "
+        f"{median('batch', 'bare'):.3f} (>= 0.08), empty AsyncApp operation "
+        f"{median('async', 'bare'):.3f}, empty FlaskApp operation {median('empty', 'bare'):.3f}"
     )
     # The issue-2 style baseline: a bare Flask app (gunicorn, same workers) doing the same
     # checks and reads (bench/bare_app.py).

@@ -1,5 +1,10 @@
-"""Floors for bench/catalog.py: what a detail request costs before the handler's own work.
+"""Floors for bench/catalog.py and bench/floors.py: what a detail request costs before the
+handler's own work.
 
+- `bench.floor_app:bare`: a bare Starlette app answering a fixed envelope-sized JSON (about the
+  size of a detail's envelope) on the same path. The server alone: the ratios' denominator.
+- `bench.floor_app:async_app`: the one empty operation below on a Connexion AsyncApp (routing,
+  path parameter validated from the contract, the handler awaited on the event loop).
 - `bench.floor_app:app`: one Connexion FlaskApp operation that does nothing (GET /mods/{postId},
   path parameter validated from a one-operation contract, a fixed small JSON answer). The
   framework alone.
@@ -12,7 +17,12 @@
   requires of a request except the detail's own reads.
 """
 
+import json
+
 import connexion
+from starlette.applications import Starlette
+from starlette.responses import Response
+from starlette.routing import Route
 
 CONTRACT = {
     "openapi": "3.0.3",
@@ -41,8 +51,49 @@ def get_detail(postId: int):  # noqa: N803 - the contract's parameter name
     return {"code": 0, "ok": True, "data": {"postId": postId}}
 
 
+async def get_detail_async(postId: int):  # noqa: N803 - the contract's parameter name
+    """get_detail, as a coroutine (the AsyncApp awaits it on the event loop, no thread)."""
+    return get_detail(postId)
+
+
 app = connexion.FlaskApp(__name__)
 app.add_api(CONTRACT)
+
+async_app = connexion.AsyncApp(__name__)
+async_app.add_api(
+    {
+        **CONTRACT,
+        "paths": {
+            "/mods/{postId}": {
+                "get": {
+                    **CONTRACT["paths"]["/mods/{postId}"]["get"],
+                    "operationId": "bench.floor_app.get_detail_async",
+                }
+            }
+        },
+    }
+)
+
+# A detail envelope of modhub is about 1.5 kB: the bare floor answers that many bytes.
+ENVELOPE = json.dumps(
+    {
+        "code": 0,
+        "ok": True,
+        "msg": "success",
+        "level": "info",
+        "data": {"postId": 1, "title": "x" * 1200},
+        "dataType": 1,
+        "traceId": "0" * 32,
+    },
+    separators=(",", ":"),
+).encode()
+
+
+async def _fixed(_request):
+    return Response(ENVELOPE, media_type="application/json")
+
+
+bare = Starlette(routes=[Route("/mods/{postId:int}", _fixed)])
 
 
 def create_bridged():

@@ -48,6 +48,11 @@ def edit_resource(post_id: int, body: dict, **_):
     )
 
 
+def _mimetype(content_type: str | None) -> str:
+    """The part's media type without its parameters (as werkzeug's FileStorage.mimetype)."""
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
 def upload_draft_file(file=None, **_):
     """DraftFileVO of an uploaded file (uploadDraftFile)."""
     user_id = _author()
@@ -58,9 +63,9 @@ def upload_draft_file(file=None, **_):
             session(),
             platform().storage,
             user_id=user_id,
-            stream=file.stream,
+            stream=file.file,  # a Starlette UploadFile: its spooled temporary file, read here
             file_name=file.filename,
-            content_type=file.mimetype,
+            content_type=_mimetype(file.content_type),
             now=platform().clock(),
         )
     )

@@ -1,15 +1,13 @@
 """Consumer reports: download failures, usefulness votes, resolved feedback."""
 
-import flask
-
 from models.downloads import downloads, reports
-from modhub.web import caller_app_id, ok, platform, session
+from modhub.web import caller_app_id, ok, platform, request_headers, session
 
 
 def _reporter() -> str:
     """The report's vote: the user of a valid proxy token, else the application (a user id it
     merely names is checked, but votes as the application)."""
-    app_id, headers = caller_app_id(), flask.request.headers
+    app_id, headers = caller_app_id(), request_headers()
     user = downloads.request_user(session(), app_id=app_id, headers=headers, clock=platform().clock)
     verified = user if headers.get("X-Proxy-Access-Token") else None
     return reports.reporter_key(app_id=app_id, verified_user=verified)

@@ -2,13 +2,11 @@
 
 import functools
 
-import flask
-
 from models.downloads import downloads, install, launch, lookup
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
-from modhub.web import caller, caller_app_id, ok, ok_tagged, platform, session
+from modhub.web import caller, caller_app_id, ok, ok_tagged, platform, request_headers, session
 
 
 def _now() -> float:
@@ -21,7 +19,7 @@ def _user() -> int | None:
     if state.proxy_user_id is not None:
         return state.proxy_user_id
     return downloads.request_user(
-        session(), app_id=caller_app_id(), headers=flask.request.headers, clock=platform().clock
+        session(), app_id=caller_app_id(), headers=request_headers(), clock=platform().clock
     )
 
 

@@ -1,11 +1,9 @@
 """Tokens, pairing, proxy users, wallets, bindings, SSO and provider activities."""
 
-import flask
-
 from models.identity import accounts, bindings, oauth, tokens, wallets
 from models.identity.records import access_token_vo, binding_vo
 from models.lobby import providers
-from modhub.web import caller_app_id, code_guard, ok, platform, proxy_user_id, session
+from modhub.web import caller_app_id, code_guard, ok, platform, proxy_user_id, request_headers, session
 
 
 def _now():
@@ -14,7 +12,7 @@ def _now():
 
 def _presented_token() -> str:
     # The gateway has already validated it (these are token operations); it is not a parameter.
-    return flask.request.headers["X-Proxy-Access-Token"]
+    return request_headers()["X-Proxy-Access-Token"]
 
 
 def issue_access_token(body, **_):
@@ -102,7 +100,7 @@ def adjust_wallet(user_id, currency_code, body, **_):
             direction=body["direction"],
             reason=body["reason"],
             now=_now(),
-            idempotency_key=flask.request.headers.get("Idempotency-Key"),
+            idempotency_key=request_headers().get("Idempotency-Key"),
         )
     )
 

@@ -1,6 +1,5 @@
 """Lobby server posts and their reserved and uploaded resources."""
 
-import flask
 from werkzeug.http import parse_options_header
 
 from models.lobby import reserve as lobby_reserve
@@ -8,7 +7,7 @@ from models.lobby import service as lobby
 from models.lobby import uploads
 from modhub.core.errors import ApiError
 from modhub.core.multipart_stream import FilePartReader
-from modhub.web import ok, ok_tagged, platform, proxy_user_id, session
+from modhub.web import ok, ok_tagged, platform, proxy_user_id, request_headers, request_stream, session
 
 
 def _settings():
@@ -104,7 +103,7 @@ def upload_resource(post_id: int, resource_id: int):
     plat = platform()
     user_id = proxy_user_id()
     session().commit()  # end the gateway's transaction: none stays open while the body streams
-    _, options = parse_options_header(flask.request.headers.get("Content-Type", ""))
+    _, options = parse_options_header(request_headers().get("Content-Type", ""))
     if not options.get("boundary"):
         raise ApiError("PARAMETER_INVALID", "multipart/form-data needs a boundary")
     expected = uploads.claim(
@@ -112,9 +111,9 @@ def upload_resource(post_id: int, resource_id: int):
         user_id=user_id,
         post_id=post_id,
         resource_id=resource_id,
-        token=flask.request.headers.get("X-Upload-Token", ""),
+        token=request_headers().get("X-Upload-Token", ""),
         now=_now(),
     )
-    reader = FilePartReader(flask.request.stream, options["boundary"])
+    reader = FilePartReader(request_stream(), options["boundary"])
     obj = uploads.store(plat.db, plat.storage, resource_id=resource_id, expected=expected, reader=reader)
     return ok(uploads.finish(plat.db, plat.storage, resource_id=resource_id, obj=obj, now=_now()))

@@ -2,9 +2,10 @@
 
 from models.catalog import service as catalog
 from models.community import comments
+from models.record_cache import MISSING
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps
-from modhub.web import caller, ok_tagged, ok_tagged_json, platform, session
+from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, session
 
 
 def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, str]:
@@ -32,17 +33,57 @@ def get_batch(body: dict, **_):
     return ok_tagged_json("[" + ",".join(texts[i] for i in post_ids) + "]", data_type=2)
 
 
+def _batch_on_loop(body: dict, **_):
+    """get_batch's answer when every record is kept, on the event loop; else None."""
+    texts = _kept_only("summary", body["postIds"])
+    if texts is None:
+        return None
+    return ok_tagged_json("[" + ",".join(texts[i] for i in body["postIds"]) + "]", data_type=2)
+
+
+answer_on_loop(get_batch, _batch_on_loop)  # a batch of kept records needs no thread
+
+
 def list_featured(**_):
     """List of up to 20 featured ModSummaryVO (listFeaturedMods, listFeaturedResources)."""
     return ok_tagged(catalog.list_featured(session(), display=platform().display))
 
 
+def _kept_only(kind: str, post_ids: list[int]) -> dict[int, str] | None:
+    """JSON text of each record when every one is kept for the current catalogue generation,
+    else None (nothing read: the event loop may call this). Only the generation the request's
+    quota round trip brought (Redis) is known without the database: with the generation in the
+    database (embedded, no Redis) or on an unsigned request, the handler's thread reads it."""
+    cache, generation = platform().records, caller().catalog_generation
+    if generation is None or cache.in_database or not cache.enabled:
+        return None
+    found = {}
+    for i in post_ids:
+        text = cache.get(kind, i, generation)
+        if text is MISSING:
+            return None
+        found[i] = text
+    return found
+
+
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    text = _kept_json("detail", [post_id], _read_detail)[post_id]
+    return _detail_answer(post_id, _kept_json("detail", [post_id], _read_detail)[post_id])
+
+
+def _detail_on_loop(post_id: int, **_):
+    """get_detail's answer from a kept record, on the event loop; None when it is not kept."""
+    kept = _kept_only("detail", [post_id])
+    return None if kept is None else _detail_answer(post_id, kept[post_id])
+
+
+def _detail_answer(post_id: int, text: str):
     if text == "null":
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
     return ok_tagged_json(text, data_type=1)
+
+
+answer_on_loop(get_detail, _detail_on_loop)  # a cache hit needs no thread
 
 
 def _read_detail(ids: list[int]) -> dict:

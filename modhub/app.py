@@ -1,4 +1,5 @@
-"""The application factory: Connexion (Flask) wired to the contract, the gateway and the envelope."""
+"""The application factory: Connexion's AsyncApp wired to the contract, the gateway and the
+envelope, with the Flask site pages mounted beside the API in the same ASGI app."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import logging
 import os
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,7 +32,7 @@ from connexion.resolver import Resolution, Resolver
 from models import record_cache
 from models.downloads.counting import LocalCounter, RedisCounter, counter_over
 from models.record_cache import RecordCache, RedisGeneration
-from modhub import blobs, bridge, errors_http, media, metrics, site, spec_check
+from modhub import bridge, errors_http, metrics, spec_check
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -44,12 +46,13 @@ from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
 from modhub.ops import OpsMiddleware, RoutingTag, install_drain
-from modhub.prepared import CookieSessions, prepare_when_built
+from modhub.prepared import prepare_async_when_built
 from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
+from modhub.site_mount import serve_beside, site_app
 from modhub.validation import VALIDATORS
-from modhub.web import install_session_lifecycle
+from modhub.web import HANDLER_THREADS, Operation
 
 log = logging.getLogger(__name__)
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.yaml"
@@ -193,12 +196,19 @@ class HandlerResolver(Resolver):
 
     Alias paths have distinct operationIds (Connexion keys its state by them) and share one
     function. An operation whose function does not exist yet (`x-modhub-status: planned`)
-    answers 501 / 200501 naming its own operationId.
+    answers 501 / 200501 naming its own operationId. `wrap(function)`, when given, is what
+    Connexion calls instead (the app: modhub.web.Operation, the handler in its thread pool).
     """
+
+    def __init__(self, wrap: Callable[[Callable], Callable] | None = None):
+        super().__init__()
+        self.wrap = wrap
 
     def resolve(self, operation):
         target = operation._operation.get("x-handler") or operation.operation_id
         function = handler_function(target) or planned(operation.operation_id)
+        if self.wrap is not None:
+            function = self.wrap(function)
         return Resolution(function, operation.operation_id)
 
 
@@ -244,8 +254,15 @@ async def lifespan(platform: Platform, _app) -> AsyncIterator[None]:
     metrics.process_exited()
 
 
-def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
-    """The ASGI application serving the whole contract."""
+def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
+    """The ASGI application serving the whole contract (AsyncApp) and the site pages (Flask).
+
+    `app.app` is the Flask app of the site pages; `app.app.extensions["modhub"]` the Platform.
+    A request the contract routes to an operation is served by the AsyncApp: the handler runs in
+    a bounded pool of HANDLER_THREADS threads (modhub.web.Operation) unless it answers on the
+    event loop. Any other request (a site page, an unknown path) goes to Flask, through the
+    one-hop WSGI bridge (modhub.bridge).
+    """
     platform = build_platform(settings, **platform_parts)
     platform.gatekeeper = Gatekeeper(platform)
     middlewares = [
@@ -266,10 +283,14 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
         RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,
-        ResponseValidationMiddleware,
         LifespanMiddleware,
         ContextMiddleware,
     ]
+    # Left out of Connexion's defaults: SecurityMiddleware (the gateway checks signatures, keys
+    # and tokens) and SwaggerUIMiddleware (SigningDocsMiddleware serves the docs page); response
+    # validation only where it is on (tests): otherwise it is a pass-through costing a lookup.
+    if settings.validate_responses:
+        middlewares.insert(middlewares.index(RequestValidationMiddleware) + 1, ResponseValidationMiddleware)
     if settings.validate_responses:  # tests: a 4xx code must be one its operation declares
         middlewares.insert(
             0,
@@ -279,10 +300,13 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
                 record_dir=os.environ.get("MODHUB_RECORD_ERROR_CODES"),
             ),
         )
-    app = connexion.FlaskApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
+    app = connexion.AsyncApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
+    app.app = site_app(settings, platform)
+    serve_beside(app, bridge.OneHopWSGI(app.app.wsgi_app, workers=10))
+    pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="modhub-handler")
     app.add_api(
         platform.contract.document,
-        resolver=HandlerResolver(),
+        resolver=HandlerResolver(lambda function: Operation(function, platform, pool)),
         pythonic_params=True,
         jsonifier=JSONIFIER,
         validator_map=VALIDATORS,
@@ -293,14 +317,6 @@ def create_app(settings: Settings, **platform_parts) -> connexion.FlaskApp:
             swagger_ui_config={"url": "/openapi/v2/meta/openapi.json"},
         ),
     )
-    prepare_when_built(app)  # Connexion's per-request decorator building, done once
-    bridge.install(app)  # one thread hand-off each way per response (a2wsgi makes four)
+    prepare_async_when_built(app)  # Connexion's per-request decorator building, done once
     errors_http.install(app)
-    app.app.extensions["modhub"] = platform
-    app.app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_upload_bytes)
-    install_session_lifecycle(app.app)
-    site.install(app.app, settings)  # the site pages: log-in, consent, pairing, SSO landing
-    app.app.session_interface = CookieSessions()  # API calls (no cookie) skip the serializer
-    app.app.register_blueprint(blobs.bp)  # signed download URLs of the disk storage
-    app.app.register_blueprint(media.bp)  # display images when no CDN is configured
     return app

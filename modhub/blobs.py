@@ -16,7 +16,8 @@ from modhub.core.errors import ApiError
 from modhub.core.storage import BLOB_PATH, ObjectMissing, content_disposition
 from modhub.envelope import error_bytes
 from modhub.etags import none_match
-from modhub.web import session
+from modhub.web import platform as web_platform
+from modhub.web import remote_addr, request_headers, request_method, respond, respond_stream, session
 
 bp = flask.Blueprint("blobs", __name__)
 RANGE_RE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -46,11 +47,12 @@ def parse_range(header: str | None, size: int):
     return None  # last < first: syntactically invalid, ignored
 
 
-def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -> flask.Response:
+def stream(storage, *, key: str, size: int, filename: str | None, sha256: str):
     """The object as a streamed response honouring Range and If-Range (206, 416)."""
     etag = f'"{sha256}"'
-    wanted = flask.request.headers.get("Range")
-    if_range = flask.request.headers.get("If-Range")
+    request = request_headers()
+    wanted = request.get("Range")
+    if_range = request.get("If-Range")
     if wanted and if_range is not None and if_range.strip() != etag:
         # the client's copy is stale: send the whole current object (If-Range compares strongly,
         # RFC 9110 13.1.5: a weak tag never matches)
@@ -61,21 +63,19 @@ def stream(storage, *, key: str, size: int, filename: str | None, sha256: str) -
         headers["Content-Disposition"] = content_disposition(filename)
     if rng == UNSATISFIABLE:
         headers["Content-Range"] = f"bytes */{size}"
-        return flask.Response(b"", status=416, headers=headers, mimetype="application/octet-stream")
-    if none_match(flask.request.headers.get("If-None-Match"), etag) and rng is None:
-        return flask.Response(status=304, headers=headers, mimetype="application/octet-stream")
+        return respond(b"", status=416, headers=headers, mimetype="application/octet-stream")
+    if none_match(request.get("If-None-Match"), etag) and rng is None:
+        return respond(status=304, headers=headers, mimetype="application/octet-stream")
     start, end, status = (0, size - 1, 200) if rng is None else (*rng, 206)
     if status == 206:
         headers["Content-Range"] = f"bytes {start}-{end}/{size}"
     headers["Content-Length"] = str(max(0, end - start + 1))
     body = storage.open(key, start, end) if size else iter(())
-    if flask.request.method == "HEAD":
+    if request_method() == "HEAD":
         body = iter(())
     elif size:
         metrics.DOWNLOAD_BYTES.inc(max(0, end - start + 1))
-    return flask.Response(
-        body, status=status, headers=headers, mimetype="application/octet-stream", direct_passthrough=True
-    )
+    return respond_stream(body, status=status, headers=headers, mimetype="application/octet-stream")
 
 
 @bp.route(BLOB_PATH + "<key>", methods=["GET", "HEAD"])
@@ -96,10 +96,10 @@ def signed_blob(key: str):
 
 
 def _address() -> str:
-    settings = flask.current_app.extensions["modhub"].settings
+    settings = web_platform().settings
     return client_address(
-        flask.request.remote_addr or "-",
-        flask.request.headers.get("X-Forwarded-For"),
+        remote_addr(),
+        request_headers().get("X-Forwarded-For"),
         settings.trusted_networks,
     )
 
@@ -107,17 +107,17 @@ def _address() -> str:
 def _new_download() -> bool:
     """A GET of the whole file or of its start; a HEAD, a revalidation (If-None-Match) or a
     resumed range is not a new download."""
-    r = flask.request
-    if r.method != "GET" or "If-None-Match" in r.headers:
+    headers = request_headers()
+    if request_method() != "GET" or "If-None-Match" in headers:
         return False
-    wanted = (r.headers.get("Range") or "").replace(" ", "")
+    wanted = (headers.get("Range") or "").replace(" ", "")
     return not wanted or wanted.startswith("bytes=0-")
 
 
-def serve(d, *, user_id: int | None) -> flask.Response:
+def serve(d, *, user_id: int | None):
     """A resolved download, counted once per client per 10 minutes (one Redis round trip), then
     streamed, or redirected (DIRECT_LINK's external link, S3's presigned URL)."""
-    platform = flask.current_app.extensions["modhub"]
+    platform = web_platform()
     if _new_download():
         downloads.count(
             platform,
@@ -128,9 +128,7 @@ def serve(d, *, user_id: int | None) -> flask.Response:
             now=platform.clock().timestamp(),
         )
     if d.redirect:
-        return flask.Response(
-            b"", status=302, headers={"Location": d.redirect}, mimetype="application/octet-stream"
-        )
+        return respond(b"", status=302, headers={"Location": d.redirect}, mimetype="application/octet-stream")
     return stream(platform.storage, key=d.key, size=d.size, filename=d.file_name, sha256=d.sha256)
 
 

@@ -1,9 +1,10 @@
 """Per-request work of Connexion and Flask moved to start-up (same behaviour, less CPU per request).
 
-- Connexion 3's FlaskOperation builds its decorator chain (sync wrapper, parameter decorator
-  with an `inspect.signature` of the handler, response decorator) and a URI parser on every
-  call. None of it depends on the request: `prepare_operations` builds the chain once per
-  operation and keeps its URI parser after the first request (the parser holds the
+- Connexion 3's AsyncOperation (the API, modhub.app) and FlaskOperation build their decorator
+  chain (sync wrapper, parameter decorator with an `inspect.signature` of the handler, response
+  decorator) and a URI parser on every call. None of it depends on the request:
+  `prepare_async_when_built` (AsyncApp) and `prepare_operations` (FlaskApp) build the chain once
+  per operation and keep its URI parser after the first request (the parser holds the
   operation's parameter definitions only).
 - Connexion's `pythonic_params` turns each parameter name into snake_case with a few regular
   expressions on every request: the names come from the contract (and, for a handler taking
@@ -18,8 +19,10 @@ from __future__ import annotations
 import functools
 
 import connexion.decorators.parameter as connexion_parameters
+from connexion.apps.asynchronous import AsyncOperation
 from connexion.apps.flask import FlaskOperation
-from connexion.decorators import FlaskDecorator
+from connexion.context import _receive, _scope
+from connexion.decorators import FlaskDecorator, StarletteDecorator
 from flask.sessions import SecureCookieSessionInterface
 
 
@@ -39,6 +42,47 @@ class PreparedOperation:
         if parser is None:  # this view serves one operation: its parser never changes
             parser = self.uri_parser = self.decorator.uri_parser
         return self.decorated(self.decorator.framework.get_request(uri_parser=parser))
+
+
+class PreparedAsyncOperation:
+    """An AsyncOperation whose decorated handler is built once."""
+
+    def __init__(self, operation: AsyncOperation):
+        self.operation_id = operation.operation_id
+        self.decorator = StarletteDecorator(
+            pythonic_params=operation.pythonic_params, jsonifier=operation.jsonifier
+        )
+        self.decorated = self.decorator.decorate(operation._fn)
+        self.uri_parser = None  # read from the operation's context on the first request
+
+    async def __call__(self, scope, receive, send) -> None:
+        parser = self.uri_parser
+        if parser is None:  # this object serves one operation: its parser never changes
+            parser = self.uri_parser = self.decorator.uri_parser
+        request = self.decorator.framework.get_request(
+            uri_parser=parser, scope=_scope.get(), receive=_receive.get()
+        )
+        try:
+            response = await self.decorated(request)
+            await response(scope, receive, send)
+        finally:  # the temporary files of a parsed multipart form (Connexion leaves them open)
+            await request._starlette_request.close()
+
+
+def prepare_async_when_built(app) -> None:
+    """Prepare the operations of a Connexion AsyncApp as soon as it registers them (when its
+    middleware stack is built: on the first request or at lifespan start-up)."""
+    inner = app._middleware_app
+    add_api = inner.add_api
+
+    def add_api_then_prepare(*args, **kwargs):
+        api = add_api(*args, **kwargs)
+        for operation_id, operation in list(api.operations.items()):
+            if isinstance(operation, AsyncOperation):
+                api.operations[operation_id] = PreparedAsyncOperation(operation)
+        return api
+
+    inner.add_api = add_api_then_prepare
 
 
 def prepare_operations(flask_app) -> int:

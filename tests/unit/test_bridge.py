@@ -6,6 +6,7 @@ import contextvars
 import threading
 
 import pytest
+from starlette.responses import PlainTextResponse
 
 from modhub import bridge
 from modhub.bridge import BUFFER, OneHopWSGI
@@ -164,11 +165,21 @@ def test_exc_info_replaces_headers_not_yet_handed_over():
     assert (sent[0]["status"], sent[0]["headers"]) == (500, [(b"x-second", b"2")])
 
 
-def test_install_replaces_connexions_bridge_keeping_the_app(settings, db, quota, contract):
+def test_site_pages_are_served_through_the_one_hop_bridge(settings, db, quota, contract):
     from modhub.app import create_app
 
     app = create_app(settings, db=db, quota=quota, contract=contract)
-    flask_side = app.middleware.app
-    assert isinstance(flask_side.asgi_app, OneHopWSGI)
-    assert flask_side.asgi_app.app == flask_side.app.wsgi_app
+
+    async def probe(_request):
+        return PlainTextResponse("own route")
+
+    app.add_url_rule("/probe-route", "probe", probe)  # the app's own routes come first
+    with app.test_client() as client:  # Connexion mounts the API when it builds its stack
+        assert client.get("/").status_code == 200  # the site's landing page
+        assert client.get("/probe-route").text == "own route"
+        assert client.get("/openapi/v2/nowhere").json()["code"] == 200401  # Flask's 404, enveloped
+    inner = app._middleware_app
+    site_side = inner.router.default  # what the AsyncApp hands a request no operation claims
+    assert isinstance(site_side, OneHopWSGI) and inner.apis[""][0].router.default is site_side
+    assert site_side.app == app.app.wsgi_app
     assert bridge.BUFFER == BUFFER

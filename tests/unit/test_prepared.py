@@ -1,21 +1,21 @@
 """Connexion's and Flask's per-request set-up done once (modhub.prepared)."""
 
 import flask
-from connexion.apps.flask import FlaskOperation
+from connexion.apps.asynchronous import AsyncOperation
 
 from modhub import prepared
-from modhub.prepared import CookieSessions, PreparedOperation
+from modhub.prepared import CookieSessions, PreparedAsyncOperation
 
 
 def test_every_contract_operation_is_prepared_once(app, monkeypatch):
     with app.test_client() as c:
         assert c.get("/openapi/v2/meta/openapi.json").status_code == 200  # Connexion builds
-        views = app.app.view_functions.values()
-        assert not any(isinstance(v, FlaskOperation) for v in views)
-        assert sum(isinstance(v, PreparedOperation) for v in views) > 100
+        operations = [op for api in app._middleware_app.apis[""] for op in api.operations.values()]
+        assert not any(isinstance(op, AsyncOperation) for op in operations)
+        assert sum(isinstance(op, PreparedAsyncOperation) for op in operations) > 100
         built = []
         monkeypatch.setattr(
-            prepared.FlaskDecorator, "decorate", lambda self, fn: built.append(fn)
+            prepared.StarletteDecorator, "decorate", lambda self, fn: built.append(fn)
         )  # would break any request
         answer = c.get("/openapi/v2/meta/openapi.json")
     assert answer.status_code == 200 and answer.json()["openapi"].startswith("3.") and built == []

@@ -4,6 +4,8 @@ deletion) is seen by the very next read, in this process and in every other one.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import requests
 from sqlalchemy import event, update
@@ -67,6 +69,50 @@ def test_batch_reads_only_the_ids_it_does_not_keep(signed, cat, statements):
     assert statements == []  # a and the unknown id are both kept
     assert [r and r["postId"] for r in answer] == [None, a, a]
     assert [r["postId"] for r in data(signed.post(BATCH, json={"postIds": [b, a]}))] == [b, a]
+
+
+def test_kept_records_are_answered_on_the_event_loop(signed, cat, monkeypatch):
+    """A kept detail or batch takes no handler thread (modhub.web.Operation, `on_loop`)."""
+    post = cat.post()
+    signed.get(DETAIL.format(post))
+    signed.post(BATCH, json={"postIds": [post]})
+    hops = []
+    submit = ThreadPoolExecutor.submit
+
+    def counted(self, *args, **kwargs):
+        if self._thread_name_prefix == "modhub-handler":
+            hops.append(1)
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
+    assert data(signed.get(DETAIL.format(post)))["postId"] == post
+    assert data(signed.post(BATCH, json={"postIds": [post]}))[0]["postId"] == post
+    assert hops == []
+    other = cat.post()
+    assert data(signed.get(DETAIL.format(other)))["postId"] == other  # not kept: read in a thread
+    assert hops == [1]
+
+
+def test_with_the_generation_in_the_database_kept_records_are_served_by_a_thread(
+    signed, cat, platform, monkeypatch
+):
+    """Without Redis the generation is a database read: never on the event loop, so even a kept
+    record goes to a handler thread (which reads the generation, then serves the kept text)."""
+    monkeypatch.setattr(platform.records, "in_database", True)
+    post = cat.post()
+    first = data(signed.get(DETAIL.format(post)))
+    hops = []
+    submit = ThreadPoolExecutor.submit
+
+    def counted(self, *args, **kwargs):
+        if self._thread_name_prefix == "modhub-handler":
+            hops.append(1)
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
+    assert data(signed.get(DETAIL.format(post))) == first
+    assert data(signed.post(BATCH, json={"postIds": [post]}))[0]["postId"] == post
+    assert hops == [1, 1]
 
 
 def test_update_visibility_and_deletion_are_seen_by_the_next_read(signed, cat, db, settings):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import boto3
 import pytest
+import redis
 import requests
 from cryptography.fernet import Fernet
 from sqlalchemy import select
@@ -50,6 +51,9 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[3]
 HEALTH = "/readyz"
+# The deployment's own Redis database, emptied before each run: its quota windows and queues start
+# from nothing (the scratch database gives the applications the same ids every run).
+HOSTS_REDIS = REDIS_URL.rsplit("/", 1)[0] + "/10"
 CHECK_INTERVAL_MS = 300  # the balancer's health check period; two failures take a host out
 
 
@@ -61,7 +65,7 @@ class Hosts:
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("MODHUB_")},
             "MODHUB_DATABASE_URL": database_url,
-            "MODHUB_REDIS_URL": REDIS_URL.rsplit("/", 1)[0] + "/10",
+            "MODHUB_REDIS_URL": HOSTS_REDIS,
             "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(),
             "MODHUB_STORAGE_URL": "s3://shared-files",
             "MODHUB_S3_ENDPOINT_URL": s3_endpoint,
@@ -185,6 +189,7 @@ def hosts(tmp_path, moto_endpoint):
         aws_access_key_id="test",
         aws_secret_access_key="test",
     ).create_bucket(Bucket="shared-files")
+    redis.Redis.from_url(HOSTS_REDIS).flushdb()
     with scratch_database("hosts") as url:
         h = Hosts(tmp_path, url, moto_endpoint)
         h.seed()
@@ -212,6 +217,7 @@ def _seed(self: Hosts) -> None:
             permissions=["user:proxy"],
             approve=True,
             per_minute=100_000,
+            per_day=10_000_000,
         )
         small = applications.create(session, platform.secrets, name="small", approve=True, per_minute=6)
         session.add(Section(code="minecraft", description="Minecraft"))

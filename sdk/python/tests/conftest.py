@@ -5,6 +5,7 @@ what the tests pick from its demo catalogue. The server command comes from MODHU
 from __future__ import annotations
 
 import collections
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,8 +22,15 @@ pytest_plugins = ["modhub_client.testing"]  # the fixture integrators use: modhu
 
 @pytest.fixture(scope="session")
 def modhub_server_env() -> dict[str, str]:
-    # the demo app's default quota (100 a minute) is too small for a test run; webhooks go to loopback
-    return {"MODHUB_DEFAULT_PER_MINUTE": "100000", "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1"}
+    """The server's settings: the demo app's default quota (100 a minute) is too small for a test
+    run; webhooks go to loopback. MODHUB_SDK_SERVER_X=value becomes the server's MODHUB_X=value:
+    CI runs the suite once on the embedded default and once on PostgreSQL and Redis."""
+    chosen = {
+        "MODHUB_" + name.removeprefix("MODHUB_SDK_SERVER_"): value
+        for name, value in os.environ.items()
+        if name.startswith("MODHUB_SDK_SERVER_")
+    }
+    return {"MODHUB_DEFAULT_PER_MINUTE": "100000", "MODHUB_WEBHOOK_ALLOW_PRIVATE": "1", **chosen}
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,13 @@ if (!command) {
 /** The environment of the modhub processes: the caller's, without its MODHUB_ settings. */
 function serverEnv() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MODHUB_")));
-  return { ...env, PYTHONUNBUFFERED: "1", MODHUB_WEBHOOK_ALLOW_PRIVATE: "1" };
+  // MODHUB_SDK_SERVER_X=value becomes the server's MODHUB_X=value (CI: PostgreSQL and Redis)
+  const chosen = Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([k]) => k.startsWith("MODHUB_SDK_SERVER_"))
+      .map(([k, v]) => ["MODHUB_" + k.slice("MODHUB_SDK_SERVER_".length), v]),
+  );
+  return { ...env, PYTHONUNBUFFERED: "1", MODHUB_WEBHOOK_ALLOW_PRIVATE: "1", ...chosen };
 }
 
 function freePort() {
@@ -76,14 +82,19 @@ async function startServer(onStart) {
       fail(new Error(`modhub run exited (${code}):\n${output}`));
     });
   });
-  const stop = async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((ok) => server.once("exit", ok));
-      server.kill("SIGINT");
-      const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+  // with Redis, webhooks are delivered by workers, not by the server: one runs beside it
+  const worker = env.MODHUB_REDIS_URL ? spawn(cli, ["worker"], { cwd: folder, env, stdio: "ignore" }) : null;
+  const end = async (child) => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((ok) => child.once("exit", ok));
+      child.kill("SIGINT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       await exited;
       clearTimeout(timer);
     }
+  };
+  const stop = async () => {
+    await Promise.all([end(worker), end(server)]);
     rmSync(folder, { recursive: true, force: true });
   };
   onStart(stop);

@@ -32,8 +32,14 @@ const run = promisify(execFile);
 /** Run the modhub CLI against the server's data folder; resolves to its standard output. */
 export async function cli(...args: string[]): Promise<string> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MODHUB_")));
+  // the server's own settings (MODHUB_SDK_SERVER_X is its MODHUB_X: PostgreSQL and Redis in CI)
+  const server = Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([k]) => k.startsWith("MODHUB_SDK_SERVER_"))
+      .map(([k, v]) => ["MODHUB_" + k.slice("MODHUB_SDK_SERVER_".length), v]),
+  );
   const { stdout } = await run(required("MODHUB_SDK_CLI"), args, {
-    cwd: dataDir, env: { ...env, MODHUB_WEBHOOK_ALLOW_PRIVATE: "1" },
+    cwd: dataDir, env: { ...env, MODHUB_WEBHOOK_ALLOW_PRIVATE: "1", ...server },
   });
   return stdout;
 }

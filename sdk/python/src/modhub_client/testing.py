@@ -66,6 +66,8 @@ class EmbeddedServer:
 
     `env` adds environment variables (e.g. {"MODHUB_DEFAULT_PER_MINUTE": "1000"}); the caller's
     own MODHUB_* variables are not passed on, so a test never reaches a configured database.
+    With MODHUB_REDIS_URL among them (a server on PostgreSQL and Redis), a `modhub worker` runs
+    beside the server: with Redis, webhooks are delivered by workers, not by the server.
     """
 
     def __init__(
@@ -88,6 +90,7 @@ class EmbeddedServer:
         self.demo_password = ""
         self.output: list[str] = []
         self._proc: subprocess.Popen[str] | None = None
+        self._worker: subprocess.Popen[bytes] | None = None
 
     @property
     def env(self) -> dict[str, str]:
@@ -111,6 +114,14 @@ class EmbeddedServer:
         if not ready.wait(self.start_timeout) or not self.api_key:
             self.stop()
             raise RuntimeError("modhub run did not start:\n" + "\n".join(self.output[-40:]))
+        if self.extra_env.get("MODHUB_REDIS_URL"):
+            self._worker = subprocess.Popen(
+                [*self.command, "worker"],
+                cwd=self.folder,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         return self
 
     def _read(self, ready: threading.Event) -> None:
@@ -129,7 +140,15 @@ class EmbeddedServer:
         ready.set()  # the process ended
 
     def stop(self) -> None:
-        """Stop the server (Ctrl+C, then kill) and remove its temporary folder."""
+        """Stop the server and its worker (SIGINT, then kill) and remove its temporary folder."""
+        worker, self._worker = self._worker, None
+        if worker is not None and worker.poll() is None:
+            worker.send_signal(signal.SIGINT)
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGINT)

@@ -7160,23 +7160,6 @@ export interface components {
                 "application/json": components["schemas"]["ResponseEnvelope"];
             };
         };
-        /** @description Not authenticated (access P); code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200215 PROXY_USER_INVALID. */
-        UnauthorizedProxyUser: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Server-Timing": components["headers"]["Server-Timing"];
-                "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
-                "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ResponseEnvelope"];
-            };
-        };
         /** @description Not authenticated (access T); code is one of: 200201 AUTH_HEADERS_MISSING, 200202 API_KEY_UNKNOWN, 200206 TIMESTAMP_MALFORMED, 200207 TIMESTAMP_OUT_OF_WINDOW, 200208 SIGNATURE_INVALID, 200209 PROXY_USER_REQUIRED, 200210 PROXY_TOKEN_REQUIRED, 200211 PROXY_TOKEN_INVALID, 200212 PROXY_TOKEN_EXPIRED, 200213 PROXY_TOKEN_REVOKED, 200215 PROXY_USER_INVALID, 200216 REQUEST_REPLAYED (a signed write is accepted once: send a new timestamp). */
         UnauthorizedProxyToken: {
             headers: {

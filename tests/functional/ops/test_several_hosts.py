@@ -91,6 +91,7 @@ class Hosts:
                 env={**self.env, "MODHUB_DATA_DIR": str(data)},
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: the RQ scheduler it forks goes too
             ),
             log,
         )
@@ -157,27 +158,40 @@ backend hosts
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
     def kill(self, name: str) -> None:
-        """SIGKILL, as a lost host."""
+        """SIGKILL to the host's whole process group, as a lost host."""
         proc, _ = self.procs[name]
-        proc.send_signal(signal.SIGKILL)
+        _signal_group(proc, signal.SIGKILL)
         proc.wait(10)
 
     def stop(self) -> None:
+        """SIGTERM to every process group, then SIGKILL to what is left (forked children too)."""
         for proc, _ in self.procs.values():
-            if proc.poll() is None:
-                proc.terminate()
+            _signal_group(proc, signal.SIGTERM)
         for proc, log in self.procs.values():
             try:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+                pass
+            _signal_group(proc, signal.SIGKILL)
+            proc.wait(10)
             if log:
                 log.close()
 
     def url(self, name: str) -> str:
         host, port = self.api[name]
         return f"http://{host}:{port}"
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    """Signal the process group a modhub process leads (its group id is its pid, and stays valid
+    while any of its children lives), or HAProxy itself."""
+    try:
+        if proc.args[0] == sys.executable:
+            os.killpg(proc.pid, sig)
+        elif proc.poll() is None:
+            proc.send_signal(sig)
+    except ProcessLookupError:
+        pass
 
 
 @pytest.fixture()

@@ -25,28 +25,7 @@ def list_comments(
 ) -> dict:
     """PageResult<CommentVO> of a visible record: NORMAL, not deleted, newest first."""
     require_entity(session, entity_type=entity_type, entity_id=entity_id)
-    offset = check_page(page_num=page_num, page_size=page_size)
-    visible = (
-        Comment.entity_type == entity_type,
-        Comment.entity_id == entity_id,
-        Comment.status == "NORMAL",
-        Comment.is_delete.is_(False),
-    )
-    total = session.execute(select(func.count()).select_from(Comment).where(*visible)).scalar_one()
-    rows = (
-        session.execute(
-            select(Comment, User)
-            .outerjoin(User, (User.id == Comment.user_id) & User.is_delete.is_(False))
-            .where(*visible)
-            .order_by(Comment.create_time.desc(), Comment.id.desc())
-            .offset(offset)
-            .limit(page_size)
-        ).all()
-        if total > offset
-        else []
-    )
-    items = [comment_vo(c, u, display=display) for c, u in rows]
-    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+    return _page(session, entity_type, entity_id, page_num=page_num, page_size=page_size, display=display)
 
 
 def list_resource_comments(
@@ -54,10 +33,16 @@ def list_resource_comments(
 ) -> dict:
     """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
     get_listed_or_raise(session, post_id=post_id)
+    return _page(session, RESOURCE, post_id, page_num=page_num, page_size=page_size, display=display)
+
+
+def _page(
+    session: Session, entity_type: str, entity_id: int, *, page_num: int, page_size: int, display: Display
+) -> dict:
     offset = check_page(page_num=page_num, page_size=page_size)
     visible = (
-        Comment.entity_type == RESOURCE,
-        Comment.entity_id == post_id,
+        Comment.entity_type == entity_type,
+        Comment.entity_id == entity_id,
         Comment.status == "NORMAL",
         Comment.is_delete.is_(False),
     )

@@ -59,7 +59,7 @@ from sqlalchemy.engine import Engine, make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.servers import stop, wait_serving  # noqa: E402
+from bench.servers import start, stop, wait_serving  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
@@ -214,10 +214,7 @@ def serve(module: str, port: int, workers: int, env: dict, factory: bool) -> sub
         "--log-level",
         "warning",
     ]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    return wait_serving(port, proc)
+    return wait_serving(port, start(cmd, env=env, name="catalog"))
 
 
 def latency(request: Request, times: int, raw) -> dict:

@@ -34,7 +34,7 @@ from sqlalchemy import select
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.servers import stop, wait_serving  # noqa: E402
+from bench.servers import start, stop, wait_serving  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourceFile, ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
@@ -110,10 +110,7 @@ def serve(module: str, port: int, env: dict, factory: bool) -> subprocess.Popen:
         "--log-level",
         "warning",
     ]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    return wait_serving(port, proc)
+    return wait_serving(port, start(cmd, env=env, name="downloads"))
 
 
 def transfer(port: int, target: str, headers: dict, expect_sha: str | None = None) -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.gateway import wrk_url  # noqa: E402
-from bench.servers import stop, wait_serving  # noqa: E402
+from bench.servers import start, stop, wait_serving  # noqa: E402
 
 FLOORS = {
     "bare Starlette (fixed envelope-sized JSON)": "bench.floor_app:bare",
@@ -39,8 +38,7 @@ def main() -> None:
         for name, target in FLOORS.items():
             cmd = [sys.executable, "-m", "uvicorn", target, "--port", str(args.port)]
             cmd += ["--workers", str(args.workers), "--no-access-log", "--log-level", "warning"]
-            proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            wait_serving(args.port, proc)
+            proc = wait_serving(args.port, start(cmd, name=name))
             url = f"http://127.0.0.1:{args.port}/mods/1"
             try:
                 wrk_url(url, {}, 2, args.connections)  # warm-up

@@ -21,7 +21,7 @@ from cryptography.fernet import Fernet
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.servers import stop, wait_serving  # noqa: E402
+from bench.servers import start, stop, wait_serving  # noqa: E402
 from models.identity import applications  # noqa: E402
 from models.identity.tables import User  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
@@ -58,10 +58,7 @@ def prepare(env: dict) -> tuple[str, str, int]:
 
 
 def serve(cmd: list[str], port: int, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    return wait_serving(port, proc)
+    return wait_serving(port, start(cmd, env=env, name="gateway"))
 
 
 def wrk(port: int, headers: dict, seconds: int, connections: int) -> dict:

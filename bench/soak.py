@@ -46,7 +46,7 @@ from sqlalchemy import func, select, text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.servers import stop, wait_serving  # noqa: E402
+from bench.servers import start, stop, wait_serving  # noqa: E402
 from bench.webhooks import start_receiver, stats  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
@@ -124,7 +124,10 @@ def written_rows(platform) -> dict[str, int]:
         return {
             "comment": s.scalar(text("SELECT count(*) FROM comment WHERE content LIKE '%soak %'")),
             "points": s.scalar(text("SELECT count(*) FROM wallet_ledger WHERE reason = 'soak'")),
-            "upload": s.scalar(text("SELECT count(*) FROM lobby_resource WHERE name LIKE 'soak-%'")),
+            # uploaded, not only reserved (a reserve whose upload then failed leaves a PENDING row)
+            "upload": s.scalar(
+                text("SELECT count(*) FROM lobby_resource WHERE name LIKE 'soak-%' AND state = 'UPLOADED'")
+            ),
         }
 
 
@@ -147,6 +150,7 @@ class Load:
         self.records: list[tuple[float, str, int, float]] = []
         self.ok = collections.Counter()  # successful writes by what they must leave in the database
         self.events: list[str] = []
+        self.late: list[float] = []  # ms each request was sent after its scheduled time
         self.no_answer = collections.Counter()  # requests that got no HTTP answer, by cause
         self.run_id = uuid.uuid4().hex[:8]  # Idempotency-Keys of this load only
         self.start = 0.0
@@ -250,6 +254,7 @@ class Load:
             if pause > 0:
                 time.sleep(pause)
             began = time.perf_counter()
+            late = (began - self.start - i / rate) * 1000
             try:
                 status = self.one(i, kinds[i], random.Random(seeds[i]))
             except requests.RequestException as exc:
@@ -259,6 +264,7 @@ class Load:
             took = (time.perf_counter() - began) * 1000
             with self.lock:
                 self.records.append((began - self.start, kinds[i], status, took))
+                self.late.append(late)
 
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(send, range(total)))
@@ -292,6 +298,12 @@ def report(load: Load, window: float) -> tuple[list[str], dict]:
         p99s.append(p(ms, 0.99))
         print(f"{w * window:>7.0f}s {len(rows):>9} {errors:>5} {p(ms, 0.5):>8.1f} {p99s[-1]:>8.1f}  {kinds}")
     total_5xx = sum(1 for r in load.records if r[2] >= 500)
+    span = max((r[0] for r in load.records), default=0.0)
+    print(
+        f"sent {len(load.records)} in {span:.0f} s ({len(load.records) / max(span, 1e-9):.1f}/s); "
+        f"sent late by p50 {p(load.late, 0.5):.1f} ms, p99 {p(load.late, 0.99):.1f} ms "
+        "(a late open loop means the server, or the client, is at capacity)"
+    )
     statuses = collections.Counter((r[1], r[2]) for r in load.records)
     print("statuses by kind: " + ", ".join(f"{k} {st}: {n}" for (k, st), n in sorted(statuses.items())))
     for cause, n in load.no_answer.items():
@@ -340,8 +352,7 @@ def main() -> None:
         for n, port in enumerate(api_ports, 1):
             cmd = [sys.executable, "-m", "uvicorn", "--factory", "modhub.asgi:create", "--port", str(port)]
             cmd += ["--log-level", "warning", "--no-access-log"]
-            proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stderr=subprocess.PIPE)
-            procs[f"api-{n}"] = wait_serving(port, proc)
+            procs[f"api-{n}"] = wait_serving(port, start(cmd, env=env, name=f"soak-api-{n}"))
         worker = [
             sys.executable,
             "-m",

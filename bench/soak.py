@@ -30,6 +30,7 @@ import collections
 import hashlib
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -327,6 +328,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=18800, help="first of 5 loopback ports")
     parser.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
+    # a SIGTERM (timeout, a stopped CI job) still stops the servers and the worker it started
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     tmp = Path(tempfile.mkdtemp(prefix="modhub-soak-"))
     redis_server = RedisServer(tmp)

@@ -8,8 +8,8 @@ job (rq.Worker) costs more than the delivery itself; jobs here are short I/O and
 from __future__ import annotations
 
 import logging
+import signal
 import threading
-import time
 
 import redis
 from rq import SimpleWorker, Worker
@@ -70,6 +70,13 @@ class Sweeper(threading.Thread):
         run_if_due(self.platform, self.downloads.client, interval=interval)
 
 
+def _stop_requested(worker) -> bool:
+    """Whether RQ recorded a SIGTERM or SIGINT (warm shutdown) on this worker."""
+    return bool(
+        getattr(worker, "_shutdown_requested_date", None) or getattr(worker, "_stop_requested", False)
+    )
+
+
 def revive_scheduler(worker) -> bool:
     """Restart the worker's RQ scheduler process if it died (a Redis restart kills it).
 
@@ -112,9 +119,17 @@ def run_worker(
     connection = redis.Redis.from_url(
         rt.settings.redis_url, socket_connect_timeout=rt.settings.redis_timeout_seconds
     )
+    stop = threading.Event()
     try:
         while not _work_once(WORKER_CLASSES[worker_class], queues, connection, burst, log_level, sweeper):
-            time.sleep(1)  # Redis is restarting: try again (the sweep keeps the work owed)
+            # Redis is restarting: try again (the sweep keeps the work owed). A SIGTERM or SIGINT
+            # while waiting stops the process: the handlers of the RQ worker that gave up would
+            # only tell that worker.
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, lambda *_: stop.set())
+            if stop.wait(1):
+                log.info("stopped while waiting for Redis")
+                return
     finally:
         sweeper.stopping.set()
 
@@ -125,16 +140,18 @@ def _work_once(worker_class, queues, connection, burst: bool, log_level: str, sw
     RQ quits its loop on a connection error met outside a dequeue (maintenance, heartbeat), so
     a Redis restart could end the process; a fresh worker (and scheduler) is started instead.
     """
+    worker = None
     try:
         worker = worker_class(queues, connection=connection)
         sweeper.worker = worker
         worker.work(with_scheduler=True, burst=burst, logging_level=log_level)
     except redis.ConnectionError as exc:
+        if _stop_requested(worker):  # a SIGTERM met Redis down (RQ's teardown writes to it)
+            log.info("stopped; Redis was unreachable (%s)", exc)
+            return True
         log.warning("Redis is unreachable (%s); retrying in 1 s", exc)
         return False
-    # RQ records a SIGTERM/SIGINT (warm shutdown) here; any other return is an error exit.
-    stopped = getattr(worker, "_shutdown_requested_date", None) or getattr(worker, "_stop_requested", False)
-    if burst or stopped:
+    if burst or _stop_requested(worker):
         return True
     log.warning("the RQ worker stopped on an error (Redis restarted?); starting a new one in 1 s")
     return False

@@ -111,3 +111,14 @@ def test_redis_restart_revives_the_scheduler_so_retries_keep_their_schedule(stac
     gap = second.at - first.at
     # Sent by RQ's scheduler on time; a dead scheduler leaves it to the sweep (30 s lease grace).
     assert gap < 12, f"retry came {gap:.1f} s after the failure"
+
+
+def test_sigterm_while_redis_is_down_stops_the_worker(stack):
+    """A worker told to stop while Redis is away stops: it does not reconnect and work on."""
+    worker = stack.start_worker()
+    time.sleep(3)  # imported, registered, dequeuing
+    stack.redis.stop()
+    time.sleep(1.5)  # the blocking dequeue has failed: the worker is between attempts or in one
+    worker.proc.terminate()
+    assert worker.proc.wait(15) == 0
+    stack.redis.start()

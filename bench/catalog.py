@@ -22,6 +22,10 @@ psycopg2 connections.
   nothing) and the real detail and batch, and prints its ratios (also to the bare floor); the
   medians of the rounds' ratios are the figures (issue 17: detail / stack >= 0.7, batch / stack
   >= 0.35, stack / empty >= 0.75; issue 33: detail / bare >= 0.20, batch / bare >= 0.08).
+  The real server also serves, in each round: every listed resource in turn ("cold", no
+  warm-up: the record cache mostly misses; issue 33: >= 0.05 x bare), ten keyword searches in
+  turn (>= 0.008 x bare, p99 < 150 ms under 16 connections) and the feed's first 200 sync
+  pages of 100 (>= 0.012 x bare). Issue 33's figures are taken with --connections 16.
   Baseline beside them: --connections client processes replaying the same requests'
   SQL for the same time. Last, a bare Flask app doing the same checks and reads
   (bench/bare_app.py, gunicorn) under the same load.
@@ -76,6 +80,19 @@ REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 PORT = int(os.environ.get("MODHUB_BENCH_PORT", "18181"))  # another port: runs side by side
 FLOOR_PORT = PORT + 1
 
+# keyword searches under load, in turn (throughput and p99)
+KEYWORDS = [
+    "Optimizer",
+    "boosts performance",
+    "ptimiz",
+    "优化",
+    "机械工艺",
+    "Craft",
+    "magic",
+    "shader",
+    "map",
+    "tech",
+]
 SEARCHES = [
     ("keyword, English word", {"keyword": "Optimizer"}),
     ("keyword, English phrase", {"keyword": "boosts performance"}),
@@ -252,7 +269,14 @@ def print_latency(name: str, row: dict, statements: int) -> None:
 WRK_SCRIPT = """
 local requests = {}
 %s
-local i = 0
+local threads, i = 0, 0
+setup = function(thread)
+  thread:set("offset", threads)
+  threads = threads + 1
+end
+init = function(_)
+  i = (offset or 0) * math.floor(#requests / 2)
+end
 request = function()
   i = i %% #requests + 1
   return requests[i]
@@ -269,7 +293,8 @@ def lua_string(value: str) -> str:
 
 
 def wrk(port: int, requests: list[Request], seconds: int, connections: int) -> dict:
-    """Requests/s of wrk cycling over the requests (each thread starts at the first)."""
+    """Requests/s of wrk cycling over the requests (its two threads start at the first and at the
+    middle of the list: over a long list, neither reads what the other just read)."""
     lines = []
     for r in requests:
         headers = (
@@ -330,6 +355,18 @@ def sql_throughput(requests: list[Request], seconds: int, connections: int) -> f
     with multiprocessing.get_context("spawn").Pool(connections) as pool:
         begin = time.time() + 3 + connections  # every process connected before the window opens
         return sum(pool.map(_replay_for, [(dsn, sets, begin, begin + seconds)] * connections))
+
+
+def sync_pages(creds: Creds, client, *, size: int, pages: int) -> list[Request]:
+    """The first `pages` pages of the feed (page size `size`), each as a request of its cursor."""
+    path, cursor, found = "/openapi/v2/mods/sync", "", []
+    while len(found) < pages:
+        found.append(Request(creds, "GET", path, {"cursor": cursor, "size": size}))
+        data = client.get(found[-1].target, headers=found[-1].headers()).json()["data"]
+        if not data["hasMore"]:
+            break
+        cursor = data["nextCursor"]
+    return found
 
 
 def sync_walk(creds: Creds, client, capture: SqlCapture, raw) -> None:
@@ -455,15 +492,32 @@ def main() -> None:
             sync_walk(creds, client, capture, raw)
         finally:
             stop(server)
-        throughput(args, env, creds, details, batches)
+        under_load = {
+            "cold": [Request(creds, "GET", f"/openapi/v2/mods/{i}") for i in listed],
+            "search": [Request(creds, "GET", search, {"keyword": w, "pageSize": 20}) for w in KEYWORDS],
+            "sync": sync_pages(creds, client, size=100, pages=200),
+        }
+        throughput(args, env, creds, details, batches, under_load)
     raw.close()
 
 
-def throughput(args, env: dict, creds: Creds, details: list[Request], batches: list[Request] | None) -> None:
+# issue 33's targets under load, as ratios to the bare Starlette floor of the same round
+BARE_TARGETS = {"detail": 0.20, "cold": 0.05, "batch": 0.08, "search": 0.008, "sync": 0.012}
+
+
+def throughput(
+    args,
+    env: dict,
+    creds: Creds,
+    details: list[Request],
+    batches: list[Request] | None,
+    under_load: dict[str, list[Request]] | None = None,
+) -> None:
     """--rounds rounds, each measuring the floors and the real server back to back under the same
     load, so that every ratio compares figures of one moment of the machine; the SQL baselines
     once. Each round's ratios are printed, then their medians. Without batches (--floors-only),
-    the floors alone."""
+    the floors alone. The real server also serves under_load: every listed resource in turn
+    (cold: no warm-up, the record cache mostly misses), keyword searches in turn, sync pages."""
     print(
         f"throughput: wrk {args.connections} connections, {args.workers} uvicorn workers, "
         f"{args.seconds} s per figure; {args.rounds} rounds of: empty Connexion operation, whole "
@@ -489,8 +543,9 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
                     wrk(FLOOR_PORT, requests, 2, args.connections)  # warm-up
                     got[name] = wrk(FLOOR_PORT, requests, args.seconds, args.connections)
                 else:
-                    for label, reqs in (("detail", details), ("batch", batches)):
-                        wrk(FLOOR_PORT, reqs, 2, args.connections)
+                    for label, reqs in (("detail", details), ("batch", batches), *(under_load or {}).items()):
+                        if label != "cold":
+                            wrk(FLOOR_PORT, reqs, 2, args.connections)
                         got[label] = wrk(FLOOR_PORT, reqs, args.seconds, args.connections)
             finally:
                 stop(proc)
@@ -545,6 +600,13 @@ def throughput(args, env: dict, creds: Creds, details: list[Request], batches: l
         f"{median('batch', 'bare'):.3f} (>= 0.08), empty AsyncApp operation "
         f"{median('async', 'bare'):.3f}, empty FlaskApp operation {median('empty', 'bare'):.3f}"
     )
+    print(f"  issue 33, medians over {len(rounds)} rounds, x bare Starlette (target), p99 under load:")
+    for label, target in BARE_TARGETS.items():
+        if label in rounds[0]:
+            p99 = statistics.median(r[label]["p99"] for r in rounds)
+            ratio = median(label, "bare")
+            verdict = "met" if ratio >= target else "MISSED"
+            print(f"    {label:7s} {ratio:.4f} (>= {target}) {verdict}; p99 {p99:.1f} ms")
     # The issue-2 style baseline: a bare Flask app (gunicorn, same workers) doing the same
     # checks and reads (bench/bare_app.py).
     bare = subprocess.Popen(

@@ -50,7 +50,13 @@ def wait_serving(port: int, proc: subprocess.Popen) -> subprocess.Popen:
     )
 
 
-def stop(proc: subprocess.Popen) -> None:
-    """Terminate the server and wait for it."""
+def stop(proc: subprocess.Popen, wait: float = 30) -> None:
+    """Terminate the process and wait for it; killed when it has not ended after `wait` seconds
+    (a worker finishes its job first)."""
     proc.terminate()
-    proc.wait(15)
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        print(f"pid {proc.pid} had not stopped {wait:g} s after SIGTERM: killed")
+        proc.kill()
+        proc.wait()

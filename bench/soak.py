@@ -419,8 +419,8 @@ def main() -> None:
         )
         print("FAILED: " + "; ".join(failures) if failures else "PASSED")
         sys.exit(1 if failures else 0)
-    finally:
-        for proc in procs.values():
+    finally:  # the worker first, while what it talks to (Redis, the receiver) is still up
+        for proc in sorted(procs.values(), key=lambda proc: proc is not procs.get("worker")):
             stop(proc)
         redis_server.stop()
 

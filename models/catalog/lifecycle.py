@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from models.catalog.records import mod_summary
 from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
+from models.catalog.vos import AuthorBrief, ResourceSnapshot, ServerSnapshot
 from models.identity.tables import User
 from models.record_cache import catalog_changed
 from models.types import utcnow
@@ -57,7 +58,7 @@ def _resource(session: Session, post_id: int) -> ResourcePost:
     return post
 
 
-def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
+def _authors(session: Session, post_id: int, display: Display) -> list[AuthorBrief]:
     rank = case(ROLE_ORDER, value=ResourceAuthor.role, else_=9)
     rows = session.execute(
         select(ResourceAuthor.role, User)
@@ -71,7 +72,7 @@ def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
     ]
 
 
-def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> dict:
+def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> ResourceSnapshot:
     """The payload of resource events: the ModSummaryVO plus `title` (the main name)."""
     summary = mod_summary(post, display=display, authors=_authors(session, post.id, display))
     return {**summary, "title": post.main_name}
@@ -97,7 +98,7 @@ def publish_resource(
 
 
 def update_resource(
-    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None, **changes
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None, **changes: object
 ) -> ResourcePost:
     """Change fields of a resource; a published one emits resource.updated with the new snapshot."""
     unknown = sorted(set(changes) - UPDATABLE)
@@ -154,7 +155,7 @@ def hide_resource(
     return post
 
 
-def server_snapshot(post: ServerPost, *, display: Display) -> dict:
+def server_snapshot(post: ServerPost, *, display: Display) -> ServerSnapshot:
     """The payload of server.status events."""
     return {
         "postId": post.id,

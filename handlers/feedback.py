@@ -18,6 +18,7 @@ def report_download_failure(post_id: int, body: dict, **_):
     reports.report_download_failure(
         session(),
         settings=platform().settings,
+        display=platform().display,
         post_id=post_id,
         app_id=caller_app_id(),
         reporter=_reporter(),

@@ -50,7 +50,9 @@ def update_post(post_id: int, body: dict, **_):
 def close_post(post_id: int, **_):
     """Boolean: the post and its resource rows soft-deleted (closeLobbyPost)."""
     return ok(
-        lobby.close(session(), user_id=proxy_user_id(), post_id=post_id, settings=_settings(), now=_now())
+        lobby.close(
+            session(), user_id=proxy_user_id(), post_id=post_id, display=platform().display, now=_now()
+        )
     )
 
 

@@ -21,6 +21,7 @@ from models.identity.service import token_hash
 from models.identity.tables import ProxyToken, User
 from modhub.app import Contract
 from modhub.core.crypto import SecretBox
+from modhub.core.display import Display
 from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
@@ -129,6 +130,12 @@ def settings(tmp_path):
         site_url="https://modhub.example",
         webhook_queue=f"webhooks-test-{uuid.uuid4().hex[:12]}",
     )
+
+
+@pytest.fixture()
+def display(settings):
+    """The Display of the test settings (what the platform builds once from them)."""
+    return Display.from_settings(settings)
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,7 @@ from models.catalog.tables import (
 from models.community.tables import Notification
 from models.console.tables import SiteRole
 from models.types import utcnow
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 MODERATOR_ROLES = ("moderator", "admin")
@@ -230,7 +231,7 @@ def approve(
     session: Session,
     *,
     draft_id: int,
-    settings,
+    display: Display,
     reviewer_id: int | None = None,
     now: dt.datetime | None = None,
 ) -> ResourcePost:
@@ -263,7 +264,7 @@ def approve(
         lifecycle.update_resource(
             session,
             post_id=post.id,
-            settings=settings,
+            display=display,
             now=now,
             **(updatable or {"main_name": post.main_name}),
         )
@@ -273,7 +274,7 @@ def approve(
         post.user_id, post.post_version = draft.user_id, 1
         _replace_parts(session, draft, post, now)
         _version(session, draft, post, now, post.resource_version)
-        lifecycle.publish_resource(session, post_id=post.id, settings=settings, now=now)
+        lifecycle.publish_resource(session, post_id=post.id, display=display, now=now)
     draft.state = PUBLISHED
     _decide(session, draft, reviewer_id=reviewer_id, action="APPROVE", reason=None, now=now)
     _notify(

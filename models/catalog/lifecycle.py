@@ -1,6 +1,7 @@
 """Domain changes that raise webhook events: publish, update and delete a resource, and a server
 going online or offline. Each emits its event in the caller's transaction (flush, never commit);
-the authoring and moderation handlers call these same functions.
+the authoring and moderation handlers call these same functions. The event payloads are records
+shown as the reads show them: each change takes the platform's `display`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from models.catalog.records import mod_summary
 from models.catalog.tables import ResourceAuthor, ResourcePost, ServerPost
+from models.catalog.vos import AuthorBrief, ResourceSnapshot, ServerSnapshot
 from models.identity.tables import User
 from models.record_cache import catalog_changed
 from models.types import utcnow
@@ -56,7 +58,7 @@ def _resource(session: Session, post_id: int) -> ResourcePost:
     return post
 
 
-def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
+def _authors(session: Session, post_id: int, display: Display) -> list[AuthorBrief]:
     rank = case(ROLE_ORDER, value=ResourceAuthor.role, else_=9)
     rows = session.execute(
         select(ResourceAuthor.role, User)
@@ -70,14 +72,14 @@ def _authors(session: Session, post_id: int, display: Display) -> list[dict]:
     ]
 
 
-def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> dict:
+def resource_snapshot(session: Session, post: ResourcePost, *, display: Display) -> ResourceSnapshot:
     """The payload of resource events: the ModSummaryVO plus `title` (the main name)."""
     summary = mod_summary(post, display=display, authors=_authors(session, post.id, display))
     return {**summary, "title": post.main_name}
 
 
 def publish_resource(
-    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None
 ) -> ResourcePost:
     """Publish a resource post (after approval) and emit resource.published."""
     post = _resource(session, post_id)
@@ -90,13 +92,13 @@ def publish_resource(
     emit(
         session,
         kind="resource.published",
-        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+        data=resource_snapshot(session, post, display=display),
     )
     return post
 
 
 def update_resource(
-    session: Session, *, post_id: int, settings, now: dt.datetime | None = None, **changes
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None, **changes: object
 ) -> ResourcePost:
     """Change fields of a resource; a published one emits resource.updated with the new snapshot."""
     unknown = sorted(set(changes) - UPDATABLE)
@@ -114,13 +116,13 @@ def update_resource(
         emit(
             session,
             kind="resource.updated",
-            data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+            data=resource_snapshot(session, post, display=display),
         )
     return post
 
 
 def delete_resource(
-    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None
 ) -> ResourcePost:
     """Soft-delete a resource and emit resource.deleted carrying its last snapshot."""
     post = _resource(session, post_id)
@@ -130,13 +132,13 @@ def delete_resource(
     emit(
         session,
         kind="resource.deleted",
-        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+        data=resource_snapshot(session, post, display=display),
     )
     return post
 
 
 def hide_resource(
-    session: Session, *, post_id: int, settings, now: dt.datetime | None = None
+    session: Session, *, post_id: int, display: Display, now: dt.datetime | None = None
 ) -> ResourcePost:
     """Take a published resource out of search, batch, detail and sync (status HIDDEN) and emit
     resource.deleted; publish_resource brings it back. No-op when it is not published."""
@@ -148,12 +150,12 @@ def hide_resource(
     emit(
         session,
         kind="resource.deleted",
-        data=resource_snapshot(session, post, display=Display.from_settings(settings)),
+        data=resource_snapshot(session, post, display=display),
     )
     return post
 
 
-def server_snapshot(post: ServerPost, *, display: Display) -> dict:
+def server_snapshot(post: ServerPost, *, display: Display) -> ServerSnapshot:
     """The payload of server.status events."""
     return {
         "postId": post.id,
@@ -171,7 +173,7 @@ def server_snapshot(post: ServerPost, *, display: Display) -> dict:
 
 
 def set_server_status(
-    session: Session, *, post_id: int, online: bool, settings, now: dt.datetime | None = None
+    session: Session, *, post_id: int, online: bool, display: Display, now: dt.datetime | None = None
 ) -> bool:
     """Record a server going online or offline; emits server.status.* only when it changed."""
     post = session.get(ServerPost, post_id, with_for_update=True)
@@ -188,6 +190,6 @@ def set_server_status(
     emit(
         session,
         kind=f"server.status.{status.lower()}",
-        data=server_snapshot(post, display=Display.from_settings(settings)),
+        data=server_snapshot(post, display=display),
     )
     return True

@@ -11,18 +11,21 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Select, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Connection, Engine, Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.records import mod_summary
 from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
+from models.catalog.vos import AuthorBrief, ModSummary
 from models.identity.tables import User
 from models.paging import check_page
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
+
+T = TypeVar("T")
 
 ROLE_ORDER = case(
     {role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role, else_=len(AUTHOR_ROLES)
@@ -38,7 +41,7 @@ def listed_clause() -> ColumnElement[bool]:
     )
 
 
-def listed_posts() -> Select:
+def listed_posts() -> Select[ResourcePost]:
     """SELECT of every listed resource post."""
     return select(ResourcePost).where(listed_clause())
 
@@ -59,7 +62,7 @@ def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, Resourc
     return {p.id: p for p in rows}
 
 
-def author_brief(user: User, role: str | None, display: Display) -> dict:
+def author_brief(user: User, role: str | None, display: Display) -> AuthorBrief:
     """AuthorBriefVO of a user in a role."""
     return {"userId": user.id, "userName": user.username, "avatarUrl": display.url(user.avatar), "role": role}
 
@@ -72,23 +75,23 @@ AUTHORS_OF = (
 )
 
 
-def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[dict]]:
+def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[AuthorBrief]]:
     """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
     if not post_ids:
         return {}
-    found: dict[int, list[dict]] = {}
+    found: dict[int, list[AuthorBrief]] = {}
     for post_id, role, user in session.execute(AUTHORS_OF, {"post_ids": list(set(post_ids))}):
         found.setdefault(post_id, []).append(author_brief(user, role, display))
     return found
 
 
-def summaries(session: Session, posts: list[ResourcePost], *, display: Display) -> list[dict]:
+def summaries(session: Session, posts: list[ResourcePost], *, display: Display) -> list[ModSummary]:
     """ModSummaryVO of each post, in order, with authors loaded in one query."""
     authors = authors_of(session, post_ids=[p.id for p in posts], display=display)
     return [mod_summary(p, display=display, authors=authors.get(p.id, [])) for p in posts]
 
 
-def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -> tuple[list, int]:
+def page_of(session: Session, query: Select[T], *, page_num: int, page_size: int) -> tuple[list[T], int]:
     """One page of a query's rows and the total count (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
     total = session.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar_one()
@@ -97,11 +100,11 @@ def page_of(session: Session, query: Select, *, page_num: int, page_size: int) -
 
 
 AGGREGATE_TTL = 60.0
-T = TypeVar("T")
 
 _lock = threading.Lock()
-# Keyed by the session's bind (the engine; a test's own connection), so databases never mix.
-_entries: WeakKeyDictionary = WeakKeyDictionary()
+# Keyed by the session's bind (the engine; a test's own connection), so databases never mix;
+# per key, when the value was computed and the value.
+_entries: WeakKeyDictionary[Engine | Connection, dict[Hashable, tuple[float, object]]] = WeakKeyDictionary()
 
 
 def cached(session: Session, key: Hashable, compute: Callable[[], T], *, ttl: float = AGGREGATE_TTL) -> T:
@@ -111,7 +114,8 @@ def cached(session: Session, key: Hashable, compute: Callable[[], T], *, ttl: fl
     with _lock:
         hit = _entries.get(bind, {}).get(key)
     if hit is not None and now - hit[0] < ttl:
-        return hit[1]
+        # A key names one aggregate, computed by one function: the kept value is that function's T.
+        return cast(T, hit[1])
     value = compute()
     with _lock:
         _entries.setdefault(bind, {})[key] = (now, value)

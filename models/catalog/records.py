@@ -5,6 +5,15 @@ and category nodes (a row in, a dict out; no database access).
 from __future__ import annotations
 
 from models.catalog.tables import Category, ResourceLink, ResourcePost, ResourceRelation, RunPlatform, Section
+from models.catalog.vos import (
+    AuthorBrief,
+    CategoryNode,
+    ModLink,
+    ModSummary,
+    Relation,
+    RunPlatformVO,
+    SectionVO,
+)
 from modhub.core.display import Display, display_url, format_time
 
 LINK_LABELS = {
@@ -21,7 +30,9 @@ def detail_url(post_id: int, site_url: str) -> str:
     return f"{site_url}/resource/{post_id}" if site_url else ""
 
 
-def mod_summary(post: ResourcePost, *, display: Display, authors: list[dict] | None = None) -> dict:
+def mod_summary(
+    post: ResourcePost, *, display: Display, authors: list[AuthorBrief] | None = None
+) -> ModSummary:
     """ModSummaryVO of a resource post (authors are AuthorBriefVO dicts, loaded by the caller)."""
     zone, cdn = display.time_zone, display.cdn_base_url
     return {
@@ -60,7 +71,7 @@ def mod_summary(post: ResourcePost, *, display: Display, authors: list[dict] | N
     }
 
 
-def link_vo(link: ResourceLink) -> dict:
+def link_vo(link: ResourceLink) -> ModLink:
     """ModLinkVO of a link (the label defaults to the translated link type)."""
     return {
         "linkType": link.link_type,
@@ -69,7 +80,7 @@ def link_vo(link: ResourceLink) -> dict:
     }
 
 
-def relation_vo(rel: ResourceRelation) -> dict:
+def relation_vo(rel: ResourceRelation) -> Relation:
     """RelationVO of a relation (target left null: fetch targets with the batch operation)."""
     return {
         "relationType": rel.relation_type,
@@ -81,7 +92,7 @@ def relation_vo(rel: ResourceRelation) -> dict:
     }
 
 
-def section_vo(section: Section, *, post_count: int, display: Display) -> dict:
+def section_vo(section: Section, *, post_count: int, display: Display) -> SectionVO:
     """SectionVO of a section."""
     return {
         "sectionId": section.id,
@@ -98,7 +109,7 @@ def section_vo(section: Section, *, post_count: int, display: Display) -> dict:
     }
 
 
-def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
+def run_platform_vo(platform: RunPlatform, *, display: Display) -> RunPlatformVO:
     """RunPlatformVO of a run platform."""
     return {
         "infoId": platform.id,
@@ -110,7 +121,7 @@ def run_platform_vo(platform: RunPlatform, *, display: Display) -> dict:
     }
 
 
-def category_node(category: Category, *, count: int, display: Display) -> dict:
+def category_node(category: Category, *, count: int, display: Display) -> CategoryNode:
     """CategoryNodeVO of a category (children filled by the tree builder)."""
     return {
         "id": category.id,

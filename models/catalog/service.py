@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from decimal import Decimal
 
-from sqlalchemy import Float, bindparam, cast, func, select
+from sqlalchemy import ColumnElement, Float, SQLColumnExpression, bindparam, cast, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import (
@@ -21,13 +22,26 @@ from models.catalog.queries import (
 from models.catalog.records import link_vo, mod_summary, relation_vo
 from models.catalog.stats import stats_briefs
 from models.catalog.tables import Rating, ResourceLink, ResourcePost, ResourceRelation, ResourceVersion
+from models.catalog.vos import (
+    AuthorBrief,
+    DetailFields,
+    ModDescription,
+    ModDetail,
+    ModLink,
+    ModSummary,
+    PostRelations,
+    RatingAggregate,
+    Relation,
+    StatsBrief,
+    Version,
+)
 from modhub.core.display import Display, display_url
 from modhub.core.sanitize import clean_html
 
 FEATURED = 20
 
 
-def get_batch(session: Session, *, post_ids: list[int], display: Display) -> list[dict | None]:
+def get_batch(session: Session, *, post_ids: list[int], display: Display) -> list[ModSummary | None]:
     """ModSummaryVO per requested id in request order; null where the id is not listed."""
     found = listed_by_ids(session, post_ids=post_ids)
     present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
@@ -35,13 +49,13 @@ def get_batch(session: Session, *, post_ids: list[int], display: Display) -> lis
     return [by_id.get(i) for i in post_ids]
 
 
-def _epoch_days(session: Session, column):
+def _epoch_days(session: Session, column: SQLColumnExpression[dt.datetime]) -> ColumnElement[float | Decimal]:
     if session.get_bind().dialect.name == "sqlite":
         return func.julianday(column)
     return func.extract("epoch", column) / 86400.0
 
 
-def featured_score(session: Session):
+def featured_score(session: Session) -> ColumnElement[float | Decimal]:
     """ln(1 + downloads) + 2 ln(1 + likes) - (days since update) / 30, as an ORDER BY expression.
 
     The age term is written as +updateDay / 30: it differs from -age / 30 by a constant, so the
@@ -56,7 +70,7 @@ def featured_score(session: Session):
     )
 
 
-def list_featured(session: Session, *, display: Display) -> list[dict]:
+def list_featured(session: Session, *, display: Display) -> list[ModSummary]:
     """The top 20 listed resources by the featured score (ties: newest id first).
 
     The ranking scans every public post, so the ranked ids are a cached aggregate; the posts
@@ -78,7 +92,9 @@ def list_featured(session: Session, *, display: Display) -> list[dict]:
     return summaries(session, [found[i] for i in ids if i in found], display=display)
 
 
-def detail_fields(post: ResourcePost, *, display: Display, links: list[dict], stats: dict | None) -> dict:
+def detail_fields(
+    post: ResourcePost, *, display: Display, links: list[ModLink], stats: StatsBrief | None
+) -> DetailFields:
     """The fields ModDetailVO adds to ModSummaryVO."""
     cdn = display.cdn_base_url
     return {
@@ -106,13 +122,15 @@ LINKS_OF = (
 )
 
 
-def details(session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date) -> list[dict]:
+def details(
+    session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date
+) -> list[ModDetail]:
     """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
     ids = [p.id for p in posts]
     if not ids:
         return []
     authors = authors_of(session, post_ids=ids, display=display)
-    links: dict[int, list[dict]] = {}
+    links: dict[int, list[ModLink]] = {}
     for link in session.scalars(LINKS_OF, {"post_ids": ids}):
         links.setdefault(link.post_id, []).append(link_vo(link))
     stats = stats_briefs(session, post_ids=ids, today=today)
@@ -125,19 +143,19 @@ def details(session: Session, posts: list[ResourcePost], *, display: Display, to
     ]
 
 
-def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict:
+def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> ModDetail:
     """ModDetailVO of a listed resource, with its last 24h/7d/30d statistics."""
     post = get_listed_or_raise(session, post_id=post_id)
     return details(session, [post], display=display, today=today)[0]
 
 
-def list_authors(session: Session, *, post_id: int, display: Display) -> list[dict]:
+def list_authors(session: Session, *, post_id: int, display: Display) -> list[AuthorBrief]:
     """AuthorBriefVO of a listed resource's authors, OWNER first."""
     post = get_listed_or_raise(session, post_id=post_id)
     return authors_of(session, post_ids=[post.id], display=display).get(post.id, [])
 
 
-def get_description(session: Session, *, post_id: int, display: Display) -> dict:
+def get_description(session: Session, *, post_id: int, display: Display) -> ModDescription:
     """ModDescriptionVO of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
     return {
@@ -148,7 +166,7 @@ def get_description(session: Session, *, post_id: int, display: Display) -> dict
     }
 
 
-def get_rating(session: Session, *, post_id: int) -> dict:
+def get_rating(session: Session, *, post_id: int) -> RatingAggregate:
     """RatingAggregateVO: average (two decimals), rater count, all five stars present."""
     get_listed_or_raise(session, post_id=post_id)
     rows = session.execute(
@@ -167,7 +185,7 @@ def get_rating(session: Session, *, post_id: int) -> dict:
     }
 
 
-def list_relations(session: Session, *, post_id: int) -> list[dict]:
+def list_relations(session: Session, *, post_id: int) -> list[Relation]:
     """RelationVO of a listed resource, grouped by relation type, then by sort order."""
     get_listed_or_raise(session, post_id=post_id)
     rows = session.scalars(
@@ -178,7 +196,7 @@ def list_relations(session: Session, *, post_id: int) -> list[dict]:
     return [relation_vo(r) for r in rows]
 
 
-def relations_batch(session: Session, *, post_ids: list[int]) -> list[dict | None]:
+def relations_batch(session: Session, *, post_ids: list[int]) -> list[PostRelations | None]:
     """Per post id, in request order: {postId, relations} of a listed resource (its RelationVO, as
     list_relations orders them), or null. Two queries for up to 50 ids."""
     listed = set(
@@ -193,13 +211,13 @@ def relations_batch(session: Session, *, post_ids: list[int]) -> list[dict | Non
         if listed
         else []
     )
-    by_post: dict[int, list[dict]] = {post_id: [] for post_id in listed}
+    by_post: dict[int, list[Relation]] = {post_id: [] for post_id in listed}
     for row in rows:
         by_post[row.post_id].append(relation_vo(row))
     return [{"postId": i, "relations": by_post[i]} if i in listed else None for i in post_ids]
 
 
-def list_versions(session: Session, *, post_id: int, display: Display) -> list[dict]:
+def list_versions(session: Session, *, post_id: int, display: Display) -> list[Version]:
     """VersionVO of the approved versions of a listed resource, versionNumber descending."""
     get_listed_or_raise(session, post_id=post_id)
     rows = session.scalars(

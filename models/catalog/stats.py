@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Date, bindparam, case, func, select
+from sqlalchemy import BindParameter, Date, Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import cached, get_listed_or_raise, listed_clause
 from models.catalog.tables import DailyStat, ResourcePost, ServerPost
 from models.catalog.taxonomy import get_section_or_raise
+from models.catalog.vos import ForumStats, ResourceStats, SectionStats, StatsBrief
 from models.identity.tables import User
 from modhub.core.display import Display
 
 WINDOWS = (("24h", 0), ("7d", 6), ("30d", 29))  # days before today included in each window
 
 
-def _since(label: str):
+def _since(label: str) -> BindParameter[dt.date]:
     return bindparam(f"since_{label}", type_=Date)
 
 
@@ -41,7 +43,7 @@ STATS_BRIEFS = (
 )
 
 
-def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, dict]:
+def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, StatsBrief]:
     """OpenApiStatsBriefVO of many posts in one query (UTC days; 24h = today's counters)."""
     days = {f"since_{label}": today - dt.timedelta(days=back) for label, back in WINDOWS}
     rows = session.execute(STATS_BRIEFS, {"post_ids": list(set(post_ids)), "today": today, **days}).all()
@@ -49,17 +51,17 @@ def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> di
     return {pid: _brief(found.get(pid)) for pid in post_ids}
 
 
-def _brief(values) -> dict:
+def _brief(values: Sequence[int] | None) -> StatsBrief:
     names = [f"{kind}Last{label}" for label, _ in WINDOWS for kind in ("views", "downloads", "collects")]
     return {name: int(values[i]) if values else 0 for i, name in enumerate(names)}
 
 
-def stats_brief(session: Session, *, post_id: int, today: dt.date) -> dict:
+def stats_brief(session: Session, *, post_id: int, today: dt.date) -> StatsBrief:
     """OpenApiStatsBriefVO of one post (every counter 0 without data)."""
     return stats_briefs(session, post_ids=[post_id], today=today)[post_id]
 
 
-def resource_stats(session: Session, *, post_id: int) -> dict:
+def resource_stats(session: Session, *, post_id: int) -> ResourceStats:
     """ResourceStatsDetailVO: lifetime counters of a listed resource."""
     post = get_listed_or_raise(session, post_id=post_id)
     return {
@@ -73,7 +75,7 @@ def resource_stats(session: Session, *, post_id: int) -> dict:
     }
 
 
-def section_stats(session: Session, *, section_code: str) -> dict:
+def section_stats(session: Session, *, section_code: str) -> SectionStats:
     """SectionStatsVO: counters summed over the section's listed resource posts."""
     get_section_or_raise(session, code=section_code)
     row = session.execute(
@@ -100,14 +102,14 @@ def section_stats(session: Session, *, section_code: str) -> dict:
     }
 
 
-def forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
+def forum_stats(session: Session, *, now: dt.datetime, display: Display) -> ForumStats:
     """OpenApiForumStatsVo, a cached aggregate: statsTime says when the figures were computed."""
     return cached(
         session, ("forum_stats", display.time_zone), lambda: _forum_stats(session, now=now, display=display)
     )
 
 
-def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dict:
+def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> ForumStats:
     """OpenApiForumStatsVo: listed resource posts, live server posts, users, today's new posts.
 
     "Today" is the calendar day of the platform time zone. totalDiscussPosts stays null (not
@@ -115,16 +117,18 @@ def _forum_stats(session: Session, *, now: dt.datetime, display: Display) -> dic
     """
     local = now.astimezone(ZoneInfo(display.time_zone))
     day_start = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
-    resources = session.scalar(select(func.count()).where(listed_clause()).select_from(ResourcePost))
-    new_today = session.scalar(
+
+    def count(query: Select[int]) -> int:
+        return session.execute(query).scalar_one()
+
+    resources = count(select(func.count()).where(listed_clause()).select_from(ResourcePost))
+    new_today = count(
         select(func.count())
         .select_from(ResourcePost)
         .where(listed_clause(), ResourcePost.publish_time >= day_start)
     )
-    servers = session.scalar(
-        select(func.count()).select_from(ServerPost).where(ServerPost.is_delete.is_(False))
-    )
-    users = session.scalar(select(func.count()).select_from(User).where(User.is_delete.is_(False)))
+    servers = count(select(func.count()).select_from(ServerPost).where(ServerPost.is_delete.is_(False)))
+    users = count(select(func.count()).select_from(User).where(User.is_delete.is_(False)))
     return {
         "totalResourcePosts": resources,
         "totalDiscussPosts": None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
@@ -12,6 +13,14 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import cached, listed_clause
 from models.catalog.records import category_node, run_platform_vo, section_vo
 from models.catalog.tables import Category, ResourcePost, RunPlatform, Section
+from models.catalog.vos import (
+    CategoryNode,
+    CopyrightOption,
+    FilterOption,
+    RunPlatformVO,
+    SectionFilterOptions,
+    SectionVO,
+)
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
@@ -31,7 +40,7 @@ def _posts_per_section(session: Session) -> dict[str, int]:
     return cached(session, "posts_per_section", count)
 
 
-def list_sections(session: Session, *, display: Display) -> list[dict]:
+def list_sections(session: Session, *, display: Display) -> list[SectionVO]:
     """SectionVO of every enabled section, by sort order."""
     sections = list(
         session.scalars(
@@ -52,14 +61,14 @@ def get_section_or_raise(session: Session, *, code: str) -> Section:
     return section
 
 
-def get_section(session: Session, *, code: str, display: Display) -> dict:
+def get_section(session: Session, *, code: str, display: Display) -> SectionVO:
     """SectionVO of one section."""
     section = get_section_or_raise(session, code=code)
     count = _posts_per_section(session).get(code, 0)
     return section_vo(section, post_count=count, display=display)
 
 
-def list_run_platforms(session: Session, *, display: Display) -> list[dict]:
+def list_run_platforms(session: Session, *, display: Display) -> list[RunPlatformVO]:
     """RunPlatformVO of every enabled run platform, by sort order."""
     rows = session.scalars(
         select(RunPlatform)
@@ -69,7 +78,7 @@ def list_run_platforms(session: Session, *, display: Display) -> list[dict]:
     return [run_platform_vo(p, display=display) for p in rows]
 
 
-def get_run_platform(session: Session, *, code: str, display: Display) -> dict:
+def get_run_platform(session: Session, *, code: str, display: Display) -> RunPlatformVO:
     """RunPlatformVO of one run platform (not deleted), or RECORD_NOT_FOUND."""
     platform = session.scalar(
         select(RunPlatform).where(RunPlatform.code == code, RunPlatform.is_delete.is_(False))
@@ -100,53 +109,78 @@ def _ancestors(categories: list[Category]) -> dict[str, set[str]]:
     return lineage
 
 
-def _combo_counts(session: Session, *extra, section_code: str | None = None) -> list[tuple]:
-    """Listed posts grouped by (type, category list[, extra]): few groups, exact distinct counts."""
-    query = (
-        select(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra, func.count())
-        .where(listed_clause())
-        .group_by(ResourcePost.resource_type, cast(ResourcePost.main_categories, Text), *extra)
-    )
+class Combo(NamedTuple):
+    """A group of listed posts with the same resource type and category list (and run platform,
+    when grouped by it) and how many posts it holds."""
+
+    resource_type: str | None
+    categories: str | None  # the JSON text of the category list
+    run_platform: str | None  # None when not grouped by run platform
+    posts: int
+
+
+def _combo_counts(
+    session: Session, *, by_platform: bool = False, section_code: str | None = None
+) -> list[Combo]:
+    """Listed posts grouped by (type, category list[, run platform]): few groups, exact distinct
+    counts (a cached aggregate)."""
+    categories = cast(ResourcePost.main_categories, Text)
+    where = [listed_clause()]
     if section_code is not None:
-        query = query.where(ResourcePost.section_code == section_code)
-    key = ("category_combos", section_code, tuple(str(e) for e in extra))
-    return cached(session, key, lambda: [tuple(r) for r in session.execute(query)])
+        where.append(ResourcePost.section_code == section_code)
+
+    def count() -> list[Combo]:
+        if by_platform:
+            rows = session.execute(
+                select(ResourcePost.resource_type, categories, ResourcePost.run_platform, func.count())
+                .where(*where)
+                .group_by(ResourcePost.resource_type, categories, ResourcePost.run_platform)
+            )
+            return [Combo(t, c, p, n) for t, c, p, n in rows]
+        plain = session.execute(
+            select(ResourcePost.resource_type, categories, func.count())
+            .where(*where)
+            .group_by(ResourcePost.resource_type, categories)
+        )
+        return [Combo(t, c, None, n) for t, c, n in plain]
+
+    return cached(session, ("category_combos", section_code, by_platform), count)
 
 
-def _category_counts(combos, lineage: dict[str, set[str]]) -> Counter:
+def _category_counts(combos: Iterable[Combo], lineage: dict[str, set[str]]) -> Counter[str]:
     """Listed posts per category code, a post counted once per node, sub-categories included."""
-    counts: Counter = Counter()
-    for rtype, cats_json, *rest in combos:
-        nodes = set(lineage.get(rtype, ()))
-        for code in json.loads(cats_json or "[]") or []:
+    counts: Counter[str] = Counter()
+    for combo in combos:
+        nodes = set(lineage.get(combo.resource_type, ())) if combo.resource_type else set()
+        for code in json.loads(combo.categories or "[]") or []:
             nodes |= lineage.get(code, set())
         for node in nodes:
-            counts[node] += rest[-1]
+            counts[node] += combo.posts
     return counts
 
 
-def category_tree(session: Session, *, display: Display) -> list[dict]:
+def category_tree(session: Session, *, display: Display) -> list[CategoryNode]:
     """The category tree: top-level nodes with children nested, postCount over sub-categories."""
     categories = _categories(session)
     counts = _category_counts(_combo_counts(session), _ancestors(categories))
     nodes = {c.code: category_node(c, count=counts[c.code], display=display) for c in categories}
-    roots: list[dict] = []
+    roots: list[CategoryNode] = []
     for c in categories:
         parent = nodes.get(c.parent_code) if c.parent_code and c.parent_code != c.code else None
         (parent["children"] if parent else roots).append(nodes[c.code])
     return roots
 
 
-def filter_options(session: Session, *, section_code: str) -> dict:
+def filter_options(session: Session, *, section_code: str) -> SectionFilterOptions:
     """SectionFilterOptionsVO: resource types, their categories and the run platforms in use."""
     get_section_or_raise(session, code=section_code)
     categories = _categories(session, section_code)
-    combos = _combo_counts(session, ResourcePost.run_platform, section_code=section_code)
-    counts = _category_counts([(t, c, n) for t, c, _, n in combos], _ancestors(categories))
-    by_platform: Counter = Counter()
-    for _, _, platform, n in combos:
-        if platform:
-            by_platform[platform] += n
+    combos = _combo_counts(session, by_platform=True, section_code=section_code)
+    counts = _category_counts(combos, _ancestors(categories))
+    by_platform: Counter[str] = Counter()
+    for combo in combos:
+        if combo.run_platform:
+            by_platform[combo.run_platform] += combo.posts
     codes = {c.code for c in categories}
     types = [c for c in categories if c.parent_code is None or c.parent_code not in codes]
     type_codes = {c.code for c in types}
@@ -167,7 +201,7 @@ def filter_options(session: Session, *, section_code: str) -> dict:
     }
 
 
-def _option(option_id: int, code: str, name: str | None, parent: str | None, count: int) -> dict:
+def _option(option_id: int, code: str, name: str, parent: str | None, count: int) -> FilterOption:
     return {"id": option_id, "code": code, "name": name, "parentCode": parent, "count": count}
 
 
@@ -188,7 +222,7 @@ COPYRIGHTS = (
 )
 
 
-def copyright_options() -> list[dict]:
+def copyright_options() -> list[CopyrightOption]:
     """CopyrightOptionVO of every copyright option, by id."""
     return [{"id": i, "code": code, "name": name} for i, code, name in COPYRIGHTS]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from typing import Protocol
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +23,16 @@ from models.downloads.tables import FailureReporter, Feedback
 from models.types import rowcount, utcnow
 from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
+
+
+class ReportSettings(Protocol):
+    """The settings of download-failure reports (modhub.settings.Settings has them): new reports
+    an application may open a day, and distinct votes that hide a resource (0: never)."""
+
+    @property
+    def download_failure_reports_per_app_day(self) -> int: ...
+    @property
+    def download_failure_hide_threshold(self) -> int: ...
 
 
 def _check_file(session: Session, post_id: int, file_id: int | None) -> None:
@@ -91,7 +102,14 @@ def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: 
 
 
 def report_download_failure(
-    session: Session, *, settings, post_id: int, app_id: int, reporter: str, body: dict
+    session: Session,
+    *,
+    settings: ReportSettings,
+    display: Display,
+    post_id: int,
+    app_id: int,
+    reporter: str,
+    body: dict,
 ) -> bool:
     """Merge a download-failure report; True when it made the resource hidden."""
     get_listed_or_raise(session, post_id=post_id)
@@ -125,11 +143,11 @@ def report_download_failure(
             pass
     session.flush()
     threshold = settings.download_failure_hide_threshold
-    reporters = session.scalar(
+    reporters = session.execute(
         select(func.count(FailureReporter.id)).where(FailureReporter.post_id == post_id)
-    )
+    ).scalar_one()
     if threshold and reporters >= threshold:
-        lifecycle.hide_resource(session, post_id=post_id, settings=settings, now=now)
+        lifecycle.hide_resource(session, post_id=post_id, display=display, now=now)
         return True
     return False
 
@@ -206,10 +224,10 @@ def resolve(session: Session, *, post_id: int, resolution: str, now: dt.datetime
     return done
 
 
-def restore(session: Session, *, post_id: int, settings, resolution: str) -> int:
+def restore(session: Session, *, post_id: int, display: Display, resolution: str) -> int:
     """Publish a resource hidden by reports again and resolve its reports (operator action)."""
     post = session.get(ResourcePost, post_id)
     if post is None or post.is_delete or post.status != lifecycle.HIDDEN:
         raise ApiError("CONFLICT", f"resource {post_id} is not hidden")
-    lifecycle.publish_resource(session, post_id=post_id, settings=settings)
+    lifecycle.publish_resource(session, post_id=post_id, display=display)
     return resolve(session, post_id=post_id, resolution=resolution)

@@ -20,6 +20,7 @@ from models.catalog.queries import (
 )
 from models.catalog.service import details
 from models.catalog.tables import ResourcePost, ServerPost, Tag
+from models.catalog.vos import ModDetail
 from models.community import posts as community_posts
 from models.paging import page_result
 from models.search.backends import backend_for, like_pattern
@@ -129,7 +130,7 @@ def query_servers(
     )
 
 
-def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> dict[str, Any]:
+def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> ModDetail:
     """Legacy resource object: the fields of ModDetailVO."""
     post = get_listed_or_raise(session, post_id=post_id)
     return details(session, [post], display=display, today=today)[0]
@@ -192,20 +193,44 @@ def query_posts(
             keyword=keyword,
             display=display,
         )
-    model = ServerPost if kind == SERVER else ResourcePost
-    query = select(ServerPost).where(ServerPost.is_delete.is_(False)) if kind == SERVER else listed_posts()
-    if section_code:
-        query = query.where(model.section_code == section_code)
-    if keyword and kind == RESOURCE:
-        query, _ = backend_for(session).match(query, keyword)  # the v2 search's keyword matching
-    elif keyword:
-        query = query.where(func.lower(ServerPost.main_name).like(like_pattern(keyword.lower()), escape="\\"))
-    query = query.order_by(model.publish_time.desc(), model.id.desc())
-    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
     if kind == SERVER:
-        items = [server_object(p, display=display) for p in rows]
-    else:
-        items = [{**s, "postType": RESOURCE} for s in summaries(session, rows, display=display)]
+        return _server_page(
+            session,
+            page_num=page_num,
+            page_size=page_size,
+            section_code=section_code,
+            keyword=keyword,
+            display=display,
+        )
+    query = listed_posts()
+    if section_code:
+        query = query.where(ResourcePost.section_code == section_code)
+    if keyword:
+        query, _ = backend_for(session).match(query, keyword)  # the v2 search's keyword matching
+    query = query.order_by(ResourcePost.publish_time.desc(), ResourcePost.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    items = [{**s, "postType": RESOURCE} for s in summaries(session, rows, display=display)]
+    return page_result(items, total=total, page_num=page_num, page_size=page_size)
+
+
+def _server_page(
+    session: Session,
+    *,
+    page_num: int,
+    page_size: int,
+    section_code: str | None,
+    keyword: str | None,
+    display: Display,
+) -> dict[str, Any]:
+    """PageResult of legacy server objects (live server posts), newest first."""
+    query = select(ServerPost).where(ServerPost.is_delete.is_(False))
+    if section_code:
+        query = query.where(ServerPost.section_code == section_code)
+    if keyword:
+        query = query.where(func.lower(ServerPost.main_name).like(like_pattern(keyword.lower()), escape="\\"))
+    query = query.order_by(ServerPost.publish_time.desc(), ServerPost.id.desc())
+    rows, total = page_of(session, query, page_num=page_num, page_size=page_size)
+    items = [server_object(p, display=display) for p in rows]
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 

@@ -138,13 +138,15 @@ def update(
     return True
 
 
-def close(session: Session, *, user_id: int, post_id: int, settings, now: dt.datetime | None = None) -> bool:
+def close(
+    session: Session, *, user_id: int, post_id: int, display: Display, now: dt.datetime | None = None
+) -> bool:
     """Soft-delete a post with its resource rows (pending reservations are dropped); a server
     that was online goes offline first, which raises server.status.offline."""
     now = now or utcnow()
     lobby, server = get_owned_post(session, post_id=post_id, user_id=user_id, lock=True)
     if server.server_status == "ONLINE":
-        set_server_status(session, post_id=post_id, online=False, settings=settings, now=now)
+        set_server_status(session, post_id=post_id, online=False, display=display, now=now)
     pending = session.scalars(
         select(LobbyResource.id)
         .where(  # rows locked before blobs

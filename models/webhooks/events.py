@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -26,11 +26,13 @@ _EVENTS = "outbox_new_events"
 _DELIVERIES = "outbox_due_deliveries"
 
 
-def emit(session: Session, *, kind: str, data: dict[str, Any], now: datetime | None = None) -> OutboxEvent:
+def emit(
+    session: Session, *, kind: str, data: Mapping[str, object], now: datetime | None = None
+) -> OutboxEvent:
     """Record a domain event in the current transaction; it is relayed only once committed."""
     if kind not in EVENT_KINDS:
         raise ValueError(f"unknown event kind {kind!r}")
-    row = OutboxEvent(event_id=str(uuid.uuid4()), kind=kind, data=data, created_at=now or utcnow())
+    row = OutboxEvent(event_id=str(uuid.uuid4()), kind=kind, data=dict(data), created_at=now or utcnow())
     session.add(row)
     session.flush()
     session.info.setdefault(_EVENTS, []).append(row.id)

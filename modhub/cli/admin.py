@@ -26,7 +26,7 @@ def _apply(action, **kwargs) -> None:
 
     platform = load_platform()
     with platform.db.session() as session, session.begin():
-        post = run_or_fail(lambda: action(session, settings=platform.settings, **kwargs))
+        post = run_or_fail(lambda: action(session, display=platform.display, **kwargs))
         out = resource_snapshot(session, post, display=platform.display)
     click.echo(json.dumps(out, ensure_ascii=False))
 
@@ -112,7 +112,7 @@ def server_status(post_id: int, state: str) -> None:
     with platform.db.session() as session, session.begin():
         changed = run_or_fail(
             lambda: set_server_status(
-                session, post_id=post_id, online=state == "online", settings=platform.settings
+                session, post_id=post_id, online=state == "online", display=platform.display
             )
         )
         from models.catalog.tables import ServerPost

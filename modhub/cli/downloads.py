@@ -28,9 +28,7 @@ def resource_restore(post_id: int, note: str) -> None:
 
     platform = _platform()
     with platform.db.session() as session, session.begin():
-        resolved = _run(
-            lambda: restore(session, post_id=post_id, settings=platform.settings, resolution=note)
-        )
+        resolved = _run(lambda: restore(session, post_id=post_id, display=platform.display, resolution=note))
     click.echo(json.dumps({"postId": post_id, "status": "PUBLISHED", "resolvedReports": resolved}))
 
 

@@ -75,9 +75,7 @@ def moderate_approve(draft_id: int, reviewer_id: int | None) -> None:
     with platform.db.session() as session, session.begin():
         reviewer = _reviewer(session, reviewer_id)
         post = run_or_fail(
-            lambda: review.approve(
-                session, draft_id=draft_id, settings=platform.settings, reviewer_id=reviewer
-            )
+            lambda: review.approve(session, draft_id=draft_id, display=platform.display, reviewer_id=reviewer)
         )
         out = {"draftId": draft_id, "state": "PUBLISHED", "postId": post.id, "postVersion": post.post_version}
     _echo(out)

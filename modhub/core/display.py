@@ -74,8 +74,8 @@ class Display:
     """How records show times and URLs: the platform time zone, the CDN base of stored images and
     the public site URL. Built once from the settings (Platform.wire) and passed to every read as
     one typed argument, `display: Display` (no bare time-zone string, no settings object for
-    presentation). Domain changes that are handed the settings for other reasons (the lifecycle's
-    webhook snapshots, download links) build theirs with `from_settings`.
+    presentation): the reads and the domain changes whose events carry records alike (the
+    catalogue lifecycle's webhook snapshots).
     """
 
     time_zone: str

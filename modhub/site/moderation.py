@@ -64,7 +64,7 @@ def moderation_approve(draft_id: int):
         lambda actor: review.approve(
             session(),
             draft_id=draft_id,
-            settings=platform().settings,
+            display=platform().display,
             reviewer_id=actor,
             now=platform().clock(),
         ),

@@ -19,7 +19,7 @@ from tests.functional.identity.live import scratch_database
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
 
 
-def _race(sessions, settings, actions) -> list:
+def _race(sessions, display, actions) -> list:
     barrier, results = threading.Barrier(len(actions)), [None] * len(actions)
 
     def run(i, action):
@@ -39,18 +39,18 @@ def _race(sessions, settings, actions) -> list:
     return results
 
 
-def test_concurrent_decisions_on_one_draft(settings):
+def test_concurrent_decisions_on_one_draft(display):
     with scratch_database("authoring_race") as url:
         engine = create_engine(url, pool_size=6)
         sessions = sessionmaker(engine, expire_on_commit=False)
         with sessions() as s, s.begin():
             ids = seed(s)
-        approve = [lambda s: review.approve(s, draft_id=ids["new"], settings=settings)] * 3
+        approve = [lambda s: review.approve(s, draft_id=ids["new"], display=display)] * 3
         reject = [lambda s: review.reject(s, draft_id=ids["edit"], reason="no")]
         results = _race(
             sessions,
-            settings,
-            approve + reject + [lambda s: review.approve(s, draft_id=ids["edit"], settings=settings)],
+            display,
+            approve + reject + [lambda s: review.approve(s, draft_id=ids["edit"], display=display)],
         )
         assert sorted(map(str, results[:3])) == ["200711", "200711", "won"]
         assert sorted(map(str, results[3:])) == ["200711", "won"]

@@ -16,26 +16,26 @@ UPLOAD = f"{V2}/draft-files"
 JAR = b"PK\x03\x04 not really a jar " * 100
 
 
-def _approve(db, settings, draft_id):
+def _approve(db, display, draft_id):
     with db.session() as s, s.begin():
-        review.approve(s, draft_id=draft_id, settings=settings)
+        review.approve(s, draft_id=draft_id, display=display)
 
 
 def test_approval_raises_signed_webhooks_to_subscribers(
-    signed, db, settings, tax, author, rt, receiver, subscribe
+    signed, db, display, tax, author, rt, receiver, subscribe
 ):
     subscribe(receiver.url, events=["resource.published", "resource.updated"])
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax), headers=author.headers)
     assert relay_pending(rt) == []  # nothing is sent for a draft in review
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     deliver_many(rt, relay_pending(rt))
     signed.post(
         EDIT[0].format(draft_id), json={"mainName": "Create 2", "postVersion": 1}, headers=author.headers
     )
     with db.session() as s:
         [edit] = [d for d in review.queue(s)]
-    _approve(db, settings, edit.id)
+    _approve(db, display, edit.id)
     deliver_many(rt, relay_pending(rt))
     got = receiver.wait_for(2)
     bodies = [json.loads(g.body) for g in got]
@@ -52,7 +52,7 @@ def _upload(signed, author, content=JAR, name="create-1.0.jar"):
     )
 
 
-def test_uploaded_draft_files_become_resource_files(signed, db, settings, tax, author, make_author):
+def test_uploaded_draft_files_become_resource_files(signed, db, display, tax, author, make_author):
     up = data(_upload(signed, author))
     assert up["size"] == len(JAR) and up["sha256"] == hashlib.sha256(JAR).hexdigest()
     cover = data(_upload(signed, author, b"\x89PNG cover", "cover.png"))["fileId"]
@@ -76,7 +76,7 @@ def test_uploaded_draft_files_become_resource_files(signed, db, settings, tax, a
     theirs = data(_upload(signed, other, b"other bytes"))["fileId"]
     stolen = signed.post(SAVE[0].format(0), json={"coverFileId": theirs}, headers=author.headers)
     assert error_code(stolen, 400) == 200710
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     files = data(signed.get(f"{V2}/mods/{draft_id}/files"))
     assert sorted(f["storageType"] for f in files) == ["DIRECT_LINK", "DIRECT_UPLOAD"]
     [jar] = [f for f in files if f["storageType"] == "DIRECT_UPLOAD"]

@@ -21,9 +21,9 @@ def _draft(db, draft_id) -> ResourceDraft:
         return s.get(ResourceDraft, draft_id)
 
 
-def _approve(db, settings, draft_id):
+def _approve(db, display, draft_id):
     with db.session() as s, s.begin():
-        return review.approve(s, draft_id=draft_id, settings=settings).id
+        return review.approve(s, draft_id=draft_id, display=display).id
 
 
 def _reject(db, draft_id, reason="cover missing"):
@@ -40,7 +40,7 @@ def _events(db):
 
 
 @pytest.mark.parametrize("alias", [0, 1])
-def test_init_save_publish_approve_on_each_alias(signed, db, settings, tax, author, alias):
+def test_init_save_publish_approve_on_each_alias(signed, db, display, tax, author, alias):
     draft_id = new_draft(signed, author, tax, alias)
     assert _draft(db, draft_id).state == "DRAFT"
     assert error_code(signed.get(f"{V2}/mods/{draft_id}"), 404) == 200404  # drafts are not listed
@@ -51,7 +51,7 @@ def test_init_save_publish_approve_on_each_alias(signed, db, settings, tax, auth
     assert data(signed.post(PUBLISH[alias].format(draft_id), json={}, headers=author.headers)) is True
     assert _draft(db, draft_id).state == "PENDING_REVIEW"
     assert error_code(signed.get(f"{V2}/mods/{draft_id}"), 404) == 200404  # nothing visible in review
-    assert _approve(db, settings, draft_id) == draft_id
+    assert _approve(db, display, draft_id) == draft_id
     assert _draft(db, draft_id).state == "PUBLISHED"
     shown = data(signed.get(f"{V2}/mods/{draft_id}"))
     assert (shown["mainName"], shown["postVersion"], shown["resourceType"]) == ("机械动力 Create", 1, "mod")
@@ -81,7 +81,7 @@ def test_save_zero_creates_a_new_draft_and_saves_merge_fields(signed, db, tax, a
     assert _draft(db, first).content == {"subName": "x"}
 
 
-def test_reject_with_reason_back_to_draft_and_resubmit(signed, db, settings, tax, author):
+def test_reject_with_reason_back_to_draft_and_resubmit(signed, db, display, tax, author):
     draft_id = new_draft(signed, author, tax)
     assert data(signed.post(PUBLISH[0].format(draft_id), json=full_body(tax), headers=author.headers))
     _reject(db, draft_id, "封面缺失 cover missing")
@@ -97,19 +97,19 @@ def test_reject_with_reason_back_to_draft_and_resubmit(signed, db, settings, tax
     assert _draft(db, draft_id).state == "DRAFT"
     assert data(signed.post(PUBLISH[1].format(draft_id), json={}, headers=author.headers)) is True
     assert _draft(db, draft_id).state == "PENDING_REVIEW" and _draft(db, draft_id).reject_reason is None
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     with pytest.raises(Exception) as again:
-        _approve(db, settings, draft_id)
+        _approve(db, display, draft_id)
     assert getattr(again.value, "code", None) == 200711
 
 
-def test_a_draft_in_review_or_published_is_frozen(signed, db, settings, tax, author):
+def test_a_draft_in_review_or_published_is_frozen(signed, db, display, tax, author):
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax), headers=author.headers)
     resubmit = signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)
     assert error_code(resubmit, 409) == 200701
     assert error_code(signed.post(SAVE[1].format(draft_id), json={}, headers=author.headers), 409) == 200701
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     assert error_code(signed.post(SAVE[0].format(draft_id), json={}, headers=author.headers), 409) == 200701
 
 
@@ -233,16 +233,16 @@ def test_relation_keys_outside_the_three_kinds_are_ignored(signed, db, tax, auth
     assert _draft(db, draft_id).content["relation"] == body["relation"]  # kept as sent
 
 
-def _published(signed, db, settings, tax, author, **fields) -> int:
+def _published(signed, db, display, tax, author, **fields) -> int:
     draft_id = new_draft(signed, author, tax)
     signed.post(PUBLISH[0].format(draft_id), json=full_body(tax, **fields), headers=author.headers)
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     return draft_id
 
 
 @pytest.mark.parametrize("alias", [0, 1])
-def test_edit_goes_through_review_and_bumps_the_version(signed, db, settings, tax, author, alias):
-    post_id = _published(signed, db, settings, tax, author)
+def test_edit_goes_through_review_and_bumps_the_version(signed, db, display, tax, author, alias):
+    post_id = _published(signed, db, display, tax, author)
     body = {"mainName": "Create 2", "resourceVersion": "2.0", "updateCommit": "trains", "postVersion": 1}
     assert data(signed.post(EDIT[alias].format(post_id), json=body, headers=author.headers)) is True
     with db.session() as s:
@@ -254,7 +254,7 @@ def test_edit_goes_through_review_and_bumps_the_version(signed, db, settings, ta
         changes = {f: (old, new) for f, old, new in review.diff(s, s.get(ResourceDraft, edit_id))}
     assert changes["main_name"] == ("机械动力 Create", "Create 2")
     assert changes["resource_version"] == ("1.0", "2.0")
-    _approve(db, settings, edit_id)
+    _approve(db, display, edit_id)
     shown = data(signed.get(f"{V2}/mods/{post_id}"))
     assert (shown["mainName"], shown["postVersion"], shown["resourceVersion"]) == ("Create 2", 2, "2.0")
     versions = data(signed.get(f"{V2}/mods/{post_id}/versions"))
@@ -275,12 +275,12 @@ def test_edit_goes_through_review_and_bumps_the_version(signed, db, settings, ta
         assert len(s.scalars(select(ResourceDraft).where(ResourceDraft.parent_post_id == post_id)).all()) == 2
 
 
-def test_stale_edit_is_refused(signed, db, settings, tax, author, make_author):
-    post_id = _published(signed, db, settings, tax, author)
+def test_stale_edit_is_refused(signed, db, display, tax, author, make_author):
+    post_id = _published(signed, db, display, tax, author)
     signed.post(EDIT[0].format(post_id), json={"mainName": "v2", "postVersion": 1}, headers=author.headers)
     with db.session() as s:
         edit_id = s.scalar(select(ResourceDraft.id).where(ResourceDraft.parent_post_id == post_id))
-    _approve(db, settings, edit_id)
+    _approve(db, display, edit_id)
     stale = signed.post(
         EDIT[1].format(post_id), json={"mainName": "v3", "postVersion": 1}, headers=author.headers
     )
@@ -299,15 +299,15 @@ def test_stale_edit_is_refused(signed, db, settings, tax, author, make_author):
             .where(ResourceDraft.parent_post_id == post_id, ResourceDraft.state == "PENDING_REVIEW")
             .order_by(ResourceDraft.id)
         ).all()
-    _approve(db, settings, my_edit)
+    _approve(db, display, my_edit)
     with pytest.raises(Exception) as refused:
-        _approve(db, settings, co_edit)
+        _approve(db, display, co_edit)
     assert getattr(refused.value, "code", None) == 200702
     assert data(signed.get(f"{V2}/mods/{post_id}"))["subName"] == "me"
 
 
-def test_edit_refusals(signed, db, settings, tax, author, make_author):
-    post_id = _published(signed, db, settings, tax, author)
+def test_edit_refusals(signed, db, display, tax, author, make_author):
+    post_id = _published(signed, db, display, tax, author)
     other = make_author()
     assert (
         error_code(signed.post(EDIT[0].format(post_id), json={"mainName": "x"}, headers=other.headers), 403)
@@ -337,8 +337,8 @@ def test_edit_refusals(signed, db, settings, tax, author, make_author):
     assert error_code(again, 409) == 200701
 
 
-def test_save_zero_with_parent_makes_an_edit_draft(signed, db, settings, tax, author):
-    post_id = _published(signed, db, settings, tax, author)
+def test_save_zero_with_parent_makes_an_edit_draft(signed, db, display, tax, author):
+    post_id = _published(signed, db, display, tax, author)
     body = {"parentPostId": post_id, "mainName": "renamed"}
     edit_id = data(signed.post(SAVE[0].format(0), json=body, headers=author.headers))["postId"]
     d = _draft(db, edit_id)
@@ -346,7 +346,7 @@ def test_save_zero_with_parent_makes_an_edit_draft(signed, db, settings, tax, au
     again = data(signed.post(SAVE[1].format(0), json={**body, "subName": "s"}, headers=author.headers))
     assert again["postId"] == edit_id  # the open EDIT draft is reused
     assert data(signed.post(PUBLISH[0].format(edit_id), json={}, headers=author.headers)) is True
-    _approve(db, settings, edit_id)
+    _approve(db, display, edit_id)
     assert data(signed.get(f"{V2}/mods/{post_id}"))["mainName"] == "renamed"
 
 
@@ -364,13 +364,13 @@ def test_without_proxy_token_is_refused(signed, tax):
     assert error_code(signed.post(SAVE[0].format(0), json={}), 401) in (200209, 200210)
 
 
-def test_paid_price_and_authors_reach_the_published_post(signed, db, settings, tax, author, make_user):
+def test_paid_price_and_authors_reach_the_published_post(signed, db, display, tax, author, make_user):
     helper = make_user(username="helper")
     authors = json.dumps([{"userId": helper, "role": "COLLABORATOR"}])
     post_id = _published(
         signed,
         db,
-        settings,
+        display,
         tax,
         author,
         isPaid=True,
@@ -396,7 +396,7 @@ def test_submission_checks_the_saved_fields_again(signed, db, tax, author):
     assert _draft(db, draft_id).state == "DRAFT"
 
 
-def test_every_id_a_write_takes_is_read_from_the_api(signed, db, settings, tax, author):
+def test_every_id_a_write_takes_is_read_from_the_api(signed, db, display, tax, author):
     """An outside author: the ids of init and save come from documented reads only."""
     options = data(signed.get(f"{V2}/games/minecraft/filter-options"))
     type_id = next(o["id"] for o in options["resourceTypes"] if o["code"] == "mod")
@@ -421,7 +421,7 @@ def test_every_id_a_write_takes_is_read_from_the_api(signed, db, settings, tax, 
     )
     assert data(signed.post(SAVE[0].format(draft_id), json=body, headers=author.headers))
     assert data(signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)) is True
-    _approve(db, settings, draft_id)
+    _approve(db, display, draft_id)
     shown = data(signed.get(f"{V2}/mods/{draft_id}"))
     assert (shown["resourceType"], shown["runPlatform"]) == ("mod", "forge")
     assert shown["mainCategories"] == ["mod-tech", "mod-magic"]

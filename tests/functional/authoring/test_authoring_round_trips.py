@@ -26,7 +26,7 @@ def statements(engine, seen: list):
         event.remove(engine, "before_cursor_execute", on)
 
 
-def test_save_and_edit_round_trips(signed, db, settings, pg_engine, tax, author):
+def test_save_and_edit_round_trips(signed, db, display, pg_engine, tax, author):
     draft_id = new_draft(signed, author, tax)
     body = full_body(tax)
     with statements(pg_engine, []) as seen:
@@ -36,7 +36,7 @@ def test_save_and_edit_round_trips(signed, db, settings, pg_engine, tax, author)
     assert len(seen) <= 16, seen
     signed.post(PUBLISH[0].format(draft_id), json={}, headers=author.headers)
     with db.session() as s, s.begin():
-        review.approve(s, draft_id=draft_id, settings=settings)
+        review.approve(s, draft_id=draft_id, display=display)
     with statements(pg_engine, []) as seen:
         assert (
             data(

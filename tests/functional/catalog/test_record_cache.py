@@ -45,9 +45,9 @@ def statements(platform):
     event.remove(engine, "before_cursor_execute", count)
 
 
-def _change(db, settings, **changes):
+def _change(db, display, **changes):
     with db.session() as session:
-        lifecycle.update_resource(session, settings=settings, **changes)
+        lifecycle.update_resource(session, display=display, **changes)
         session.commit()
 
 
@@ -115,32 +115,32 @@ def test_with_the_generation_in_the_database_kept_records_are_served_by_a_thread
     assert hops == [1, 1]
 
 
-def test_update_visibility_and_deletion_are_seen_by_the_next_read(signed, cat, db, settings):
+def test_update_visibility_and_deletion_are_seen_by_the_next_read(signed, cat, db, display):
     post = cat.post()
     before = signed.get(DETAIL.format(post))
     signed.post(BATCH, json={"postIds": [post]})
-    _change(db, settings, post_id=post, main_name="新名字 Renamed")
+    _change(db, display, post_id=post, main_name="新名字 Renamed")
     after = signed.get(DETAIL.format(post))
     assert data(after)["mainName"] == "新名字 Renamed"
     assert after.headers["ETag"] != before.headers["ETag"]
     assert data(signed.post(BATCH, json={"postIds": [post]}))[0]["mainName"] == "新名字 Renamed"
-    _change(db, settings, post_id=post, visibility="PRIVATE")
+    _change(db, display, post_id=post, visibility="PRIVATE")
     assert error_code(signed.get(DETAIL.format(post)), 404) == 200404
     assert data(signed.post(BATCH, json={"postIds": [post]})) == [None]
-    _change(db, settings, post_id=post, visibility="PUBLIC")
+    _change(db, display, post_id=post, visibility="PUBLIC")
     assert data(signed.get(DETAIL.format(post)))["postId"] == post
     with db.session() as session:
-        lifecycle.delete_resource(session, post_id=post, settings=settings)
+        lifecycle.delete_resource(session, post_id=post, display=display)
         session.commit()
     assert error_code(signed.get(DETAIL.format(post)), 404) == 200404
     assert data(signed.post(BATCH, json={"postIds": [post]})) == [None]
 
 
-def test_a_rolled_back_change_keeps_the_records(signed, cat, db, settings, statements):
+def test_a_rolled_back_change_keeps_the_records(signed, cat, db, display, statements):
     post = cat.post()
     signed.get(DETAIL.format(post))
     with db.session() as session:
-        lifecycle.update_resource(session, settings=settings, post_id=post, main_name="never")
+        lifecycle.update_resource(session, display=display, post_id=post, main_name="never")
         session.rollback()
     statements.clear()
     assert data(signed.get(DETAIL.format(post)))["mainName"] != "never"
@@ -198,16 +198,20 @@ def test_every_process_sees_a_change_at_its_next_read(settings):
             assert [read(b).json()["data"]["mainName"] for b in bases] == ["原名 Original"] * 2
             with platform.db.session() as session:
                 lifecycle.update_resource(
-                    session, settings=settings, post_id=post.id, main_name="改名 Renamed"
+                    session, display=platform.display, post_id=post.id, main_name="改名 Renamed"
                 )
                 session.commit()
             assert [read(b).json()["data"]["mainName"] for b in bases] == ["改名 Renamed"] * 2
             with platform.db.session() as session:
-                lifecycle.update_resource(session, settings=settings, post_id=post.id, visibility="PRIVATE")
+                lifecycle.update_resource(
+                    session, display=platform.display, post_id=post.id, visibility="PRIVATE"
+                )
                 session.commit()
             assert [read(b).json()["code"] for b in bases] == [200404, 200404]
             with platform.db.session() as session:
-                lifecycle.update_resource(session, settings=settings, post_id=post.id, visibility="PUBLIC")
-                lifecycle.delete_resource(session, post_id=post.id, settings=settings)
+                lifecycle.update_resource(
+                    session, display=platform.display, post_id=post.id, visibility="PUBLIC"
+                )
+                lifecycle.delete_resource(session, post_id=post.id, display=platform.display)
                 session.commit()
             assert [read(b).json()["code"] for b in bases] == [200404, 200404]

@@ -77,7 +77,7 @@ def test_failures_are_merged_by_fingerprint_and_summed(signed, db, cat, post):
 
 
 def test_distinct_reporters_hide_the_resource_until_restored(
-    signed, db, cat, post, make_user, make_token, creds, settings
+    signed, db, cat, post, make_user, make_token, creds, display
 ):
     users = [make_user() for _ in range(3)]
     tokens = [make_token(creds.app_id, u) for u in users]
@@ -102,9 +102,9 @@ def test_distinct_reporters_hide_the_resource_until_restored(
         dt.datetime.now(dt.UTC).astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%dT%H:%M:%S")
     )
     with db.session() as s, s.begin():
-        assert reports.restore(s, post_id=post, settings=settings, resolution="mirror fixed") == 2
+        assert reports.restore(s, post_id=post, display=display, resolution="mirror fixed") == 2
     with db.session() as s, s.begin(), pytest.raises(ApiError) as again:
-        reports.restore(s, post_id=post, settings=settings, resolution="again")
+        reports.restore(s, post_id=post, display=display, resolution="again")
     assert again.value.entry.name == "CONFLICT"
     assert data(signed.get(f"/openapi/v2/mods/{post}"))["postId"] == post
     with db.session() as s:

@@ -256,7 +256,7 @@ def test_cancel_pending_deletes_uploaded_becomes_tombstone(owner, client):
     )
 
 
-def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settings):
+def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, display):
     from sqlalchemy import select
 
     from models.catalog.lifecycle import set_server_status
@@ -264,7 +264,7 @@ def test_a_lobby_post_is_a_server_post_its_status_events_apply(owner, db, settin
 
     post_id = data(owner.publish(post_body()))
     with db.session() as session:
-        assert set_server_status(session, post_id=post_id, online=True, settings=settings)
+        assert set_server_status(session, post_id=post_id, online=True, display=display)
         session.commit()
     assert data(owner.post(f"/{post_id}/close")) is True  # an online server goes offline first
     with db.session() as session:

@@ -17,8 +17,10 @@ author (REPLY), in the same transaction.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, true, update
-from sqlalchemy.orm import Session
+from collections.abc import Callable
+
+from sqlalchemy import Update, delete, true, update
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from models.community.notifications import notify
 from models.community.posts import get_live_post
@@ -30,6 +32,8 @@ from modhub.core.sanitize import clean_html
 
 ANSWER = "QUESTION_ANSWER"
 VOTES = {"UP": "UPVOTE", "DOWN": "DOWNVOTE"}
+# vote kind -> the UPDATE that moves the voted record's counter by a step (+1 or -1)
+Counters = dict[str, Callable[[int], Update]]
 
 
 def answer_question(
@@ -94,7 +98,7 @@ def close_question(session: Session, *, question_id: int, user_id: int) -> None:
     session.flush()
 
 
-def _target(session: Session, entity_type: str, entity_id: int):
+def _target(session: Session, entity_type: str, entity_id: int) -> tuple[int, Counters]:
     """(author id, counter updates by vote kind) of a live question or answer."""
     if entity_type == QUESTION:
         post = get_live_post(session, post_type=QUESTION, post_id=entity_id)
@@ -112,7 +116,7 @@ def _target(session: Session, entity_type: str, entity_id: int):
         raise ApiError("RECORD_NOT_FOUND", f"answer {entity_id} does not exist")
     where = update(Answer).where(Answer.id == entity_id)
 
-    def counter(column):
+    def counter(column: InstrumentedAttribute[int]) -> Callable[[int], Update]:
         return lambda step: where.where(column > 0 if step < 0 else true()).values({column: column + step})
 
     return row.user_id, {"UPVOTE": counter(Answer.upvote_count), "DOWNVOTE": counter(Answer.downvote_count)}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import nh3
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -22,7 +24,7 @@ from modhub.core.sanitize import clean_html
 
 def list_comments(
     session: Session, *, entity_type: str, entity_id: int, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommentVO> of a visible record: NORMAL, not deleted, newest first."""
     require_entity(session, entity_type=entity_type, entity_id=entity_id)
     return _page(session, entity_type, entity_id, page_num=page_num, page_size=page_size, display=display)
@@ -30,7 +32,7 @@ def list_comments(
 
 def list_resource_comments(
     session: Session, *, post_id: int, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommentVO> of a listed resource: NORMAL, not deleted, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     return _page(session, RESOURCE, post_id, page_num=page_num, page_size=page_size, display=display)
@@ -38,7 +40,7 @@ def list_resource_comments(
 
 def _page(
     session: Session, entity_type: str, entity_id: int, *, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     offset = check_page(page_num=page_num, page_size=page_size)
     visible = (
         Comment.entity_type == entity_type,
@@ -127,8 +129,8 @@ def publish(
         )
     session.flush()
     snippet = nh3.clean(text, tags=set())
-    notified = {user_id}
-    recipients = [(parent.user_id, "REPLY")] if parent else []
+    notified: set[int | None] = {user_id}
+    recipients: list[tuple[int | None, str]] = [(parent.user_id, "REPLY")] if parent else []
     recipients.append((owner, "COMMENT"))
     mentioned = set(mentioned_user_ids or [])
     if mentioned:

@@ -14,13 +14,16 @@ from models.community.notifications import notify
 from models.community.sensitive import matcher
 from models.community.social import live_user
 from models.community.tables import PrivateMessage, UserBlock
+from models.community.vos import PrivateMessageResultVO
 from models.types import utcnow
 from modhub.core.errors import ApiError
 
 STATUS_OF = {None: "DELIVERED", "REVIEW": "REVIEW", "BLOCK": "BLOCKED"}
 
 
-def send(session: Session, *, sender_id: int, to_user_id: int, content: str, words: tuple[str, ...]) -> dict:
+def send(
+    session: Session, *, sender_id: int, to_user_id: int, content: str, words: tuple[str, ...]
+) -> PrivateMessageResultVO:
     """OpenApiPrivateMessageResultVO of a stored message (delivered, held or blocked)."""
     if to_user_id == sender_id:
         raise ApiError("SELF_MESSAGE")

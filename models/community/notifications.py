@@ -4,10 +4,13 @@ collect, follow, comment), listed, marked read and counted for their recipient o
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from models.community.tables import Notification
+from models.community.vos import MessageVO
 from models.identity.tables import User
 from models.paging import check_page, page_result
 from models.types import utcnow
@@ -52,7 +55,7 @@ def notify(
     )
 
 
-def message_vo(row: Notification, sender: User | None, *, display: Display) -> dict:
+def message_vo(row: Notification, sender: User | None, *, display: Display) -> MessageVO:
     """MessageVO of a notification and its sender."""
     return {
         "messageId": row.id,
@@ -71,7 +74,7 @@ def message_vo(row: Notification, sender: User | None, *, display: Display) -> d
 
 def list_notifications(
     session: Session, *, user_id: int, read_flag: bool | None, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<MessageVO> of the user's own notifications, newest first."""
     where = [Notification.user_id == user_id]
     if read_flag is not None:

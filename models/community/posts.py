@@ -5,13 +5,18 @@ and delete with their post.published / post.deleted events, and answer acceptanc
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any, TypeVar
 
 from sqlalchemy import Select, case, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from models.base import Base
 from models.community import records
 from models.community.notifications import notify
 from models.community.tables import DISCUSS, QUESTION, Answer, CommunityPost, Moment
+from models.community.vos import MomentVO, PostDetailVO, PostSummaryVO, QuestionVO
 from models.identity.tables import User
 from models.paging import check_page, page_result
 from models.search.backends import like_pattern
@@ -22,27 +27,33 @@ from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
 LIVE_USER = User.is_delete.is_(False)
+E = TypeVar("E", bound=Base)
 
 
 def page_with_authors(
-    session: Session, query: Select, author_col, *, page_num: int, page_size: int
-) -> tuple[list[tuple], int]:
+    session: Session,
+    query: Select[E],
+    author_col: InstrumentedAttribute[int],
+    *,
+    page_num: int,
+    page_size: int,
+) -> tuple[list[tuple[E, User | None]], int]:
     """One page of (row, author or None) pairs and the total (two queries)."""
     offset = check_page(page_num=page_num, page_size=page_size)
     total = session.execute(select(func.count()).select_from(query.order_by(None).subquery())).scalar_one()
     if total <= offset:
         return [], total
-    entity = query.column_descriptions[0]["entity"]
+    entity: type[E] = query.column_descriptions[0]["entity"]
     rows = session.execute(
         query.with_only_columns(entity, User)
         .outerjoin(User, (User.id == author_col) & LIVE_USER)
         .offset(offset)
         .limit(page_size)
     ).all()
-    return [tuple(r) for r in rows], total
+    return [(row, author) for row, author in rows], total
 
 
-def _posts(post_type: str, *, section_code: str | None, keyword: str | None) -> Select:
+def _posts(post_type: str, *, section_code: str | None, keyword: str | None) -> Select[CommunityPost]:
     query = select(CommunityPost).where(
         CommunityPost.post_type == post_type, CommunityPost.is_delete.is_(False)
     )
@@ -81,7 +92,7 @@ def query_discuss(
     page_size: int,
     display: Display,
     user_id: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommunityPostSummaryVO> of discussion posts, newest first."""
     query = _posts(DISCUSS, section_code=section_code, keyword=keyword)
     if user_id is not None:
@@ -93,7 +104,7 @@ def query_discuss(
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_discuss(session: Session, *, post_id: int, display: Display) -> dict:
+def get_discuss(session: Session, *, post_id: int, display: Display) -> PostDetailVO:
     """CommunityPostDetailVO of one discussion post."""
     post = get_live_post(session, post_type=DISCUSS, post_id=post_id)
     return records.post_detail(post, _author(session, post.user_id), display=display)
@@ -101,7 +112,7 @@ def get_discuss(session: Session, *, post_id: int, display: Display) -> dict:
 
 def details_by_ids(
     session: Session, *, post_type: str, post_ids: list[int], display: Display
-) -> dict[int, dict]:
+) -> dict[int, PostDetailVO] | dict[int, QuestionVO]:
     """CommunityPostDetailVO (discussion) or CommunityQuestionVO with content (question) of the live
     posts of that type among post_ids, by id (two queries: posts, then their authors)."""
     posts = list(
@@ -129,7 +140,7 @@ def query_questions(
     page_num: int,
     page_size: int,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommunityQuestionVO> of questions, newest first (no content in the list)."""
     query = _posts(QUESTION, section_code=section_code, keyword=keyword)
     if is_resolved is not None:
@@ -142,13 +153,15 @@ def query_questions(
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_question(session: Session, *, post_id: int, display: Display) -> dict:
+def get_question(session: Session, *, post_id: int, display: Display) -> QuestionVO:
     """CommunityQuestionVO of one question, content included."""
     post = get_live_post(session, post_type=QUESTION, post_id=post_id)
     return records.question(post, _author(session, post.user_id), display=display, detail=True)
 
 
-def list_answers(session: Session, *, post_id: int, page_num: int, page_size: int, display: Display) -> dict:
+def list_answers(
+    session: Session, *, post_id: int, page_num: int, page_size: int, display: Display
+) -> dict[str, Any]:
     """PageResult<CommunityAnswerVO>: accepted first, then voteScore descending, oldest first."""
     post = get_live_post(session, post_type=QUESTION, post_id=post_id)
     accepted = post.accepted_answer_id
@@ -169,7 +182,7 @@ def list_answers(session: Session, *, post_id: int, page_num: int, page_size: in
 
 def query_moments(
     session: Session, *, user_id: int | None, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommunityMomentVO>, newest first, optionally of one author."""
     query = select(Moment).where(Moment.is_delete.is_(False))
     if user_id is not None:
@@ -180,7 +193,7 @@ def query_moments(
     return page_result(items, total=total, page_num=page_num, page_size=page_size)
 
 
-def get_moment(session: Session, *, moment_id: int, display: Display) -> dict:
+def get_moment(session: Session, *, moment_id: int, display: Display) -> MomentVO:
     """CommunityMomentVO of one moment."""
     row = session.get(Moment, moment_id)
     if row is None or row.is_delete:
@@ -188,9 +201,9 @@ def get_moment(session: Session, *, moment_id: int, display: Display) -> dict:
     return records.moment(row, _author(session, row.user_id), display=display)
 
 
-def _event_data(session: Session, post: CommunityPost, *, display: Display) -> dict:
+def _event_data(session: Session, post: CommunityPost, *, display: Display) -> dict[str, object]:
     author = _author(session, post.user_id)
-    vo = (
+    vo: PostSummaryVO | QuestionVO = (
         records.post_summary(post, author, display=display)
         if post.post_type == DISCUSS
         else records.question(post, author, display=display)
@@ -209,10 +222,14 @@ def publish_post(
     content_md: str | None,
     display: Display,
     now: dt.datetime | None = None,
-    **question,
+    tags: Sequence[str] | None = None,
+    difficulty: int | None = None,
+    reward_amount: Decimal | None = None,
+    reward_currency: str | None = None,
 ) -> CommunityPost:
     """Create a live discussion or question post (HTML sanitised, Markdown kept; a question
-    starts OPEN) and emit post.published in the same transaction."""
+    starts OPEN, with its tags, difficulty and reward) and emit post.published in the same
+    transaction."""
     now = now or utcnow()
     post = CommunityPost(
         post_type=post_type,
@@ -222,10 +239,12 @@ def publish_post(
         content_html=clean_html(content_html),
         content_md=content_md,
         question_status="OPEN" if post_type == QUESTION else None,
-        tags=list(question.pop("tags", []) or []),
+        tags=list(tags or []),
+        difficulty=difficulty,
+        reward_amount=reward_amount,
+        reward_currency=reward_currency,
         publish_time=now,
         update_time=now,
-        **question,
     )
     session.add(post)
     session.flush()

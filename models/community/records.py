@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from models.community.tables import Answer, Comment, CommunityPost, CommunityProfile, Moment
+from models.community.vos import (
+    AnswerVO,
+    CommentVO,
+    FollowUserVO,
+    MomentVO,
+    PostDetailVO,
+    PostSummaryVO,
+    ProfileVO,
+    QuestionVO,
+)
 from models.identity.tables import User
 from modhub.core.display import Display, display_url, format_time
 from modhub.core.sanitize import clean_html
@@ -17,7 +29,7 @@ def _avatar(user: User | None, display: Display) -> str | None:
     return display_url(user.avatar, display.cdn_base_url) if user else None
 
 
-def post_summary(post: CommunityPost, author: User | None, *, display: Display) -> dict:
+def post_summary(post: CommunityPost, author: User | None, *, display: Display) -> PostSummaryVO:
     """CommunityPostSummaryVO of a discussion post."""
     zone = display.time_zone
     return {
@@ -37,7 +49,7 @@ def post_summary(post: CommunityPost, author: User | None, *, display: Display) 
     }
 
 
-def post_detail(post: CommunityPost, author: User | None, *, display: Display) -> dict:
+def post_detail(post: CommunityPost, author: User | None, *, display: Display) -> PostDetailVO:
     """CommunityPostDetailVO: the summary plus XSS-filtered HTML and the Markdown source."""
     return {
         **post_summary(post, author, display=display),
@@ -46,7 +58,9 @@ def post_detail(post: CommunityPost, author: User | None, *, display: Display) -
     }
 
 
-def question(post: CommunityPost, author: User | None, *, display: Display, detail: bool = False) -> dict:
+def question(
+    post: CommunityPost, author: User | None, *, display: Display, detail: bool = False
+) -> QuestionVO:
     """CommunityQuestionVO; content and mdContent only in the detail (null in lists)."""
     zone = display.time_zone
     return {
@@ -73,7 +87,7 @@ def question(post: CommunityPost, author: User | None, *, display: Display, deta
     }
 
 
-def answer(row: Answer, author: User | None, *, accepted_id: int | None, display: Display) -> dict:
+def answer(row: Answer, author: User | None, *, accepted_id: int | None, display: Display) -> AnswerVO:
     """CommunityAnswerVO; isAccepted compares with the question's acceptedAnswerId."""
     return {
         "answerId": row.id,
@@ -93,7 +107,7 @@ def answer(row: Answer, author: User | None, *, accepted_id: int | None, display
     }
 
 
-def moment(row: Moment, author: User | None, *, display: Display) -> dict:
+def moment(row: Moment, author: User | None, *, display: Display) -> MomentVO:
     """CommunityMomentVO of a moment."""
     return {
         "momentId": row.id,
@@ -110,7 +124,7 @@ def moment(row: Moment, author: User | None, *, display: Display) -> dict:
     }
 
 
-def follow_user(user: User, follow_time, *, display: Display) -> dict:
+def follow_user(user: User, follow_time: dt.datetime, *, display: Display) -> FollowUserVO:
     """CommunityFollowUserVO of a user and when the follow began."""
     return {
         "userId": user.id,
@@ -121,7 +135,7 @@ def follow_user(user: User, follow_time, *, display: Display) -> dict:
     }
 
 
-def profile(user: User, extra: CommunityProfile | None, *, display: Display) -> dict:
+def profile(user: User, extra: CommunityProfile | None, *, display: Display) -> ProfileVO:
     """CommunityUserProfileVO: the identity user plus its community profile row."""
     return {
         "userId": user.id,
@@ -138,7 +152,7 @@ def profile(user: User, extra: CommunityProfile | None, *, display: Display) -> 
     }
 
 
-def comment_vo(comment: Comment, user: User | None, *, display: Display) -> dict:
+def comment_vo(comment: Comment, user: User | None, *, display: Display) -> CommentVO:
     """CommentVO of a comment and its author."""
     return {
         "commentId": comment.id,

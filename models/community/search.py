@@ -14,29 +14,30 @@ columns shown, as plain rows.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
-import html
-import re
+from typing import Any
 
-from sqlalchemy import Float, String, bindparam, case, cast, func, literal, select, union_all
+from sqlalchemy import Float, Row, Select, String, bindparam, case, cast, func, literal, select, union_all
 from sqlalchemy import text as sql
-from sqlalchemy.orm import Session
-from sqlalchemy.sql.selectable import GenerativeSelect
+from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.sql.elements import ColumnElement, SQLColumnExpression
+from sqlalchemy.sql.selectable import GenerativeSelect, Subquery
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost, Tag
-from models.community.search_backend import ANSWERS, MOMENTS, POSTS, postgres_hits, sqlite_match
+from models.community.search_backend import ANSWERS, MOMENTS, POSTS, Hits, postgres_hits, sqlite_match
+from models.community.snippets import holds, plain, snippet
 from models.community.tables import MOMENT, POST_TYPES, QUESTION, RESOURCE, Answer, CommunityPost, Moment
+from models.community.vos import SearchResultVO
 from models.identity.tables import User
 from models.paging import check_page, page_result
-from models.search.backends import CJK_RUN, RESOURCE_DOC, SqliteSearch, like_pattern, postgres_match
+from models.search.backends import RESOURCE_DOC, SqliteSearch, like_pattern, postgres_match
 from modhub.core.display import Display, display_url, format_time
 
 ANSWER = "QUESTION_ANSWER"
 KINDS = (RESOURCE, *POST_TYPES, ANSWER, MOMENT)
 SUGGESTIONS = 10
-SNIPPET_SPAN = 40
-TAG = re.compile(r"<[^>]*>")
 # This transaction only, in one round trip. A handful of index scans: starting parallel workers
 # costs more than it saves (measured 50+ ms on a busy host for a keyword that matches nothing).
 # The documents are read from shared buffers: a bitmap heap scan's prefetch would look every
@@ -47,43 +48,14 @@ LOCAL_SETTINGS = sql(
 )
 
 
-def terms(keyword: str) -> list[str]:
-    """What a keyword matches: its whitespace-separated words, CJK runs apart from Latin parts."""
-    found: list[str] = []
-    for word in keyword.split():
-        found += CJK_RUN.findall(word) + [p for p in CJK_RUN.split(word) if p]
-    return sorted(set(found), key=len, reverse=True)
-
-
-def snippet(text: str | None, keyword: str) -> str | None:
-    """An HTML-escaped excerpt around the first matched term, every term wrapped in <em>."""
-    if not text:
-        return None
-    words = terms(keyword) or [keyword]
-    pattern = re.compile("|".join(re.escape(w) for w in words), re.I)
-    first = pattern.search(text)
-    start = max(first.start() - SNIPPET_SPAN, 0) if first else 0
-    part = text[start : start + 2 * SNIPPET_SPAN + len(keyword)]
-    out, at = [], 0
-    for hit in pattern.finditer(part):
-        out += [html.escape(part[at : hit.start()]), f"<em>{html.escape(hit.group(0))}</em>"]
-        at = hit.end()
-    out.append(html.escape(part[at:]))
-    return ("…" if start else "") + "".join(out)
-
-
-def _holds(text: str | None, keyword: str) -> bool:
-    low = (text or "").lower()
-    return any(w.lower() in low for w in terms(keyword) or [keyword])
-
-
-def _plain(content: str | None) -> str | None:
-    """Text of stored HTML (moments), for the snippet."""
-    return html.unescape(TAG.sub(" ", content)).strip() if content else content
-
-
-def _hits(kind: str, id_col, score, at):
-    return (
+def _hits(
+    stmt: Select[int],
+    kind: str,
+    id_col: SQLColumnExpression[int],
+    score: ColumnElement[float],
+    at: SQLColumnExpression[dt.datetime | None],
+) -> Hits:
+    return stmt.with_only_columns(
         literal(kind, String).label("kind"),
         id_col.label("id"),
         cast(score, Float).label("score"),
@@ -91,7 +63,7 @@ def _hits(kind: str, id_col, score, at):
     )
 
 
-def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
+def _resource_hits(postgres: bool, keyword: str, section_code: str | None) -> Hits:
     """Listed resource posts, matched by the catalogue backend; on PostgreSQL over their narrow
     copy resource_search_doc (migration 0012), which holds the listed posts only."""
     if postgres:
@@ -105,14 +77,14 @@ def _resource_hits(postgres: bool, keyword: str, section_code: str | None):
         )
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)
-        return stmt.with_only_columns(*_hits(RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time))
+        return _hits(stmt, RESOURCE, RESOURCE_DOC.c.id, score, RESOURCE_DOC.c.publish_time)
     stmt, score = SqliteSearch().match(select(ResourcePost.id).where(listed_clause()), keyword)
     if section_code:
         stmt = stmt.where(ResourcePost.section_code == section_code)
-    return stmt.with_only_columns(*_hits(RESOURCE, ResourcePost.id, score, ResourcePost.publish_time))
+    return _hits(stmt, RESOURCE, ResourcePost.id, score, ResourcePost.publish_time)
 
 
-def _sqlite_post_hits(keyword: str, section_code: str | None, kinds: list[str]):
+def _sqlite_post_hits(keyword: str, section_code: str | None, kinds: list[str]) -> Hits:
     """Discussion and question posts in one scan (the kind is the post type)."""
     stmt = select(CommunityPost.id).where(
         CommunityPost.is_delete.is_(False), CommunityPost.post_type.in_(kinds)
@@ -128,7 +100,7 @@ def _sqlite_post_hits(keyword: str, section_code: str | None, kinds: list[str]):
     )
 
 
-def _sqlite_answer_hits(keyword: str, section_code: str | None):
+def _sqlite_answer_hits(keyword: str, section_code: str | None) -> Hits:
     """Live answers of live questions; the section is the question's."""
     stmt = (
         select(Answer.id)
@@ -142,15 +114,15 @@ def _sqlite_answer_hits(keyword: str, section_code: str | None):
     if section_code:
         stmt = stmt.where(CommunityPost.section_code == section_code)
     stmt, score = sqlite_match(stmt, ANSWERS, keyword)
-    return stmt.with_only_columns(*_hits(ANSWER, Answer.id, score, Answer.create_time))
+    return _hits(stmt, ANSWER, Answer.id, score, Answer.create_time)
 
 
-def _sqlite_moment_hits(keyword: str):
+def _sqlite_moment_hits(keyword: str) -> Hits:
     stmt, score = sqlite_match(select(Moment.id).where(Moment.is_delete.is_(False)), MOMENTS, keyword)
-    return stmt.with_only_columns(*_hits(MOMENT, Moment.id, score, Moment.create_time))
+    return _hits(stmt, MOMENT, Moment.id, score, Moment.create_time)
 
 
-def _community_hits(postgres: bool, keyword: str, section_code: str | None, wanted: list[str]) -> list:
+def _community_hits(postgres: bool, keyword: str, section_code: str | None, wanted: list[str]) -> list[Hits]:
     """The community parts of the ranked union: on PostgreSQL one scan of the search documents,
     on SQLite one FTS5 (or LIKE) match per table."""
     kinds = [k for k in (*POST_TYPES, ANSWER, MOMENT) if k in wanted]
@@ -175,7 +147,7 @@ def search(
     page_num: int,
     page_size: int,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<FullTextSearchResultVo>: best score first, then newest, then highest id.
     Moments belong to no section: a sectionCode filter leaves them out."""
     offset = check_page(page_num=page_num, page_size=page_size)
@@ -201,7 +173,9 @@ def search(
 
 
 @functools.lru_cache(maxsize=128)  # about 56 KiB each
-def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code: str | None):
+def _ranked(
+    postgres: bool, keyword: str, entity_type: str | None, section_code: str | None
+) -> tuple[Select[str, int, float, int], Subquery] | None:
     """(the ranked statement of the hits and their total, without its page; the hits) of a search,
     or None when no kind is searched. Built once per keyword and filters (about 1 ms of Python
     each time otherwise): a pure function of its arguments, the values are bound parameters, so
@@ -223,7 +197,9 @@ def _ranked(postgres: bool, keyword: str, entity_type: str | None, section_code:
     return page, hits
 
 
-def _load(session: Session, hits: list[tuple], keyword: str, display: Display) -> list[dict]:
+def _load(
+    session: Session, hits: list[tuple[str, int, float]], keyword: str, display: Display
+) -> list[SearchResultVO]:
     """FullTextSearchResultVo of each hit: one query per kind present (posts and the questions
     of answers together), each with its author's name, reading only the columns shown; plain
     rows (no ORM identity map)."""
@@ -235,27 +211,28 @@ def _load(session: Session, hits: list[tuple], keyword: str, display: Display) -
     moments = _rows(session, MOMENT, wanted.get(MOMENT))
     post_ids = [i for k in POST_TYPES for i in wanted.get(k, [])] + [a.question_id for a in answers.values()]
     posts = _rows(session, QUESTION, post_ids)
-    items, zone, cdn = [], display.time_zone, display.cdn_base_url
+    items: list[SearchResultVO] = []
+    zone, cdn = display.time_zone, display.cdn_base_url
     for kind, entity_id, score in hits:
         question_id, cover = None, None
         if kind == RESOURCE:
             row = resources[entity_id]
             title, section, at = row.main_name, row.section_code, row.publish_time
             cover = display_url(row.cover_image, cdn)
-            text = row.introduction if _holds(row.introduction, keyword) else title
+            text = row.introduction if holds(row.introduction, keyword) else title
         elif kind == ANSWER:
             row = answers[entity_id]
             question = posts[row.question_id]
             title, section, at = question.title, question.section_code, row.create_time
             question_id = question.id
-            text = row.content_md or _plain(row.content_html)
+            text = row.content_md or plain(row.content_html)
         elif kind == MOMENT:
             row = moments[entity_id]
-            title, section, at, text = None, None, row.create_time, _plain(row.content)
+            title, section, at, text = None, None, row.create_time, plain(row.content)
         else:
             row = posts[entity_id]
             title, section, at = row.title, row.section_code, row.publish_time
-            text = row.content_md if _holds(row.content_md, keyword) else row.title
+            text = row.content_md if holds(row.content_md, keyword) else row.title
         items.append(
             {
                 "entityType": kind,
@@ -274,7 +251,10 @@ def _load(session: Session, hits: list[tuple], keyword: str, display: Display) -
     return items
 
 
-def _record_query(model, *columns):
+def _record_query(
+    model: type[ResourcePost] | type[Answer] | type[Moment] | type[CommunityPost],
+    *columns: InstrumentedAttribute[Any],
+) -> Select[*tuple[Any, ...]]:
     """SELECT id, user_id, the columns and author (the live author's name, else null) of the rows
     whose id is in the expanding parameter ids."""
     name = case(
@@ -311,7 +291,7 @@ RECORDS = {
 }
 
 
-def _rows(session: Session, kind: str, ids: list[int] | None) -> dict:
+def _rows(session: Session, kind: str, ids: list[int] | None) -> dict[int, Row[*tuple[Any, ...]]]:
     """id -> plain row of RECORDS[kind] (through the session's connection: no ORM layer)."""
     if not ids:
         return {}

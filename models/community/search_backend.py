@@ -14,13 +14,14 @@ with a word shorter than 3 characters fall back to LIKE over the same columns.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Float, Integer, Select, String, case, cast, func, literal, or_, select, text
 from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql import column, table
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 from models.community.tables import Answer, CommunityPost, Moment
 from models.search.backends import ONE, ZERO, in_weight, like_pattern, needs_substring, tsquery
@@ -35,8 +36,12 @@ class Searched:
     table: str
     id: ColumnElement[Any] | InstrumentedAttribute[Any]
     title: ColumnElement[Any] | InstrumentedAttribute[Any] | None
-    texts: tuple
+    texts: tuple[InstrumentedAttribute[str | None], ...]
     fts_weights: str
+
+
+# The matches of one searched kind: (kind, id, score, at), the rows of the ranked union.
+Hits = Select[str, int, float, dt.datetime | None]
 
 
 POSTS = Searched(
@@ -68,7 +73,7 @@ DOC = table(
 )
 
 
-def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Select:
+def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> Hits:
     """(kind, id, score, at) of the live community rows of the given kinds matching keyword
     (PostgreSQL: one scan of community_search_doc)."""
     tsv = DOC.c.search_tsv
@@ -99,7 +104,9 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> S
     return stmt.where(DOC.c.section_code == section_code) if section_code else stmt
 
 
-def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select, ColumnElement]:
+def sqlite_match(
+    stmt: Select[int], searched: Searched, keyword: str
+) -> tuple[Select[int], ColumnElement[float]]:
     """FTS5 MATCH of every word (all of 3+ characters), else LIKE over the same columns."""
     words = keyword.split()
     if words and all(len(w) >= 3 for w in words):
@@ -112,7 +119,9 @@ def sqlite_match(stmt: Select, searched: Searched, keyword: str) -> tuple[Select
         hits = found.columns(hit_id=Integer, score=Float).subquery(f"{fts}_hits")
         return stmt.join(hits, hits.c.hit_id == searched.id), hits.c.score
     pattern = like_pattern(keyword)
-    clauses = [col.like(pattern, escape="\\") for col in searched.texts]
+    clauses: list[ColumnElement[bool] | TextClause] = [
+        col.like(pattern, escape="\\") for col in searched.texts
+    ]
     if searched is POSTS:
         clauses.append(
             text(

@@ -8,6 +8,8 @@ so counters equal the rows they count under any concurrency.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
@@ -30,14 +32,18 @@ from models.community.tables import (
     Moment,
     Reaction,
 )
+from models.community.vos import ProfileVO
 from models.identity.tables import User
 from models.paging import check_page, page_result
 from models.types import utcnow
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
+# The tables whose rows are liked, collected or commented on.
+Counted = type[CommunityPost] | type[Moment] | type[ResourcePost] | type[Comment]
+
 # entity type -> (model, like counter, collect counter)
-COUNTERS = {
+COUNTERS: dict[str, tuple[Counted, str, str | None]] = {
     DISCUSS: (CommunityPost, "like_count", "collection_count"),
     QUESTION: (CommunityPost, "like_count", "collection_count"),
     MOMENT: (Moment, "like_count", "collect_count"),
@@ -46,7 +52,9 @@ COUNTERS = {
 }
 
 
-def _insert(session: Session, model):
+def _insert(
+    session: Session, model: type[Reaction] | type[Follow] | type[CommunityProfile]
+) -> postgresql.Insert | sqlite.Insert:
     """INSERT of the session's dialect that can ignore a unique conflict."""
     name = session.get_bind().dialect.name
     return postgresql.insert(model) if name == "postgresql" else sqlite.insert(model)
@@ -60,10 +68,10 @@ def live_user(session: Session, user_id: int) -> User:
     return user
 
 
-def entity_owner(session: Session, *, entity_type: str, entity_id: int):
+def entity_owner(session: Session, *, entity_type: str, entity_id: int) -> int | None:
     """The author id of a shown record (live post of that type, live moment, listed resource,
-    NORMAL comment), or RECORD_NOT_FOUND."""
-    model: type[CommunityPost] | type[Moment] | type[ResourcePost] | type[Comment]
+    NORMAL comment; None for a resource without one), or RECORD_NOT_FOUND."""
+    model: Counted
     where: list[ColumnElement[bool]]
     if entity_type in (DISCUSS, QUESTION):
         model, where = (
@@ -87,7 +95,7 @@ def require_entity(session: Session, *, entity_type: str, entity_id: int) -> Non
     entity_owner(session, entity_type=entity_type, entity_id=entity_id)
 
 
-def _bump(session: Session, model, column: str | None, entity_id: int, step: int) -> None:
+def _bump(session: Session, model: Counted, column: str | None, entity_id: int, step: int) -> None:
     if column is None:
         return
     counter = getattr(model, column)
@@ -170,7 +178,7 @@ def toggle_follow(session: Session, *, user_id: int, target_user_id: int) -> boo
     return state
 
 
-def get_profile(session: Session, *, user_id: int, display: Display) -> dict:
+def get_profile(session: Session, *, user_id: int, display: Display) -> ProfileVO:
     """CommunityUserProfileVO of a live user."""
     user = live_user(session, user_id)
     return records.profile(user, session.get(CommunityProfile, user_id), display=display)
@@ -178,7 +186,7 @@ def get_profile(session: Session, *, user_id: int, display: Display) -> dict:
 
 def list_follows(
     session: Session, *, user_id: int, followers: bool, page_num: int, page_size: int, display: Display
-) -> dict:
+) -> dict[str, Any]:
     """PageResult<CommunityFollowUserVO>: followers (or followed users), newest follow first."""
     live_user(session, user_id)
     mine, other = (

@@ -51,7 +51,7 @@ class CommunityPost(Base):
     accepted_answer_id: Mapped[int | None] = mapped_column(BigId)
     vote_score: Mapped[int] = mapped_column(default=0)
     difficulty: Mapped[int | None]
-    tags: Mapped[list] = mapped_column(JSON, default=list)
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
     reward_amount: Mapped[Decimal | None] = mapped_column(Numeric(20, 4))
     reward_currency: Mapped[str | None] = mapped_column(String(16))
     views_count: Mapped[int] = mapped_column(default=0)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -13,13 +15,14 @@ from models.files.service import get_owned_or_raise as get_community_file
 from models.lobby.tables import LISTED, UPLOADED, LobbyPost, LobbyResource
 from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
+from modhub.core.storage import Storage
 
 URL_TTL = dt.timedelta(hours=24)  # presigned URLs handed out (S3 SigV4 allows up to 7 days)
 URL_RENEW_BEFORE = dt.timedelta(hours=1)  # the manifest renews URLs with less left than this
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-def unsafe_path_reason(path) -> str | None:
+def unsafe_path_reason(path: object) -> str | None:
     """Why a clientInstallPath is refused (None when it is a safe relative path)."""
     if not isinstance(path, str) or not path.strip():
         return "clientInstallPath is empty"
@@ -36,8 +39,10 @@ def unsafe_path_reason(path) -> str | None:
     return None
 
 
-def presign(row: LobbyResource, storage, *, now: dt.datetime) -> None:
+def presign(row: LobbyResource, storage: Storage, *, now: dt.datetime) -> None:
     """Give a row with stored bytes a fresh download URL valid for URL_TTL."""
+    if row.object_key is None:
+        raise ValueError(f"lobby resource {row.id} has no stored bytes to sign a URL for")
     row.download_url = storage.url(
         row.object_key, expires_in=int(URL_TTL.total_seconds()), filename=row.name or None
     )
@@ -46,11 +51,11 @@ def presign(row: LobbyResource, storage, *, now: dt.datetime) -> None:
 
 def replace_resources(
     session: Session,
-    storage,
+    storage: Storage,
     *,
     lobby: LobbyPost,
     user_id: int,
-    items: list[dict],
+    items: Sequence[Mapping[str, Any]],
     display: Display,
     now: dt.datetime,
 ) -> None:
@@ -78,7 +83,7 @@ def replace_resources(
         session.flush()
 
 
-def _describe(row: LobbyResource, item: dict) -> None:
+def _describe(row: LobbyResource, item: Mapping[str, Any]) -> None:
     row.resource_type = item.get("resourceType") or row.resource_type
     row.name = item.get("name") or row.name
     row.version = item.get("version")
@@ -88,7 +93,13 @@ def _describe(row: LobbyResource, item: dict) -> None:
 
 
 def _item_row(
-    session: Session, *, lobby: LobbyPost, user_id: int, item: dict, index: int, display: Display
+    session: Session,
+    *,
+    lobby: LobbyPost,
+    user_id: int,
+    item: Mapping[str, Any],
+    index: int,
+    display: Display,
 ) -> LobbyResource:
     source = item["source"]
     if source == "COMMUNITY":
@@ -112,7 +123,7 @@ def _item_row(
     return _uploaded_row(session, lobby=lobby, user_id=user_id, sha256=item["sha256"], index=index)
 
 
-def _community_row(session: Session, *, user_id: int, item: dict, index: int) -> LobbyResource:
+def _community_row(session: Session, *, user_id: int, item: Mapping[str, Any], index: int) -> LobbyResource:
     post_id, file_id = item.get("communityPostId"), item.get("communityFileId")
     if not post_id or not file_id:
         raise ApiError(

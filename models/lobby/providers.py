@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import select, update
@@ -14,11 +15,12 @@ from models.catalog.tables import ServerPost
 from models.identity import wallets
 from models.identity.records import carousel_vo
 from models.identity.tables import ZERO, CarouselPlacement, ProviderAccount, ProviderCollect
+from models.lobby.vos import CollectResultVO
 from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
 
 
-def _collect_vo(row: ProviderCollect, *, duplicate: bool) -> dict:
+def _collect_vo(row: ProviderCollect, *, duplicate: bool) -> CollectResultVO:
     return {
         "recordId": row.user_ledger_id,
         "requestId": row.request_id,
@@ -48,7 +50,7 @@ def _account_id(session: Session, app_id: int, currency: str) -> int:
 
 def _replay(
     session: Session, app_id: int, request_id: str, activity_code: str, amount: Decimal, currency: str
-) -> dict | None:
+) -> CollectResultVO | None:
     """The stored result of an already processed requestId (CONFLICT if its parameters differ)."""
     row = session.scalar(
         select(ProviderCollect).where(
@@ -69,11 +71,11 @@ def collect(
     user_id: int,
     request_id: str,
     activity_code: str,
-    amount,
+    amount: object,
     currency: str | None,
     reason: str | None,
     now: dt.datetime,
-) -> dict:
+) -> CollectResultVO:
     """ServerProviderActivityCollectResultVo: move points from the user to the provider, once."""
     currency = currency or "POINTS"
     value = wallets.parse_amount(amount)
@@ -153,7 +155,7 @@ def place_carousel(
     start_time: str | None = None,
     now: dt.datetime,
     display: Display,
-) -> dict:
+) -> dict[str, Any]:
     """Place a carousel slide at once (no review); ServerProviderCarouselResultVo."""
     if (image_url is None) == (image_file_id is None):
         raise ApiError("PARAMETER_INVALID", "give exactly one of imageFileId and imageUrl")

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 from models.catalog.tables import ServerPost
 from models.lobby.tables import LobbyPost, LobbyResource
+from models.lobby.vos import ManifestItemVO, ManifestVO, ReserveItemVO, UploadResultVO
 from modhub.core.display import Display
 
 SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 
-def manifest_item(row: LobbyResource, *, display: Display) -> dict:
+def manifest_item(row: LobbyResource, *, display: Display) -> ManifestItemVO:
     """OpenApiServerPostLobbyManifestItemVo (an uploaded resource is listed as BUILTIN)."""
     return {
         "id": row.id,
@@ -34,7 +35,7 @@ def manifest_item(row: LobbyResource, *, display: Display) -> dict:
 
 def manifest(
     lobby: LobbyPost, server: ServerPost, rows: Sequence[LobbyResource], *, display: Display
-) -> dict:
+) -> ManifestVO:
     """OpenApiServerPostLobbyManifestVo: the address, password and the client-side resources."""
     return {
         "postId": lobby.id,
@@ -50,7 +51,7 @@ def manifest(
     }
 
 
-def reserve_reuse(sha256: str, row: LobbyResource) -> dict:
+def reserve_reuse(sha256: str, row: LobbyResource) -> ReserveItemVO:
     """OpenApiServerPostLobbyReserveItemVo of content already stored."""
     return {
         "sha256": sha256,
@@ -63,7 +64,7 @@ def reserve_reuse(sha256: str, row: LobbyResource) -> dict:
     }
 
 
-def reserve_upload(sha256: str, row: LobbyResource, token: str) -> dict:
+def reserve_upload(sha256: str, row: LobbyResource, token: str) -> ReserveItemVO:
     """OpenApiServerPostLobbyReserveItemVo of content to upload with a one-time token."""
     return {
         "sha256": sha256,
@@ -76,7 +77,7 @@ def reserve_upload(sha256: str, row: LobbyResource, token: str) -> dict:
     }
 
 
-def reserve_rejected(sha256, reason: str) -> dict:
+def reserve_rejected(sha256: object, reason: str) -> ReserveItemVO:
     """OpenApiServerPostLobbyReserveItemVo of a refused item (sha256 echoed only when a string)."""
     echo = sha256 if isinstance(sha256, str) and SHA256_RE.fullmatch(sha256) else None
     return {
@@ -90,7 +91,7 @@ def reserve_rejected(sha256, reason: str) -> dict:
     }
 
 
-def upload_result(row: LobbyResource) -> dict:
+def upload_result(row: LobbyResource) -> UploadResultVO:
     """OpenApiServerPostLobbyUploadResultVo (expiry in epoch milliseconds)."""
     expires = row.download_url_expires_at
     return {

@@ -14,7 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import case, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -34,12 +35,33 @@ from models.lobby.tables import (
     LobbyBlob,
     LobbyResource,
 )
+from models.lobby.vos import ReserveBatchVO, ReserveItemVO
 from models.types import utcnow
 from modhub.core.errors import ApiError
+from modhub.core.storage import Storage
 
 TOKEN_TTL = dt.timedelta(hours=1)  # a NEED_UPLOAD token (and its claim) must be used within this
 UPLOAD_WINDOW = dt.timedelta(hours=6)  # once started, an upload holds its claim this long at most
 FRAMING = 16 * 1024  # room left in the upload body limit for the multipart framing
+
+
+class UploadLimit(Protocol):
+    """The setting a reservation's size limit is read from (modhub.settings.Settings has it)."""
+
+    @property
+    def max_upload_bytes(self) -> int: ...
+
+
+class Reserved(NamedTuple):
+    """An accepted reservation of content: its new row and the upload token (None: REUSE)."""
+
+    row: LobbyResource
+    sha256: str
+    token: str | None
+
+
+# What reserve decides for one item: a REJECTED result or a reservation.
+Decision = ReserveItemVO | Reserved
 
 
 def token_hash(token: str) -> str:
@@ -47,12 +69,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def max_file_bytes(settings) -> int:
+def max_file_bytes(settings: UploadLimit) -> int:
     """The largest file a reservation accepts: the upload body limit less the framing."""
     return settings.max_upload_bytes - FRAMING
 
 
-def reject_reason(item: dict, limit: int) -> str | None:
+def reject_reason(item: Mapping[str, Any], limit: int) -> str | None:
     """Why an item is refused before any lookup (None when it is acceptable)."""
     sha = item.get("sha256")
     if not isinstance(sha, str) or not records.SHA256_RE.fullmatch(sha):
@@ -84,21 +106,21 @@ def _ensure_blobs(session: Session, shas: list[str], now: dt.datetime) -> None:
 
 def reserve(
     session: Session,
-    storage,
+    storage: Storage,
     *,
     user_id: int,
     post_id: int,
-    items: list[dict],
-    settings,
+    items: Sequence[Mapping[str, Any]],
+    settings: UploadLimit,
     now: dt.datetime | None = None,
-) -> dict:
+) -> ReserveBatchVO:
     """OpenApiServerPostLobbyReserveBatchVo: REUSE, NEED_UPLOAD or REJECTED per item, in order.
     postId 0 reserves into the user's staging area (before the post is published)."""
     now = now or utcnow()
     if post_id:
         get_owned_post(session, post_id=post_id, user_id=user_id)
     limit = max_file_bytes(settings)
-    results: list[dict | None] = [None] * len(items)
+    results: dict[int, ReserveItemVO] = {}  # by item index: every item gets one
     wanted: dict[str, int] = {}
     for i, item in enumerate(items):
         reason = reject_reason(item, limit)
@@ -147,25 +169,24 @@ def reserve(
         for i, outcome in decided.items():
             results[i] = _result(outcome)
         _mark_blobs(session, decided.values(), now)
-    return {"postId": post_id, "results": results}
+    return {"postId": post_id, "results": [results[i] for i in range(len(items))]}
 
 
-def _result(outcome) -> dict:
+def _result(outcome: Decision) -> ReserveItemVO:
     """The reserve result of a decision, once the new rows have their ids."""
-    if isinstance(outcome, dict):
+    if not isinstance(outcome, Reserved):
         return outcome
-    row, token = outcome
-    if token is None:
-        return records.reserve_reuse(row.sha256, row)
-    return records.reserve_upload(row.sha256, row, token)
+    if outcome.token is None:
+        return records.reserve_reuse(outcome.sha256, outcome.row)
+    return records.reserve_upload(outcome.sha256, outcome.row, outcome.token)
 
 
-def _mark_blobs(session: Session, outcomes, now: dt.datetime) -> None:
+def _mark_blobs(session: Session, outcomes: Collection[Decision], now: dt.datetime) -> None:
     """One UPDATE for the whole batch: every reused or claimed content is touched, every claimed
     one records its claiming row (an executemany would cost one round trip per item)."""
-    rows = [o[0] for o in outcomes if not isinstance(o, dict)]
-    claimed = {o[0].sha256: o[0].id for o in outcomes if not isinstance(o, dict) and o[1]}
-    if not rows:
+    reserved = [o for o in outcomes if isinstance(o, Reserved)]
+    claimed = {o.sha256: o.row.id for o in reserved if o.token}
+    if not reserved:
         return
     values: dict[str, Any] = {"touched_time": now}
     if claimed:
@@ -175,7 +196,7 @@ def _mark_blobs(session: Session, outcomes, now: dt.datetime) -> None:
         )
     session.execute(
         update(LobbyBlob)
-        .where(LobbyBlob.sha256.in_({r.sha256 for r in rows}))
+        .where(LobbyBlob.sha256.in_({r.sha256 for r in reserved}))
         .values(**values)
         .execution_options(synchronize_session=False)
     )
@@ -210,22 +231,22 @@ def _live_claims(session: Session, ids: list[int], now: dt.datetime) -> set[int]
 
 def _decide(
     session: Session,
-    storage,
+    storage: Storage,
     *,
     blob: LobbyBlob,
     file: ResourceFile | None,
     live_claim: bool,
-    item: dict,
+    item: Mapping[str, Any],
     user_id: int,
     post_id: int | None,
     now: dt.datetime,
-):
-    """A REJECTED result, or (new row, upload token or None for REUSE)."""
-    sha = item["sha256"]
+) -> Decision:
+    """A REJECTED result, or the new row with its upload token (None for REUSE)."""
+    sha: str = item["sha256"]  # checked by reject_reason
     if blob.state == PENDING and file is not None and not live_claim:
         blob.state, blob.size_bytes = STORED, file.file_size
         blob.sha1, blob.sha512, blob.claim_resource_id = file.sha1, file.sha512, None
-    fields = {
+    fields: dict[str, object] = {
         "user_id": user_id,
         "post_id": post_id,
         "source": "USER_UPLOAD",
@@ -248,7 +269,7 @@ def _decide(
         row = LobbyResource(**fields, state=UPLOADED, object_key=sha)
         presign(row, storage, now=now)
         session.add(row)
-        return row, None
+        return Reserved(row, sha, None)
     if live_claim:
         return records.reserve_rejected(
             sha,
@@ -261,7 +282,7 @@ def _decide(
         **fields, state=PENDING, token_hash=token_hash(token), claim_expires_at=now + TOKEN_TTL
     )
     session.add(row)
-    return row, token
+    return Reserved(row, sha, token)
 
 
 def get_owned_resource(

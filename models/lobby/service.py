@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -19,14 +20,16 @@ from models.catalog.tables import RunPlatform, Section, ServerPost
 from models.lobby import records
 from models.lobby.items import URL_RENEW_BEFORE, presign, replace_resources
 from models.lobby.tables import PENDING, LobbyBlob, LobbyPost, LobbyResource
+from models.lobby.vos import ManifestVO
 from models.types import utcnow
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
+from modhub.core.storage import Storage
 
 _HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
 
 
-def check_fields(session: Session, params: dict) -> None:
+def check_fields(session: Session, params: Mapping[str, Any]) -> None:
     """The publish/update fields the schema cannot check: the address is an IP address or a host
     name, the section and the run platform are known codes (200301 otherwise)."""
     ip = params["serverIp"].strip()
@@ -58,7 +61,7 @@ def get_owned_post(
     return found[0], found[1]
 
 
-def _apply_fields(lobby: LobbyPost, server: ServerPost, params: dict, now: dt.datetime) -> None:
+def _apply_fields(lobby: LobbyPost, server: ServerPost, params: Mapping[str, Any], now: dt.datetime) -> None:
     server.main_name, server.section_code = params["mainName"], params["sectionCode"]
     server.server_ip, server.server_port = params["serverIp"].strip(), params["serverPort"]
     server.query_type = params.get("queryType")
@@ -80,7 +83,13 @@ def _apply_fields(lobby: LobbyPost, server: ServerPost, params: dict, now: dt.da
 
 
 def publish(
-    session: Session, storage, *, user_id: int, params: dict, display: Display, now: dt.datetime | None = None
+    session: Session,
+    storage: Storage,
+    *,
+    user_id: int,
+    params: Mapping[str, Any],
+    display: Display,
+    now: dt.datetime | None = None,
 ) -> int:
     """Publish an open lobby post with its full resource list; returns the new post id."""
     now = now or utcnow()
@@ -112,11 +121,11 @@ def publish(
 
 def update(
     session: Session,
-    storage,
+    storage: Storage,
     *,
     user_id: int,
     post_id: int,
-    params: dict,
+    params: Mapping[str, Any],
     display: Display,
     now: dt.datetime | None = None,
 ) -> bool:
@@ -175,8 +184,8 @@ def release_claims(session: Session, resource_ids: Sequence[int]) -> None:
 
 
 def manifest(
-    session: Session, storage, *, post_id: int, display: Display, now: dt.datetime | None = None
-) -> dict:
+    session: Session, storage: Storage, *, post_id: int, display: Display, now: dt.datetime | None = None
+) -> ManifestVO:
     """OpenApiServerPostLobbyManifestVo of an open post (anonymous); URLs close to expiry are
     renewed and stored, so the manifest (and its ETag) stays the same between renewals."""
     now = now or utcnow()
@@ -211,7 +220,7 @@ def manifest(
 
 
 def refresh_urls(
-    session: Session, storage, *, user_id: int, post_id: int, now: dt.datetime | None = None
+    session: Session, storage: Storage, *, user_id: int, post_id: int, now: dt.datetime | None = None
 ) -> int:
     """Renew the download URLs of every listed resource with stored bytes; returns how many."""
     now = now or utcnow()

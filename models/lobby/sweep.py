@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import delete, exists, select
+from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.sql.elements import ColumnElement
 
 from models.catalog.tables import ResourceFile
 from models.lobby.reserve import UPLOAD_WINDOW
 from models.lobby.tables import PENDING, STORED, UPLOADED, LobbyBlob, LobbyResource
+from models.lobby.uploads import Sessions
 from models.types import utcnow
+from modhub.core.storage import Storage
 
 GRACE = dt.timedelta(hours=1)  # unreferenced content is kept this long after its last use
 
@@ -33,7 +39,7 @@ class SweepResult:
     spool_files: int = 0
 
 
-def _referenced(sha256_col):
+def _referenced(sha256_col: InstrumentedAttribute[str]) -> ColumnElement[bool]:
     lobby = exists().where(
         LobbyResource.sha256 == sha256_col,
         LobbyResource.state == UPLOADED,
@@ -48,7 +54,12 @@ def _referenced(sha256_col):
 
 
 def sweep(
-    db, storage, *, now: dt.datetime | None = None, grace: dt.timedelta = GRACE, progress=None
+    db: Sessions,
+    storage: Storage,
+    *,
+    now: dt.datetime | None = None,
+    grace: dt.timedelta = GRACE,
+    progress: Callable[[str], None] | None = None,
 ) -> SweepResult:
     """Remove expired reservations, unreferenced content (rows and bytes) and stale spool files."""
     now = now or utcnow()
@@ -101,9 +112,9 @@ def sweep(
     return result
 
 
-def _sweep_spool(storage, *, older_than: dt.timedelta) -> int:
+def _sweep_spool(storage: Storage, *, older_than: dt.timedelta) -> int:
     """Remove spool files of uploads that cannot still be running (a killed process's leftovers)."""
-    folder = getattr(storage, "spool_dir", None)
+    folder: Path | None = getattr(storage, "spool_dir", None)  # the backends that spool have one
     if folder is None or not folder.exists():
         return 0
     limit, removed = time.time() - older_than.total_seconds(), 0

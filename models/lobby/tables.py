@@ -39,7 +39,7 @@ class LobbyPost(Base):
     user_id: Mapped[int] = mapped_column(BigId, ForeignKey("app_user.id"), index=True)
     post_title: Mapped[str] = mapped_column(String(255))
     server_password: Mapped[str | None] = mapped_column(String(255))
-    server_versions: Mapped[list] = mapped_column(JSON, default=list)
+    server_versions: Mapped[list[str]] = mapped_column(JSON, default=list)
     main_play_type: Mapped[str | None] = mapped_column(String(64))
     server_type: Mapped[str | None] = mapped_column(String(64))
     run_platform: Mapped[str | None] = mapped_column(String(64))

@@ -18,20 +18,31 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
+from typing import Protocol
 
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from models.catalog.tables import ResourceFile
 from models.lobby import records
+from models.lobby.items import presign
 from models.lobby.reserve import UPLOAD_WINDOW, get_owned_resource, token_hash
-from models.lobby.service import presign
 from models.lobby.tables import PENDING, STORED, UPLOADED, LobbyBlob, LobbyResource
+from models.lobby.vos import UploadResultVO
 from modhub.core.errors import ApiError
 from modhub.core.multipart_stream import BodyIncomplete, MultipartError
-from modhub.core.storage import ContentMismatch, Expected
+from modhub.core.storage import ContentMismatch, Expected, Readable, Storage, StoredObject
 
 
-def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str, now: dt.datetime) -> Expected:
+class Sessions(Protocol):
+    """Where each step opens its own session (modhub.db.Database)."""
+
+    def session(self) -> Session: ...
+
+
+def claim(
+    db: Sessions, *, user_id: int, post_id: int, resource_id: int, token: str, now: dt.datetime
+) -> Expected:
     """Check and burn the upload token; returns what the upload must deliver."""
     with db.session() as session:
         row = get_owned_resource(
@@ -57,7 +68,7 @@ def claim(db, *, user_id: int, post_id: int, resource_id: int, token: str, now: 
     return expected
 
 
-def void(db, *, resource_id: int) -> None:
+def void(db: Sessions, *, resource_id: int) -> None:
     """Drop a reservation whose upload failed: its row and its claim."""
     with db.session() as session:  # locks the row, then the blob (the order of claim())
         session.get(LobbyResource, resource_id, with_for_update=True)
@@ -70,7 +81,9 @@ def void(db, *, resource_id: int) -> None:
         session.commit()
 
 
-def store(db, storage, *, resource_id: int, expected: Expected, reader) -> object:
+def store(
+    db: Sessions, storage: Storage, *, resource_id: int, expected: Expected, reader: Readable
+) -> StoredObject:
     """Stream the file part into the storage, verified; any failure voids the reservation."""
     try:
         return storage.put(reader, expected)
@@ -89,7 +102,9 @@ def store(db, storage, *, resource_id: int, expected: Expected, reader) -> objec
         raise
 
 
-def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
+def finish(
+    db: Sessions, storage: Storage, *, resource_id: int, obj: StoredObject, now: dt.datetime
+) -> UploadResultVO:
     """Mark the content STORED and the row UPLOADED; OpenApiServerPostLobbyUploadResultVo."""
     with db.session() as session:
         row = session.get(LobbyResource, resource_id, with_for_update=True)  # row, then blob:
@@ -113,7 +128,7 @@ def finish(db, storage, *, resource_id: int, obj, now: dt.datetime) -> dict:
     return result
 
 
-def _file_uses(session, key: str) -> bool:
+def _file_uses(session: Session, key: str) -> bool:
     """Whether a community file's record references stored bytes under this key."""
     return (
         session.scalar(

@@ -63,12 +63,19 @@ class StoredObject:
     sha512: str
 
 
+class Readable(Protocol):
+    """What `put` reads its bytes from: a binary file, or a multipart part streamed from a request
+    (modhub.core.multipart_stream.FilePartReader)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
 class Storage(Protocol):
     """The storage interface every backend implements."""
 
     kind: str
 
-    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject: ...
+    def put(self, stream: Readable, expect: Expected | None = None) -> StoredObject: ...
 
     def open(self, key: str, start: int = 0, end: int | None = None) -> Iterator[bytes]: ...
 
@@ -97,7 +104,7 @@ class _Hasher:
 
 
 def _spool(
-    stream: BinaryIO, directory: Path | None, expect: Expected | None = None
+    stream: Readable, directory: Path | None, expect: Expected | None = None
 ) -> tuple[StoredObject, str]:
     """Copy a stream into a temporary file, hashing on the way; returns the digests and path.
 
@@ -154,7 +161,7 @@ class DiskStorage:
         else a folder beside the objects: the same file system, so the final move is a rename)."""
         return self._spool_dir or self.root / "tmp"
 
-    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
+    def put(self, stream: Readable, expect: Expected | None = None) -> StoredObject:
         """Store a stream once per content; returns its key, size and digests."""
         tmpdir = self.spool_dir
         tmpdir.mkdir(parents=True, exist_ok=True)
@@ -226,7 +233,7 @@ class S3Storage:
         code = (getattr(exc, "response", None) or {}).get("Error", {}).get("Code", "")
         return code in ("404", "NoSuchKey", "NotFound")
 
-    def put(self, stream: BinaryIO, expect: Expected | None = None) -> StoredObject:
+    def put(self, stream: Readable, expect: Expected | None = None) -> StoredObject:
         """Spool to a temporary file while hashing, then upload once per content."""
         obj, tmp = _spool(stream, self.spool_dir, expect)
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from typing import Protocol
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -19,9 +20,26 @@ from models.catalog import lifecycle
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
+from models.downloads.vos import DownloadFailureParam, ResolvedFeedback, UserFeedbackParam
 from models.types import rowcount, utcnow
-from modhub.core.display import Display, parse_local_time
+from modhub.core.display import Display, DisplaySettings, parse_local_time
 from modhub.core.errors import ApiError
+
+
+class ReportLimits(Protocol):
+    """The limits of download-failure reports (modhub.settings.Settings has them): the daily number
+    of new reports of an application, and the distinct votes that hide a resource (0: no limit,
+    never hidden)."""
+
+    @property
+    def download_failure_reports_per_app_day(self) -> int: ...
+    @property
+    def download_failure_hide_threshold(self) -> int: ...
+
+
+class ReportSettings(ReportLimits, DisplaySettings, Protocol):
+    """The limits, and the display fields lifecycle.hide_resource builds the resource.deleted
+    snapshot with."""
 
 
 def _check_file(session: Session, post_id: int, file_id: int | None) -> None:
@@ -70,7 +88,9 @@ def reporter_key(*, app_id: int, verified_user: int | None) -> str:
     return f"u{verified_user}" if verified_user is not None else f"a{app_id}"
 
 
-def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: str, now: dt.datetime):
+def _check_daily_limit(
+    session: Session, *, settings: ReportLimits, app_id: int, fingerprint: str, now: dt.datetime
+) -> None:
     """Refuse a new report (fingerprint) beyond the application's daily number (429 / 200104)."""
     limit = settings.download_failure_reports_per_app_day
     mine = (Feedback.app_id == app_id, Feedback.kind == "DOWNLOAD_FAILURE")
@@ -78,10 +98,9 @@ def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: 
         return
     since = now - dt.timedelta(days=1)
     recent = select(Feedback.create_time).where(*mine, Feedback.create_time > since)
-    if session.scalar(select(func.count()).select_from(recent.subquery())) < limit:
+    if session.execute(select(func.count()).select_from(recent.subquery())).scalar_one() < limit:
         return
-    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1))
-    oldest = oldest or now
+    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1)) or now
     wait = int((oldest + dt.timedelta(days=1) - now).total_seconds()) + 1
     raise ApiError(
         "REPORT_LIMIT_EXCEEDED",
@@ -91,7 +110,13 @@ def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: 
 
 
 def report_download_failure(
-    session: Session, *, settings, post_id: int, app_id: int, reporter: str, body: dict
+    session: Session,
+    *,
+    settings: ReportSettings,
+    post_id: int,
+    app_id: int,
+    reporter: str,
+    body: DownloadFailureParam,
 ) -> bool:
     """Merge a download-failure report; True when it made the resource hidden."""
     get_listed_or_raise(session, post_id=post_id)
@@ -125,16 +150,16 @@ def report_download_failure(
             pass
     session.flush()
     threshold = settings.download_failure_hide_threshold
-    reporters = session.scalar(
+    reporters = session.execute(
         select(func.count(FailureReporter.id)).where(FailureReporter.post_id == post_id)
-    )
+    ).scalar_one()
     if threshold and reporters >= threshold:
         lifecycle.hide_resource(session, post_id=post_id, settings=settings, now=now)
         return True
     return False
 
 
-def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: dict) -> None:
+def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: UserFeedbackParam) -> None:
     """Store a usefulness snapshot (one row per report)."""
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
@@ -169,7 +194,9 @@ def parse_since(since: str, display: Display) -> dt.datetime:
         ) from exc
 
 
-def resolved_since(session: Session, *, app_id: int, since: str, limit: int, display: Display) -> list[dict]:
+def resolved_since(
+    session: Session, *, app_id: int, since: str, limit: int, display: Display
+) -> list[ResolvedFeedback]:
     """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
     start = parse_since(since, display)
     rows = session.scalars(
@@ -206,8 +233,9 @@ def resolve(session: Session, *, post_id: int, resolution: str, now: dt.datetime
     return done
 
 
-def restore(session: Session, *, post_id: int, settings, resolution: str) -> int:
-    """Publish a resource hidden by reports again and resolve its reports (operator action)."""
+def restore(session: Session, *, post_id: int, settings: DisplaySettings, resolution: str) -> int:
+    """Publish a resource hidden by reports again and resolve its reports (operator action); the
+    display fields of the settings are those of the resource.published snapshot."""
     post = session.get(ResourcePost, post_id)
     if post is None or post.is_delete or post.status != lifecycle.HIDDEN:
         raise ApiError("CONFLICT", f"resource {post_id} is not hidden")

@@ -1,6 +1,7 @@
 """Consumer reports: download failures, usefulness votes, resolved feedback."""
 
 from models.downloads import downloads, reports
+from models.downloads.vos import DownloadFailureParam, UserFeedbackParam
 from modhub.web import caller_app_id, ok, platform, request_headers, session
 
 
@@ -13,7 +14,7 @@ def _reporter() -> str:
     return reports.reporter_key(app_id=app_id, verified_user=verified)
 
 
-def report_download_failure(post_id: int, body: dict, **_):
+def report_download_failure(post_id: int, body: DownloadFailureParam, **_):
     """Merge a download-failure report (report*DownloadFailure)."""
     reports.report_download_failure(
         session(),
@@ -27,7 +28,7 @@ def report_download_failure(post_id: int, body: dict, **_):
     return ok(None)
 
 
-def report_user_feedback(post_id: int, body: dict, **_):
+def report_user_feedback(post_id: int, body: UserFeedbackParam, **_):
     """Store a usefulness snapshot (report*UserFeedback)."""
     reports.report_user_feedback(session(), post_id=post_id, app_id=caller_app_id(), body=body)
     return ok(None)

@@ -2,7 +2,8 @@
 
 import functools
 
-from models.downloads import downloads, install, launch, lookup
+from models.downloads import downloads, install, launch, lookup, script
+from models.downloads.vos import StartupCommandParam
 from models.files import listing
 from models.files import service as files
 from modhub import blobs
@@ -64,6 +65,7 @@ def download_auth(post_id: int, body: dict | None = None, **_):
         downloads.download_auth(
             db,
             settings=platform().settings,
+            display=platform().display,
             post_id=post_id,
             file_id=body.get("fileInfoId"),
             app_id=caller_app_id(),
@@ -79,6 +81,7 @@ def get_install_config(post_id: int, file_info_id: int | None = None, **_):
         install.install_config(
             session(),
             settings=platform().settings,
+            display=platform().display,
             post_id=post_id,
             app_id=caller_app_id(),
             now=_now(),
@@ -91,7 +94,7 @@ def get_install_config(post_id: int, file_info_id: int | None = None, **_):
 @functools.cache
 def _script_check():
     """The InstallScript check of this process's contract (built once)."""
-    return install.script_checker(platform().contract.document)
+    return script.script_checker(platform().contract.document)
 
 
 def get_install_info(post_id: int, **_):
@@ -100,6 +103,7 @@ def get_install_info(post_id: int, **_):
         install.install_info(
             session(),
             settings=platform().settings,
+            display=platform().display,
             post_id=post_id,
             app_id=caller_app_id(),
             user_id=_user(),
@@ -110,7 +114,7 @@ def get_install_info(post_id: int, **_):
 
 def get_install_launch(post_id: int, **_):
     """InstallLaunchVo (getModInstallLaunch, getResourceInstallLaunch)."""
-    return ok_tagged(launch.install_launch(session(), settings=platform().settings, post_id=post_id))
+    return ok_tagged(launch.install_launch(session(), display=platform().display, post_id=post_id))
 
 
 def get_game_startup_command(post_id: int, memory_mb: int, **_):
@@ -118,7 +122,7 @@ def get_game_startup_command(post_id: int, memory_mb: int, **_):
     return ok_tagged(launch.startup_command(session(), post_id=post_id, memory_mb=memory_mb))
 
 
-def report_game_startup_command(post_id: int, body: dict, **_):
+def report_game_startup_command(post_id: int, body: StartupCommandParam, **_):
     """Store the startup command a consumer used (report*GameStartupCommand)."""
     launch.report_startup_command(
         session(), post_id=post_id, app_id=caller_app_id(), user_id=_user(), body=body

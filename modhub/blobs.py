@@ -120,7 +120,7 @@ def serve(d, *, user_id: int | None):
     platform = web_platform()
     if _new_download():
         downloads.count(
-            platform,
+            platform.download_counter,
             post_id=d.post_id,
             file_id=d.file_id,
             user_id=user_id,

@@ -14,6 +14,8 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Protocol
 
 import redis
 from sqlalchemy import select, update
@@ -41,6 +43,22 @@ return all
 """
 
 
+class Counter(Protocol):
+    """A download counter: RedisCounter (shared by every process) or LocalCounter (embedded)."""
+
+    def hit(self, *, post_id: int, file_id: int, client_key: str, day: dt.date) -> bool: ...
+
+    def take(self) -> dict[str, int]: ...
+
+    def give_back(self, counts: dict[str, int]) -> None: ...
+
+
+class Sessions(Protocol):
+    """Where flush opens its transactions (modhub.db.Database)."""
+
+    def session(self) -> Session: ...
+
+
 def _field(post_id: int, file_id: int, day: dt.date) -> str:
     return f"{post_id}:{file_id}:{day.isoformat()}"
 
@@ -48,7 +66,7 @@ def _field(post_id: int, file_id: int, day: dt.date) -> str:
 class RedisCounter:
     """Counts shared by every process, in the quota's Redis."""
 
-    def __init__(self, client: redis.Redis, prefix: str):
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.client, self.prefix = client, f"{prefix}:dl"
         self._count = client.register_script(_COUNT)
         self._take = client.register_script(_TAKE)
@@ -78,9 +96,9 @@ class RedisCounter:
 class LocalCounter:
     """In-process counts of the embedded mode (no Redis)."""
 
-    def __init__(self, clock=time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.lock, self.clock = threading.Lock(), clock
-        self.seen: dict[tuple, float] = {}
+        self.seen: dict[tuple[int, str], float] = {}
         self.pending: dict[str, int] = defaultdict(int)
 
     def hit(self, *, post_id: int, file_id: int, client_key: str, day: dt.date) -> bool:
@@ -158,7 +176,7 @@ def apply(session: Session, counts: dict[str, int]) -> int:
     return sum(counts.values())
 
 
-def flush(db, counter, *, log=None) -> int:
+def flush(db: Sessions, counter: Counter, *, log: Callable[[str], None] | None = None) -> int:
     """Move all pending counts into the database, BATCH fields per transaction; counts of a
     failed batch go back to the counter. Returns the downloads written."""
     counts = counter.take()

@@ -4,21 +4,25 @@ serve; every served download is counted once per client per 10 minutes (counting
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads import access, counting, links
+from models.downloads.vos import DownloadAuth
 from models.files import records
 from models.files.listing import visible_files
 from models.files.service import Download, get_with_post_or_raise, resolve_download
+from models.files.vos import DownloadInfo
 from models.identity.service import get_user
 from models.identity.tables import Application, AppStatus
 from models.identity.tokens import live_token_or_raise, proxy_app_or_raise
 from modhub.core import proxy_headers
-from modhub.core.display import format_time
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
+from modhub.core.storage import Storage
 
 
 def default_file(session: Session, *, post_id: int) -> ResourceFile:
@@ -43,7 +47,9 @@ def chosen_file(session: Session, *, post_id: int, file_id: int | None) -> tuple
     return get_with_post_or_raise(session, file_id=file_id, post_id=post_id)
 
 
-def request_user(session: Session, *, app_id: int, headers, clock) -> int | None:
+def request_user(
+    session: Session, *, app_id: int, headers: Mapping[str, str], clock: Callable[[], dt.datetime]
+) -> int | None:
     """The optional proxy user of a K operation: X-Proxy-Access-Token (of this application), else
     X-Proxy-User-Id (the application needs user:proxy), else none; parsed and checked by the
     gateway's rules (modhub.core.proxy_headers, models.identity.tokens)."""
@@ -64,13 +70,16 @@ def named_user(session: Session, *, app_id: int, user_id: int) -> int:
     return user_id
 
 
-def _expiry(expires: int, zone: str) -> str:
-    return format_time(dt.datetime.fromtimestamp(expires, dt.UTC), zone)
-
-
 def signed_infos(
-    session: Session, f: ResourceFile, *, settings, app_id: int, user_id: int | None, now: float
-) -> list[dict]:
+    session: Session,
+    f: ResourceFile,
+    *,
+    settings: links.LinkSettings,
+    display: Display,
+    app_id: int,
+    user_id: int | None,
+    now: float,
+) -> list[DownloadInfo]:
     """DownloadInfo list of a file: a temporary link for the on-site copy, else the file's own
     external link, then the other external sources (direct links and cloud-disk shares, which
     do not expire)."""
@@ -80,26 +89,31 @@ def signed_infos(
             post = session.get(ResourcePost, f.post_id)  # the file's foreign key: always there
             bound = user_id if post is None or access.needs_user(post) else None
             info["url"], expires = links.make(settings, file_id=f.id, app_id=app_id, user_id=bound, now=now)
-            info["expiresAt"] = _expiry(expires, settings.time_zone)
+            info["expiresAt"] = display.time(dt.datetime.fromtimestamp(expires, dt.UTC))
     return infos
 
 
 def download_auth(
     session: Session,
     *,
-    settings,
+    settings: links.LinkSettings,
+    display: Display,
     post_id: int,
     file_id: int | None,
     app_id: int,
     user_id: int | None,
     now: float,
-) -> dict:
+) -> DownloadAuth:
     """DownloadAuthVo: temporary links of one file, empty (with deniedReason) when the user may
     not download the resource."""
     f, post = chosen_file(session, post_id=post_id, file_id=file_id)
     reason = access.denial(session, post, user_id)
     infos = (
-        [] if reason else signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
+        []
+        if reason
+        else signed_infos(
+            session, f, settings=settings, display=display, app_id=app_id, user_id=user_id, now=now
+        )
     )
     return {
         "fileInfoId": f.id,
@@ -118,15 +132,23 @@ def _day(now: float) -> dt.date:
 
 
 def count(
-    platform, *, post_id: int, file_id: int, user_id: int | None, address: str | None, now: float
+    counter: counting.Counter,
+    *,
+    post_id: int,
+    file_id: int,
+    user_id: int | None,
+    address: str | None,
+    now: float,
 ) -> bool:
     """Count one download of the file by this client (one Redis round trip)."""
-    return platform.download_counter.hit(
+    return counter.hit(
         post_id=post_id, file_id=file_id, client_key=counting.client_key(user_id, address), day=_day(now)
     )
 
 
-def file_download(session: Session, storage, *, post_id: int, file_id: int, user_id: int | None) -> Download:
+def file_download(
+    session: Session, storage: Storage, *, post_id: int, file_id: int, user_id: int | None
+) -> Download:
     """download-file: the file's download once the user may download the resource."""
     d = resolve_download(session, storage, post_id=post_id, file_id=file_id)
     access.require(session, d.post, user_id)
@@ -134,7 +156,14 @@ def file_download(session: Session, storage, *, post_id: int, file_id: int, user
 
 
 def link_download(
-    session: Session, storage, *, settings, file_id: int, args, api_key: str | None, now: float
+    session: Session,
+    storage: Storage,
+    *,
+    settings: links.LinkSettings,
+    file_id: int,
+    args: Mapping[str, str],
+    api_key: str | None,
+    now: float,
 ) -> tuple[Download, links.Link]:
     """The download a temporary link grants, every binding checked again now."""
     link = links.verify(settings, file_id=file_id, args=args, now=now)

@@ -11,84 +11,34 @@ its parsed parts are then empty.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
-import jsonschema
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import get_listed_or_raise, listed_clause
 from models.catalog.records import detail_url
 from models.catalog.tables import ResourceFile, ResourcePost, ResourceRelation
-from models.downloads import access, keys
+from models.downloads import access, keys, links
 from models.downloads.downloads import chosen_file, signed_infos
+from models.downloads.script import parse, post_actions, pre_checks, requirements, server_pack_layout, text
 from models.downloads.tables import StartupCommandReport
+from models.downloads.vos import Dependency, InstallConfig, InstallFile, InstallInfo, ScriptDocument
 from models.files.listing import visible_files
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 REF = re.compile(r"@(\d{1,4})\b")
-LAYOUT_KEYS = (
-    "version",
-    "status",
-    "rootPath",
-    "stripComponents",
-    "fileCount",
-    "uncompressedSize",
-    "sizesVerified",
-    "hasLibrariesJar",
-    "hasModsJar",
-)
 
 
-def parse(script: str | None) -> dict:
-    """The script as a JSON object, or {} when there is none or it is not one."""
-    if not script:
-        return {}
-    try:
-        doc = json.loads(script)
-    except ValueError:
-        return {}
-    return doc if isinstance(doc, dict) else {}
+class InstallSettings(links.LinkSettings, keys.KeySettings, Protocol):
+    """The settings install-info needs: those of its download links and of the key ring that
+    signs its script (modhub.settings.Settings has them)."""
 
 
-def script_checker(document: dict) -> Callable[[dict], bool]:
-    """Whether a parsed script is an InstallScript: the contract's component (plain JSON Schema,
-    its $refs inlined) checked by jsonschema."""
-    schemas = document["components"]["schemas"]
-
-    def inline(node):
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return inline(schemas[node["$ref"].rsplit("/", 1)[1]])
-            return {k: inline(v) for k, v in node.items() if k not in ("example", "x-modhub-extension")}
-        return [inline(v) for v in node] if isinstance(node, list) else node
-
-    return jsonschema.Draft4Validator(inline(schemas["InstallScript"])).is_valid
-
-
-def _text(v) -> str | None:
-    return v if isinstance(v, str) else None
-
-
-def _objects(doc: dict, name: str) -> list[dict]:
-    items = doc.get(name)
-    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-
-
-def _script_requirements(doc: dict) -> dict[int, str]:
-    """resourcePostId -> versionRequirement of the script's dependencies member."""
-    return {
-        d["resourcePostId"]: d["versionRequirement"]
-        for d in _objects(doc, "dependencies")
-        if isinstance(d.get("resourcePostId"), int)
-        and not isinstance(d.get("resourcePostId"), bool)
-        and isinstance(d.get("versionRequirement"), str)
-    }
-
-
-def dependencies(session: Session, *, post_id: int, doc: dict) -> list[dict]:
+def dependencies(session: Session, *, post_id: int, doc: ScriptDocument) -> list[Dependency]:
     """Dependency list: the resource's DEPENDENCY relations (the one source, as the relations
     operation answers them, in its order); the script only adds versionRequirement."""
     rows = session.scalars(
@@ -108,7 +58,7 @@ def dependencies(session: Session, *, post_id: int, doc: dict) -> list[dict]:
         if targets
         else {}
     )
-    wanted = _script_requirements(doc)
+    wanted = requirements(doc)
     return [
         {
             "resourcePostId": r.target_post_id,
@@ -120,42 +70,8 @@ def dependencies(session: Session, *, post_id: int, doc: dict) -> list[dict]:
     ]
 
 
-def pre_checks(doc: dict) -> list[dict]:
-    """PreCheck list of the script."""
-    return [
-        {
-            "type": _text(c.get("type")),
-            "condition": _text(c.get("condition")),
-            "failMessage": _text(c.get("failMessage")),
-        }
-        for c in _objects(doc, "preChecks")
-    ]
-
-
-def post_actions(doc: dict) -> list[dict]:
-    """PostAction list of the script."""
-    return [
-        {
-            "type": _text(a.get("type")),
-            "params": a.get("params") if isinstance(a.get("params"), dict) else None,
-        }
-        for a in _objects(doc, "postActions")
-    ]
-
-
-def server_pack_layout(doc: dict) -> dict | None:
-    """ServerPackLayout of the script, or null."""
-    layout = doc.get("serverPackLayout")
-    if not isinstance(layout, dict):
-        return None
-    out = {k: layout.get(k) for k in LAYOUT_KEYS}
-    if out["status"] not in ("ROOT", "WRAPPED", "PENDING", "UNKNOWN", "AMBIGUOUS"):
-        out["status"] = None
-    return out
-
-
 def referenced_files(
-    session: Session, post_id: int, script: str | None, doc: dict
+    session: Session, post_id: int, script: str | None, doc: ScriptDocument
 ) -> list[tuple[int, ResourceFile]]:
     """(index, file) of every @N the script references, ascending N; without a script, the
     default file as @0. References to no visible file of the resource are left out."""
@@ -179,7 +95,9 @@ def referenced_files(
     return [(i, f) for i in indexes if i < len(order) and (f := order[i]) is not None]
 
 
-def install_file(index: int, f: ResourceFile, url: str | None = None, expires: str | None = None) -> dict:
+def install_file(
+    index: int, f: ResourceFile, url: str | None = None, expires: str | None = None
+) -> InstallFile:
     """InstallFileInfo of a file."""
     return {
         "index": index,
@@ -201,7 +119,8 @@ def file_url(
     f: ResourceFile,
     *,
     allowed: bool,
-    settings,
+    settings: links.LinkSettings,
+    display: Display,
     app_id: int,
     user_id: int | None,
     now: float,
@@ -210,7 +129,9 @@ def file_url(
     link; (None, None) for a cloud-disk share or when the caller may not download."""
     if not allowed or f.storage_type == "CLOUD_DISK":
         return None, None
-    info = signed_infos(session, f, settings=settings, app_id=app_id, user_id=user_id, now=now)
+    info = signed_infos(
+        session, f, settings=settings, display=display, app_id=app_id, user_id=user_id, now=now
+    )
     first = next((i for i in info if i["url"] and i["storageType"] != "CLOUD_DISK"), None)
     return (first["url"], first["expiresAt"]) if first else (None, None)
 
@@ -218,13 +139,14 @@ def file_url(
 def install_config(
     session: Session,
     *,
-    settings,
+    settings: links.LinkSettings,
+    display: Display,
     post_id: int,
     app_id: int,
     now: float,
     file_id: int | None = None,
-    is_script: Callable[[dict], bool] = lambda doc: False,
-) -> dict:
+    is_script: Callable[[ScriptDocument], bool] = lambda doc: False,
+) -> InstallConfig:
     """InstallConfigVo of a listed resource for one file (default: its newest). Download URLs
     are those of a caller without a user: null for paid or signed-in-only resources."""
     post = get_listed_or_raise(session, post_id=post_id)
@@ -236,8 +158,20 @@ def install_config(
         chosen = None  # a resource without files still has a configuration
     doc = parse(post.install_script)
     allowed = access.denial(session, post, None) is None
-    # links made within one minute are equal, so the answer (and its ETag) is stable that long
-    link = {"settings": settings, "app_id": app_id, "user_id": None, "now": now - now % 60}
+    minute = now - now % 60  # links made within one minute are equal: a stable answer (and ETag)
+
+    def urls(f: ResourceFile) -> tuple[str | None, str | None]:
+        return file_url(
+            session,
+            f,
+            allowed=allowed,
+            settings=settings,
+            display=display,
+            app_id=app_id,
+            user_id=None,
+            now=minute,
+        )
+
     return {
         "postId": post.id,
         "fileInfoId": chosen,
@@ -257,7 +191,7 @@ def install_config(
         "postActions": post_actions(doc),
         "serverPackLayout": server_pack_layout(doc),
         "files": [
-            install_file(i, f, *file_url(session, f, allowed=allowed, **link))
+            install_file(i, f, *urls(f))
             for i, f in referenced_files(session, post.id, post.install_script, doc)
         ],
     }
@@ -280,8 +214,15 @@ def verified_game_versions(session: Session, *, post_id: int) -> list[str]:
 
 
 def install_info(
-    session: Session, *, settings, post_id: int, app_id: int, user_id: int | None, now: float
-) -> dict:
+    session: Session,
+    *,
+    settings: InstallSettings,
+    display: Display,
+    post_id: int,
+    app_id: int,
+    user_id: int | None,
+    now: float,
+) -> InstallInfo:
     """OpenApiInstallInfoVo: the signed script and its files; download URLs only for a user who
     may download the resource (temporary links bound to the application and that user)."""
     post = get_listed_or_raise(session, post_id=post_id)
@@ -290,11 +231,19 @@ def install_info(
     files = []
     for index, f in referenced_files(session, post.id, script, doc):
         url, expires = file_url(
-            session, f, allowed=allowed, settings=settings, app_id=app_id, user_id=user_id, now=now
+            session,
+            f,
+            allowed=allowed,
+            settings=settings,
+            display=display,
+            app_id=app_id,
+            user_id=user_id,
+            now=now,
         )
         files.append(install_file(index, f, url, expires))
     key_ring = keys.ring(session, settings) if script else None
-    source = doc.get("source") if doc.get("source") in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
+    source = text(doc.get("source"))
+    source = source if source in ("AUTHOR", "AI") else ("AUTHOR" if script else None)
     return {
         "postId": post.id,
         "name": post.main_name,
@@ -304,8 +253,8 @@ def install_info(
         "scriptSignature": key_ring.signer.sign(script.encode("utf-8")) if key_ring and script else None,
         "scriptKeyId": key_ring.kid if key_ring else None,
         "scriptSource": source,
-        "scriptSummary": _text(doc.get("summary")),
-        "postUrl": detail_url(post.id, settings.site_url) or None,
+        "scriptSummary": text(doc.get("summary")),
+        "postUrl": detail_url(post.id, display.site_url) or None,
         "sourceType": None,
         "externalId": None,
         "externalGameId": None,

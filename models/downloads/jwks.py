@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import base64
+from typing import TypedDict
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from models.downloads.keys import KeyRing
+
+
+class Jwk(TypedDict):
+    """A JSON Web Key of an RSA signing key (RFC 7517, RFC 7518 section 6.3)."""
+
+    kid: str
+    kty: str
+    n: str
+    e: str
+    use: str
+    alg: str
+
+
+class JwkSet(TypedDict):
+    """A JSON Web Key Set."""
+
+    keys: list[Jwk]
 
 
 def _b64url(number: int) -> str:
@@ -16,7 +34,7 @@ def _b64url(number: int) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def jwk(kid: str, public_pem: bytes) -> dict:
+def jwk(kid: str, public_pem: bytes) -> Jwk:
     """The JWK of one RSA public key: kid, kty, n, e, use (sig) and alg (RS256)."""
     key = serialization.load_pem_public_key(public_pem)
     if not isinstance(key, rsa.RSAPublicKey):
@@ -32,6 +50,6 @@ def jwk(kid: str, public_pem: bytes) -> dict:
     }
 
 
-def key_set(key_ring: KeyRing) -> dict:
+def key_set(key_ring: KeyRing) -> JwkSet:
     """The JWK Set of the published keys, the current key first."""
     return {"keys": [jwk(kid, pem) for kid, _, pem in key_ring.published]}

@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -25,9 +27,23 @@ from sqlalchemy.orm import Session
 from models.downloads.tables import InstallSigningKey
 from models.types import utcnow
 from modhub.core.errors import ApiError
-from modhub.core.script_signing import InstallSigner, install_signer, legacy_key_file
+from modhub.core.script_signing import InstallSigner, SignerSettings, install_signer, legacy_key_file
+
+if TYPE_CHECKING:
+    from modhub.core.crypto import SecretBox
 
 CURRENT, PREVIOUS, RETIRED = "CURRENT", "PREVIOUS", "RETIRED"
+
+
+class KeySettings(SignerSettings, Protocol):
+    """The settings the key ring is read and first made with (modhub.settings.Settings has them):
+    the configured key, the encryption key that seals stored keys, and the data folder an older
+    version generated its key into."""
+
+    @property
+    def encryption_key(self) -> str: ...
+    @property
+    def data_dir(self) -> Path: ...
 
 
 def kid_of(public_pem: bytes) -> str:
@@ -53,7 +69,7 @@ def _unsealed(sealed: str, encryption_key: str) -> InstallSigner:
     return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode())
 
 
-def ring(session: Session, settings) -> KeyRing:
+def ring(session: Session, settings: KeySettings) -> KeyRing:
     """The key ring (one query)."""
     rows = list(
         session.scalars(
@@ -83,7 +99,7 @@ def stored_key_exists(session: Session) -> bool:
     return session.scalar(select(InstallSigningKey.id).where(InstallSigningKey.status == CURRENT)) is not None
 
 
-def _stored_current(session: Session, settings) -> InstallSigningKey:
+def _stored_current(session: Session, settings: KeySettings) -> InstallSigningKey:
     """The CURRENT key of the database, made and stored once if there is none (under a lock)."""
     if session.get_bind().dialect.name == "sqlite":
         _store_first_sqlite(session, settings)
@@ -95,7 +111,7 @@ def _stored_current(session: Session, settings) -> InstallSigningKey:
     return session.execute(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT)).scalar_one()
 
 
-def _store_first_sqlite(session: Session, settings) -> None:
+def _store_first_sqlite(session: Session, settings: KeySettings) -> None:
     """SQLite: check and insert in one immediate transaction of a connection of its own (the
     writer lock is taken first, so a second process waits, then finds the key)."""
     with session.get_bind().engine.connect() as conn:
@@ -107,7 +123,7 @@ def _store_first_sqlite(session: Session, settings) -> None:
         conn.commit()
 
 
-def _first_row(settings) -> InstallSigningKey:
+def _first_row(settings: KeySettings) -> InstallSigningKey:
     from modhub.core.crypto import SecretBox
 
     private = legacy_key_file(settings.data_dir) or _new_private_pem()
@@ -134,7 +150,7 @@ def bundle(key_ring: KeyRing) -> bytes:
     return b"".join(f"# {kid} {status}\n".encode() + pem for kid, status, pem in key_ring.published)
 
 
-def rotate(session: Session, *, settings, secrets, key_size: int = 3072) -> str:
+def rotate(session: Session, *, settings: KeySettings, secrets: SecretBox, key_size: int = 3072) -> str:
     """Make a new CURRENT key; the old one becomes PREVIOUS (still published). Returns its kid."""
     old = ring(session, settings)
     for row in session.scalars(select(InstallSigningKey).where(InstallSigningKey.status == CURRENT)):

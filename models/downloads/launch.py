@@ -12,13 +12,15 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.records import detail_url
 from models.catalog.tables import ResourceFile
 from models.downloads.tables import StartupCommandReport
+from models.downloads.vos import InstallLaunch, StartupCommand, StartupCommandParam
 from models.files.listing import visible_files
+from modhub.core.display import Display
 
 
-def install_launch(session: Session, *, settings, post_id: int) -> dict:
+def install_launch(session: Session, *, display: Display, post_id: int) -> InstallLaunch:
     """InstallLaunchVo: the deep link of the platform client and how to detect or get it."""
     post = get_listed_or_raise(session, post_id=post_id)
-    page = detail_url(post.id, settings.site_url) or None
+    page = detail_url(post.id, display.site_url) or None
     client = None  # the platform publishes no client download page (never a link that 404s)
     guide = (
         f"1. Install the ModHub client{f' from {client}' if client else ''}.\n"
@@ -42,7 +44,7 @@ def install_launch(session: Session, *, settings, post_id: int) -> dict:
     }
 
 
-LOADER_ARGUMENTS = {
+LOADER_ARGUMENTS: dict[str, list[str]] = {
     "forge": ["--launchTarget", "forgeclient"],
     "neoforge": ["--launchTarget", "neoforgeclient"],
     "fabric": [],
@@ -79,7 +81,7 @@ def java_version(game_versions: list[str]) -> str | None:
     return "21" if (minor, patch) >= (20, 5) else "17" if minor >= 18 else "16" if minor == 17 else "8"
 
 
-def startup_command(session: Session, *, post_id: int, memory_mb: int) -> dict:
+def startup_command(session: Session, *, post_id: int, memory_mb: int) -> StartupCommand:
     """GameStartupCommandVo computed for the machine's memory and the run platform (GENERATED)."""
     post = get_listed_or_raise(session, post_id=post_id)
     versions = [
@@ -108,10 +110,11 @@ def startup_command(session: Session, *, post_id: int, memory_mb: int) -> dict:
 
 
 def report_startup_command(
-    session: Session, *, post_id: int, app_id: int, user_id: int | None, body: dict
+    session: Session, *, post_id: int, app_id: int, user_id: int | None, body: StartupCommandParam
 ) -> None:
     """Store the startup command a consumer finally used."""
     get_listed_or_raise(session, post_id=post_id)
+    java, game = body.get("javaVersion"), body.get("gameVersion")
     session.add(
         StartupCommandReport(
             app_id=app_id,
@@ -120,8 +123,8 @@ def report_startup_command(
             command=body["command"],
             origin=body["origin"],
             memory_mb=body.get("memoryMb"),
-            java_version=(body.get("javaVersion") or None) and body["javaVersion"][:32],
-            game_version=(body.get("gameVersion") or None) and body["gameVersion"][:64],
+            java_version=java[:32] if java else None,
+            game_version=game[:64] if game else None,
             success=body.get("success"),
             client_version=body.get("clientVersion"),
         )

@@ -13,12 +13,24 @@ import base64
 import hashlib
 import hmac
 import urllib.parse
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from modhub.core.errors import ApiError
 
 PATH = "/dl/"
 TTL_SECONDS = 3600
+
+
+class LinkSettings(Protocol):
+    """The settings a link is made and checked with (modhub.settings.Settings has them): the
+    encryption key its HMAC key derives from, and the public base URL of the API it points at."""
+
+    @property
+    def encryption_key(self) -> str: ...
+    @property
+    def base_url(self) -> str: ...
 
 
 def _secret(encryption_key: str) -> bytes:
@@ -40,7 +52,9 @@ class Link:
     expires: int
 
 
-def make(settings, *, file_id: int, app_id: int, user_id: int | None, now: float) -> tuple[str, int]:
+def make(
+    settings: LinkSettings, *, file_id: int, app_id: int, user_id: int | None, now: float
+) -> tuple[str, int]:
     """(URL, expiry in Unix seconds) of a link valid for TTL_SECONDS."""
     expires = int(now) + TTL_SECONDS
     user = user_id or 0
@@ -55,7 +69,7 @@ def make(settings, *, file_id: int, app_id: int, user_id: int | None, now: float
     return f"{settings.base_url}{PATH}{file_id}?{query}", expires
 
 
-def verify(settings, *, file_id: int, args, now: float) -> Link:
+def verify(settings: LinkSettings, *, file_id: int, args: Mapping[str, str], now: float) -> Link:
     """The link's grant, or DOWNLOAD_LINK_INVALID (malformed, tampered) / DOWNLOAD_LINK_EXPIRED."""
     try:
         app_id, user, expires = int(args.get("a", "")), int(args.get("u", "")), int(args.get("e", ""))

@@ -3,14 +3,16 @@ files (files/updates). Two queries for 100 hashes, plus the summaries' own looku
 
 from __future__ import annotations
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause
 from models.catalog.queries import summaries as mod_summaries
 from models.catalog.tables import ResourceFile, ResourcePost
+from models.downloads.vos import FileHashMatch, FileUpdate
 from models.files.listing import summaries as file_summaries
 from models.files.listing import visible_files
+from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
 LENGTHS = {"sha1": 40, "sha256": 64, "sha512": 128}
@@ -42,7 +44,9 @@ def _public_files(session: Session, algorithm: str, hashes: list[str]) -> dict[s
     return found
 
 
-def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> list[dict | None]:
+def lookup(
+    session: Session, *, algorithm: str, hashes: list[str], display: Display
+) -> list[FileHashMatch | None]:
     """FileHashMatchVO (file and resource) per hash, or null, in request order."""
     hashes = _normalized(algorithm, hashes)
     found = _public_files(session, algorithm, hashes)
@@ -63,10 +67,10 @@ def lookup(session: Session, *, algorithm: str, hashes: list[str], display) -> l
     ]
 
 
-def _matching(run_platform: str | None, environment_side: str | None):
+def _matching(run_platform: str | None, environment_side: str | None) -> list[ColumnElement[bool]]:
     """Conditions on a candidate file: a loader (files naming none match every loader) and a side
     (files for both sides match either)."""
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if run_platform is not None:
         conditions.append(
             or_(
@@ -96,8 +100,8 @@ def updates(
     game_version: str,
     run_platform: str | None = None,
     environment_side: str | None = None,
-    display,
-) -> list[dict]:
+    display: Display,
+) -> list[FileUpdate]:
     """FileUpdateVO per hash, in request order: its status and the newest visible file of the same
     resource for this game version (and run platform and side, when given)."""
     hashes = _normalized(algorithm, hashes)
@@ -115,7 +119,7 @@ def updates(
         if game_version in (f.resource_versions or []):
             newest.setdefault(f.post_id, f)
     by_file = {s["fileInfoId"]: s for s in file_summaries(session, list(newest.values()), display=display)}
-    out = []
+    out: list[FileUpdate] = []
     for h in hashes:
         installed = found.get(h)
         best = newest.get(installed.post_id) if installed else None

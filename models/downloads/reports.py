@@ -20,6 +20,7 @@ from models.catalog import lifecycle
 from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads.tables import FailureReporter, Feedback
+from models.downloads.vos import DownloadFailureParam, ResolvedFeedback, UserFeedbackParam
 from models.types import rowcount, utcnow
 from modhub.core.display import Display, parse_local_time
 from modhub.core.errors import ApiError
@@ -81,7 +82,9 @@ def reporter_key(*, app_id: int, verified_user: int | None) -> str:
     return f"u{verified_user}" if verified_user is not None else f"a{app_id}"
 
 
-def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: str, now: dt.datetime):
+def _check_daily_limit(
+    session: Session, *, settings: ReportLimits, app_id: int, fingerprint: str, now: dt.datetime
+) -> None:
     """Refuse a new report (fingerprint) beyond the application's daily number (429 / 200104)."""
     limit = settings.download_failure_reports_per_app_day
     mine = (Feedback.app_id == app_id, Feedback.kind == "DOWNLOAD_FAILURE")
@@ -89,10 +92,9 @@ def _check_daily_limit(session: Session, *, settings, app_id: int, fingerprint: 
         return
     since = now - dt.timedelta(days=1)
     recent = select(Feedback.create_time).where(*mine, Feedback.create_time > since)
-    if session.scalar(select(func.count()).select_from(recent.subquery())) < limit:
+    if session.execute(select(func.count()).select_from(recent.subquery())).scalar_one() < limit:
         return
-    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1))
-    oldest = oldest or now
+    oldest = session.scalar(recent.order_by(Feedback.create_time).offset(max(0, limit - 1)).limit(1)) or now
     wait = int((oldest + dt.timedelta(days=1) - now).total_seconds()) + 1
     raise ApiError(
         "REPORT_LIMIT_EXCEEDED",
@@ -109,7 +111,7 @@ def report_download_failure(
     post_id: int,
     app_id: int,
     reporter: str,
-    body: dict,
+    body: DownloadFailureParam,
 ) -> bool:
     """Merge a download-failure report; True when it made the resource hidden."""
     get_listed_or_raise(session, post_id=post_id)
@@ -152,7 +154,7 @@ def report_download_failure(
     return False
 
 
-def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: dict) -> None:
+def report_user_feedback(session: Session, *, post_id: int, app_id: int, body: UserFeedbackParam) -> None:
     """Store a usefulness snapshot (one row per report)."""
     get_listed_or_raise(session, post_id=post_id)
     _check_file(session, post_id, body.get("fileInfoId"))
@@ -187,7 +189,9 @@ def parse_since(since: str, display: Display) -> dt.datetime:
         ) from exc
 
 
-def resolved_since(session: Session, *, app_id: int, since: str, limit: int, display: Display) -> list[dict]:
+def resolved_since(
+    session: Session, *, app_id: int, since: str, limit: int, display: Display
+) -> list[ResolvedFeedback]:
     """UserFeedbackResolvedItemVO of the application's reports resolved at or after since."""
     start = parse_since(since, display)
     rows = session.scalars(

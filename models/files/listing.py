@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import Row, Select, select
 from sqlalchemy.orm import Session
@@ -11,6 +10,7 @@ from sqlalchemy.orm import Session
 from models.catalog.queries import get_listed_or_raise, listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost, RunPlatform
 from models.files.records import file_summary
+from models.files.vos import FileSummary
 from modhub.core.display import Display
 
 
@@ -29,13 +29,13 @@ def platform_names(session: Session, files: list[ResourceFile]) -> dict[str, str
     )
 
 
-def summaries(session: Session, files: list[ResourceFile], *, display: Display) -> list[dict[str, Any]]:
+def summaries(session: Session, files: list[ResourceFile], *, display: Display) -> list[FileSummary]:
     """FileSummaryVO of each file, run platform names loaded in one query."""
     names = platform_names(session, files)
     return [file_summary(f, platform_names=names, display=display) for f in files]
 
 
-def list_files(session: Session, *, post_id: int, display: Display) -> list[dict[str, Any]]:
+def list_files(session: Session, *, post_id: int, display: Display) -> list[FileSummary]:
     """FileSummaryVO of a listed resource's visible files, newest first."""
     get_listed_or_raise(session, post_id=post_id)
     files = list(
@@ -48,7 +48,7 @@ def list_files(session: Session, *, post_id: int, display: Display) -> list[dict
     return summaries(session, files, display=display)
 
 
-def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[dict[str, Any] | None]:
+def get_batch(session: Session, *, file_ids: list[int], display: Display) -> list[FileSummary | None]:
     """FileSummaryVO per requested id in request order: null for an unknown file, and files of
     resources that are not publicly visible dropped without an error."""
     rows: Sequence[Row[ResourceFile, bool]] = (

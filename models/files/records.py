@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from models.catalog.tables import ResourceFile
+from models.files.vos import DownloadInfo, FileDetail, FileDownloadUrl, FileHashes, FileSummary
 from modhub.core.display import Display
 
 
-def hashes(f: ResourceFile) -> dict[str, Any] | None:
+def hashes(f: ResourceFile) -> FileHashes | None:
     """The stored digests {sha1, sha256, sha512}, or null for a file not stored on site."""
     if not f.sha256:
         return None
     return {"sha1": f.sha1, "sha256": f.sha256, "sha512": f.sha512}
 
 
-def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict[str, Any]:
+def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> FileSummary:
     """FileSummaryVO of a file; fingerprint is the sha256 (null when the bytes are not on site)."""
     return {
         "fileInfoId": f.id,
@@ -39,11 +38,11 @@ def file_summary(f: ResourceFile, *, platform_names: dict[str, str], display: Di
     }
 
 
-def down_info(f: ResourceFile) -> list[dict[str, Any]]:
+def down_info(f: ResourceFile) -> list[DownloadInfo]:
     """Parsed download information without tokens: the on-site copy, else the file's own external
     link (`externalUrl`, the one URL download-url and the redirect give), then the other stored
     sources; a stored source repeating the file's link is that link (one URL per file)."""
-    infos = []
+    infos: list[DownloadInfo] = []
     if f.storage_type == "DIRECT_UPLOAD" and f.object_key:
         infos.append(_info(f, "DIRECT_UPLOAD", "modhub", None, None, own=True))
     entries = [e for e in f.down_info or [] if isinstance(e, dict)]
@@ -61,7 +60,7 @@ def down_info(f: ResourceFile) -> list[dict[str, Any]]:
 
 def _info(
     f: ResourceFile, kind: str, name: str | None, url: str | None, code: str | None, *, own: bool = False
-) -> dict[str, Any]:
+) -> DownloadInfo:
     """One DownloadInfo without tokens; size and hash are the file's own for its own copy."""
     return {
         "storageType": kind,
@@ -75,7 +74,7 @@ def _info(
     }
 
 
-def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> dict[str, Any]:
+def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Display) -> FileDetail:
     """FileDetailVO: the summary plus the parsed download information (no change log is kept)."""
     return {
         **file_summary(f, platform_names=platform_names, display=display),
@@ -84,6 +83,6 @@ def file_detail(f: ResourceFile, *, platform_names: dict[str, str], display: Dis
     }
 
 
-def download_url(f: ResourceFile) -> dict[str, Any]:
+def download_url(f: ResourceFile) -> FileDownloadUrl:
     """FileDownloadUrlVO: the original external link of the file."""
     return {"fileInfoId": f.id, "postId": f.post_id, "storageType": f.storage_type, "url": f.external_url}

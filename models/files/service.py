@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,6 +12,7 @@ from models.catalog.queries import get_listed_or_raise
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.files import records
 from models.files.listing import platform_names
+from models.files.vos import FileDetail, FileDownloadUrl
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 from modhub.core.storage import ObjectMissing, Storage
@@ -42,13 +42,13 @@ def get_with_post_or_raise(
     return f, get_listed_or_raise(session, post_id=f.post_id)
 
 
-def get_detail(session: Session, *, post_id: int, file_id: int, display: Display) -> dict[str, Any]:
+def get_detail(session: Session, *, post_id: int, file_id: int, display: Display) -> FileDetail:
     """FileDetailVO of a file owned by postId."""
     f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)
     return records.file_detail(f, platform_names=platform_names(session, [f]), display=display)
 
 
-def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> dict[str, Any]:
+def get_download_url(session: Session, *, file_id: int, post_id: int | None = None) -> FileDownloadUrl:
     """FileDownloadUrlVO of a file with an external link (DIRECT_LINK, CLOUD_DISK); 200321 for
     an on-site file, which has none."""
     f = get_owned_or_raise(session, file_id=file_id, post_id=post_id)

@@ -11,7 +11,7 @@ from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-from models.downloads.install import script_checker
+from models.downloads.script import script_checker
 from modhub.app import Contract
 from modhub.seed_rows import _install_script
 

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.downloads import counting
-from models.downloads.install import script_checker
+from models.downloads.script import script_checker
 from models.identity.tables import User
 from models.identity.tokens import issue_token
 from models.types import utcnow

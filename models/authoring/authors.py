@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+from typing import TypedDict
 
 from models.catalog.tables import AUTHOR_ROLES
 from modhub.core.errors import ApiError
 
 
-def parse_authors(raw: str | None) -> list[dict]:
+class AuthorEntry(TypedDict):
+    """One entry of a draft's authors."""
+
+    userId: int
+    role: str  # one of AUTHOR_ROLES
+
+
+def parse_authors(raw: str | None) -> list[AuthorEntry]:
     """The authors JSON as [{userId, role}]; AUTHORS_INVALID when malformed."""
     if raw is None or not raw.strip():
         return []
@@ -18,7 +26,7 @@ def parse_authors(raw: str | None) -> list[dict]:
         raise ApiError("AUTHORS_INVALID", f"authors is not JSON: {exc}") from exc
     if not isinstance(items, list) or len(items) > 50:
         raise ApiError("AUTHORS_INVALID", "authors must be a JSON array (at most 50)")
-    out = []
+    out: list[AuthorEntry] = []
     for item in items:
         uid = item.get("userId") if isinstance(item, dict) else None
         role = (item.get("role") or "CONTRIBUTOR") if isinstance(item, dict) else None

@@ -8,11 +8,11 @@ import json
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-# Save-record fields that steer the save itself and are not content.
 from models.authoring.authors import parse_authors
 from models.authoring.tables import DraftFile
 from models.catalog.queries import listed_clause
@@ -22,6 +22,9 @@ from models.identity.tables import User
 from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
+# A draft's content, a save body or a part of one: JSON objects of the contract, by api name.
+Json = dict[str, Any]
+# Save-record fields that steer the save itself and are not content.
 CONTROL = frozenset({"postId", "isAllEdit", "isNewDraft", "parentPostId", "postVersion"})
 # Content fields kept as they are on a resource post column.
 COLUMNS = {
@@ -87,7 +90,7 @@ FILE_LIMITS = {
 MAX_PRICE = Decimal("1e15")
 
 
-def patch_of(body: dict) -> dict:
+def patch_of(body: Json) -> Json:
     """The content fields a save body carries (null included: it clears the field)."""
     patch = {k: v for k, v in body.items() if k not in CONTROL}
     if patch.get("content") is not None:
@@ -108,7 +111,7 @@ def category_ids(raw: str | None) -> list[int]:
     return ids
 
 
-def _taxonomy(session: Session, merged: dict) -> None:
+def _taxonomy(session: Session, merged: Json) -> None:
     code, type_id = merged.get("sectionCode"), merged.get("resourceTypeId")
     if code:
         section = session.scalar(select(Section).where(Section.code == code, Section.is_delete.is_(False)))
@@ -148,7 +151,7 @@ def _taxonomy(session: Session, merged: dict) -> None:
             raise ApiError("TAXONOMY_INVALID", f"run platform {platform_id} does not exist")
 
 
-def relation_items(relation: dict | None) -> Iterator[tuple[str, int, dict]]:
+def relation_items(relation: Json | None) -> Iterator[tuple[str, int, Json]]:
     """(relation type, position, item) of each item of the three relation kinds; other keys
     (ResourceRelationParam allows them) are kept in the draft and ignored."""
     for key, kind in RELATION_KINDS.items():
@@ -156,7 +159,7 @@ def relation_items(relation: dict | None) -> Iterator[tuple[str, int, dict]]:
             yield kind, i, item
 
 
-def _relations(session: Session, relation: dict | None, own_ids: set[int]) -> None:
+def _relations(session: Session, relation: Json | None, own_ids: set[int]) -> None:
     targets = {item["postId"] for _, _, item in relation_items(relation)}
     if not targets:
         return
@@ -191,7 +194,7 @@ def _ref_link(raw: str | None) -> None:
         raise ApiError("REF_LINK_INVALID")
 
 
-def _price(merged: dict) -> None:
+def _price(merged: Json) -> None:
     if not merged.get("isPaid"):
         return
     currency, amount = merged.get("priceCurrencyCode"), merged.get("priceAmount")
@@ -201,7 +204,7 @@ def _price(merged: dict) -> None:
         raise ApiError("PRICE_INVALID", "a paid resource needs a priceAmount above 0")
 
 
-def draft_file_ids(content: dict) -> list[str]:
+def draft_file_ids(content: Json) -> list[str]:
     """Every draft-file id the content refers to (cover, images, uploaded files)."""
     ids = [content.get("coverFileId"), *(content.get("images") or [])]
     ids += [f.get("directFileId") for f in content.get("resourceFileInfoVos") or []]
@@ -224,7 +227,7 @@ def owned_files(session: Session, *, user_id: int, ids: list[str]) -> dict[str, 
     return found
 
 
-def _files(session: Session, patch: dict, *, user_id: int, parent_id: int | None) -> None:
+def _files(session: Session, patch: Json, *, user_id: int, parent_id: int | None) -> None:
     owned_files(session, user_id=user_id, ids=draft_file_ids(patch))
     for entry in patch.get("resourceFileInfoVos") or []:
         info_id = entry.get("infoId")
@@ -236,7 +239,7 @@ def _files(session: Session, patch: dict, *, user_id: int, parent_id: int | None
             raise ApiError("PARAMETER_INVALID", "a new file needs directFileId or directFileUrl")
 
 
-def _lengths(patch: dict) -> None:
+def _lengths(patch: Json) -> None:
     fields = [(k, patch.get(k), n) for k, n in LIMITS.items()]
     fields += [
         (f"resourceFileInfoVos.{k}", e.get(k), n)
@@ -253,8 +256,8 @@ def _lengths(patch: dict) -> None:
 def validate(
     session: Session,
     *,
-    patch: dict,
-    merged: dict,
+    patch: Json,
+    merged: Json,
     user_id: int,
     own_ids: set[int],
     parent_id: int | None = None,
@@ -281,13 +284,13 @@ def validate(
     _files(session, patch, user_id=user_id, parent_id=parent_id)
 
 
-def missing_to_submit(merged: dict) -> list[str]:
+def missing_to_submit(merged: Json) -> list[str]:
     """The fields a submission still lacks."""
     return [name for name in REQUIRED_TO_SUBMIT if merged.get(name) in (None, "", [])]
 
 
-def columns(session: Session, content: dict) -> dict:
-    """The resource-post columns the content sets (what approval writes)."""
+def columns(session: Session, content: Json) -> dict[str, Any]:
+    """The resource-post columns the content sets (what approval writes), by column name."""
     out = {COLUMNS[k]: v for k, v in content.items() if k in COLUMNS}
     if "priceAmount" in content:
         amount = content["priceAmount"]

@@ -4,33 +4,42 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import BinaryIO
+from typing import BinaryIO, TypedDict
 
 from sqlalchemy.orm import Session
 
 from models.authoring.tables import DraftFile
 from models.types import utcnow
 from modhub.core.errors import ApiError
-from modhub.core.storage import StorageError
+from modhub.core.storage import Storage, StorageError
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def draft_file_vo(row: DraftFile) -> dict:
+class DraftFileVO(TypedDict):
+    """DraftFileVO."""
+
+    fileId: str
+    fileName: str
+    size: int
+    sha256: str
+
+
+def draft_file_vo(row: DraftFile) -> DraftFileVO:
     """DraftFileVO."""
     return {"fileId": str(row.id), "fileName": row.file_name, "size": row.size, "sha256": row.sha256}
 
 
 def upload(
     session: Session,
-    storage,
+    storage: Storage,
     *,
     user_id: int,
     stream: BinaryIO,
     file_name: str | None,
     content_type: str | None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> DraftFileVO:
     """Store the stream (hashed while streaming, once per content) and record it for the user."""
     # a base name without control characters (PostgreSQL text cannot hold NUL)
     name = _CONTROL.sub("", (file_name or "").replace("\\", "/").rsplit("/", 1)[-1]).strip()[:255] or "file"

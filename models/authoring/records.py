@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TypedDict
 
 from sqlalchemy.orm import Session
 
@@ -12,11 +13,42 @@ from models.identity.tables import User
 from modhub.core.display import Display
 
 
-def _plain(value):
+class ReviewItem(TypedDict):
+    """One draft of the review queue."""
+
+    draftId: int
+    kind: str
+    state: str
+    title: str
+    authorId: int
+    authorName: str | None
+    parentPostId: int | None
+    baseVersion: int | None
+    postVersion: int | None
+    sectionCode: str
+    submittedAt: str | None
+    rejectReason: str | None
+
+
+class ReviewChange(TypedDict):
+    """One field approval would change: its published and its proposed value (JSON values)."""
+
+    field: str
+    published: object
+    proposed: object
+
+
+class ReviewDetail(ReviewItem):
+    """A queue item with its changes."""
+
+    changes: list[ReviewChange]
+
+
+def _plain(value: object) -> object:
     return float(value) if isinstance(value, Decimal) else value
 
 
-def review_item(session: Session, draft: ResourceDraft, *, display: Display) -> dict:
+def review_item(session: Session, draft: ResourceDraft, *, display: Display) -> ReviewItem:
     """One draft of the queue: id, kind, state, title, author, parent and times."""
     author = session.get(User, draft.user_id)
     post = review.target_of(session, draft)
@@ -36,7 +68,7 @@ def review_item(session: Session, draft: ResourceDraft, *, display: Display) -> 
     }
 
 
-def review_detail(session: Session, draft: ResourceDraft, *, display: Display) -> dict:
+def review_detail(session: Session, draft: ResourceDraft, *, display: Display) -> ReviewDetail:
     """A queue item with its diff against the published version (every field for a NEW draft)."""
     return {
         **review_item(session, draft, display=display),

@@ -14,6 +14,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.authoring import content as c
+from models.authoring.authors import parse_authors
 from models.authoring.tables import (
     EDIT,
     NEW,
@@ -96,7 +97,15 @@ def diff(session: Session, draft: ResourceDraft) -> list[tuple[str, object, obje
     return rows
 
 
-def _decide(session: Session, draft: ResourceDraft, *, reviewer_id, action, reason, now) -> None:
+def _decide(
+    session: Session,
+    draft: ResourceDraft,
+    *,
+    reviewer_id: int | None,
+    action: str,
+    reason: str | None,
+    now: dt.datetime,
+) -> None:
     session.add(
         ReviewDecision(
             draft_id=draft.id, reviewer_id=reviewer_id, action=action, reason=reason, created_at=now
@@ -105,7 +114,9 @@ def _decide(session: Session, draft: ResourceDraft, *, reviewer_id, action, reas
     draft.reviewed_at, draft.reviewer_id = now, reviewer_id
 
 
-def _notify(session: Session, draft: ResourceDraft, post: ResourcePost, title: str, text: str, now) -> None:
+def _notify(
+    session: Session, draft: ResourceDraft, post: ResourcePost, title: str, text: str, now: dt.datetime
+) -> None:
     session.add(
         Notification(
             user_id=draft.user_id,
@@ -151,7 +162,7 @@ def reject(
     return draft
 
 
-def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, now) -> None:
+def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, now: dt.datetime) -> None:
     content = draft.content
     if "relation" in content:
         session.execute(delete(ResourceRelation).where(ResourceRelation.post_id == post.id))
@@ -169,7 +180,7 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
         owner = post.user_id or draft.user_id  # the creator stays the first OWNER
         session.execute(delete(ResourceAuthor).where(ResourceAuthor.post_id == post.id))
         session.add(ResourceAuthor(post_id=post.id, user_id=owner, role="OWNER"))
-        others = [a for a in c.parse_authors(content.get("authors")) if a["userId"] != owner]
+        others = [a for a in parse_authors(content.get("authors")) if a["userId"] != owner]
         for i, a in enumerate(others):
             session.add(
                 ResourceAuthor(post_id=post.id, user_id=a["userId"], role=a["role"], sort_order=i + 1)
@@ -178,7 +189,9 @@ def _replace_parts(session: Session, draft: ResourceDraft, post: ResourcePost, n
         _replace_files(session, draft, post, content["resourceFileInfoVos"], now)
 
 
-def _replace_files(session: Session, draft: ResourceDraft, post: ResourcePost, entries, now) -> None:
+def _replace_files(
+    session: Session, draft: ResourceDraft, post: ResourcePost, entries: list[c.Json], now: dt.datetime
+) -> None:
     kept = {e["infoId"] for e in entries if e.get("infoId") is not None}
     for f in session.scalars(
         select(ResourceFile).where(ResourceFile.post_id == post.id, ResourceFile.is_delete.is_(False))
@@ -227,7 +240,10 @@ def _replace_files(session: Session, draft: ResourceDraft, post: ResourcePost, e
             )
 
 
-def approve(
+# settings is left unannotated on purpose: the lifecycle's move from settings= to display= (a
+# branch beside this one) changes this parameter and these calls; this ignore goes with it (mypy's
+# warn_unused_ignores reports it once the parameter is typed).
+def approve(  # type: ignore[no-untyped-def]
     session: Session,
     *,
     draft_id: int,
@@ -289,7 +305,9 @@ def approve(
     return post
 
 
-def _version(session: Session, draft: ResourceDraft, post: ResourcePost, now, resource_version) -> None:
+def _version(
+    session: Session, draft: ResourceDraft, post: ResourcePost, now: dt.datetime, resource_version: str | None
+) -> None:
     session.add(
         ResourceVersion(
             post_id=post.id,

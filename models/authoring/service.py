@@ -113,7 +113,7 @@ def _check_version(parent: ResourcePost, version: int | None) -> int:
     return parent.post_version
 
 
-def _edit_draft(session: Session, *, user_id: int, parent: ResourcePost, now) -> ResourceDraft:
+def _edit_draft(session: Session, *, user_id: int, parent: ResourcePost, now: dt.datetime) -> ResourceDraft:
     """The user's open EDIT draft of the post, or a new one."""
     draft = session.scalar(
         select(ResourceDraft)
@@ -128,13 +128,15 @@ def _edit_draft(session: Session, *, user_id: int, parent: ResourcePost, now) ->
     return draft or _new_row(session, user_id=user_id, kind=EDIT, parent=parent, now=now)
 
 
-def _published_view(parent: ResourcePost) -> dict:
+def _published_view(parent: ResourcePost) -> c.Json:
     view = {api: getattr(parent, col) for api, col in c.COLUMNS.items()}
     view["priceAmount"] = parent.price_amount
     return view
 
 
-def _save(session: Session, draft: ResourceDraft, body: dict, *, now, submit: bool = False) -> None:
+def _save(
+    session: Session, draft: ResourceDraft, body: c.Json, *, now: dt.datetime, submit: bool = False
+) -> None:
     _editable(draft)
     patch = c.patch_of(body)
     parent = session.get(ResourcePost, draft.parent_post_id) if draft.kind == EDIT else None
@@ -158,7 +160,7 @@ def _save(session: Session, draft: ResourceDraft, body: dict, *, now, submit: bo
     session.flush()
 
 
-def _submit(draft: ResourceDraft, *, now) -> None:
+def _submit(draft: ResourceDraft, *, now: dt.datetime) -> None:
     if draft.kind == NEW:
         missing = c.missing_to_submit(draft.content)
         if missing:
@@ -174,7 +176,7 @@ def _submit(draft: ResourceDraft, *, now) -> None:
     draft.state, draft.submitted_at, draft.reject_reason = PENDING_REVIEW, now, None
 
 
-def init_draft(session: Session, *, user_id: int, body: dict, now: dt.datetime | None = None) -> int:
+def init_draft(session: Session, *, user_id: int, body: c.Json, now: dt.datetime | None = None) -> int:
     """A NEW draft from BaseOpenApiInitDraftParam; its id."""
     now = now or utcnow()
     patch = {
@@ -194,7 +196,7 @@ def init_draft(session: Session, *, user_id: int, body: dict, now: dt.datetime |
 
 
 def save_draft(
-    session: Session, *, user_id: int, draft_id: int, body: dict, now: dt.datetime | None = None
+    session: Session, *, user_id: int, draft_id: int, body: c.Json, now: dt.datetime | None = None
 ) -> ResourceDraft:
     """Save into draft_id (0: a new draft; an EDIT one when parentPostId is given)."""
     now = now or utcnow()
@@ -212,7 +214,7 @@ def save_draft(
 
 
 def publish_draft(
-    session: Session, *, user_id: int, draft_id: int, body: dict, now: dt.datetime | None = None
+    session: Session, *, user_id: int, draft_id: int, body: c.Json, now: dt.datetime | None = None
 ) -> bool:
     """Save the body into the draft and submit it for review."""
     now = now or utcnow()
@@ -224,7 +226,7 @@ def publish_draft(
 
 
 def edit_resource(
-    session: Session, *, user_id: int, post_id: int, body: dict, now: dt.datetime | None = None
+    session: Session, *, user_id: int, post_id: int, body: c.Json, now: dt.datetime | None = None
 ) -> bool:
     """Save the changes into the user's EDIT draft of the post and submit it for review."""
     now = now or utcnow()

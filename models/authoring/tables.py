@@ -4,6 +4,7 @@ files a user uploaded for their drafts."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -34,7 +35,7 @@ class ResourceDraft(Base):
     state: Mapped[str] = mapped_column(String(16), default=DRAFT)
     parent_post_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("resource_post.id"), index=True)
     base_version: Mapped[int | None]
-    content: Mapped[dict] = mapped_column(JSON, default=dict)
+    content: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     reject_reason: Mapped[str | None] = mapped_column(Text)
     submitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     reviewed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import reduce
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVarTuple
 
 from sqlalchemy import (
     Boolean,
@@ -37,6 +37,7 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
+Ts = TypeVarTuple("Ts")  # the columns of a statement a backend narrows (kept as they are)
 # Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
 # copies of the search filters, kept by a trigger on resource_post in the writing transaction.
 RESOURCE_DOC = table(
@@ -65,7 +66,7 @@ def like_pattern(keyword: str) -> str:
     return f"%{escaped}%"
 
 
-def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement | None:
+def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement[Any] | None:
     """The keyword as a 'simple' tsquery: its words (in order and adjacent with phrase=True), and
     its CJK runs as phrases of bigrams."""
     parts: list[ColumnElement[Any]] = []
@@ -82,7 +83,7 @@ def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement | None:
     return reduce(lambda a, b: a.op("&&")(b), parts) if parts else None
 
 
-def in_weight(query: ColumnElement, weights: str) -> ColumnElement:
+def in_weight(query: ColumnElement[Any], weights: str) -> ColumnElement[Any]:
     """The tsquery with every lexeme restricted to the given weight labels ('A': titles). Built
     from constants, so PostgreSQL computes it once per statement."""
     labelled = func.regexp_replace(cast(query, Text), r"'(\s|\)|$)", rf"':{weights}\1", "g")
@@ -104,7 +105,7 @@ def only_cjk(keyword: str) -> bool:
     )
 
 
-def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
+def needs_substring(keyword: str, query: ColumnElement[Any] | None, *, words_cover_cjk: bool) -> bool:
     """Whether matches must also be sought as substrings (the trigram index): for partial Latin
     words of 3+ characters (shorter patterns cannot use the index), or when the keyword has no
     word to look up; with words_cover_cjk, never for a keyword of CJK runs alone (only_cjk)."""
@@ -114,14 +115,14 @@ def needs_substring(keyword: str, query, *, words_cover_cjk: bool) -> bool:
 
 
 def postgres_match(
-    stmt: Select,
+    stmt: Select[*Ts],
     keyword: str,
     *,
     tsv: ColumnElement[Any],
     doc: ColumnElement[Any],
     main_name: ColumnElement[Any] | InstrumentedAttribute[Any],
     words_cover_cjk: bool = False,
-) -> tuple[Select, ColumnElement[float]]:
+) -> tuple[Select[*Ts], ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
     resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
     out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
@@ -156,7 +157,7 @@ class SearchBackend(Protocol):
     def rating(self) -> ColumnElement[float]:
         """The rating as a sort key."""
 
-    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+    def match(self, stmt: Select[*Ts], keyword: str) -> tuple[Select[*Ts], ColumnElement[float]]:
         """The statement narrowed to posts matching keyword, and their relevance (higher first)."""
 
     def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
@@ -199,7 +200,7 @@ class PostgresSearch:
     position = literal_column("resource_post.sync_xid", Integer)
     rating = literal_column("resource_post.search_rating", Float)  # generated, indexed for sorting
 
-    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+    def match(self, stmt: Select[*Ts], keyword: str) -> tuple[Select[*Ts], ColumnElement[float]]:
         return postgres_match(
             stmt,
             keyword,
@@ -248,7 +249,7 @@ class SqliteSearch:
     rating = case((P.rating_count > 0, cast(P.rating_total, Float) / P.rating_count), else_=0.0)
     FTS_WEIGHTS = "10.0, 8.0, 4.0, 4.0, 1.0"  # main_name, sub_name, abbr_name, tags, introduction
 
-    def match(self, stmt: Select, keyword: str) -> tuple[Select, ColumnElement[float]]:
+    def match(self, stmt: Select[*Ts], keyword: str) -> tuple[Select[*Ts], ColumnElement[float]]:
         words = keyword.split()
         if words and all(len(w) >= 3 for w in words):
             phrase = " AND ".join('"' + w.replace('"', '""') + '"' for w in words)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol, TypedDict
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Select, create_engine, func, literal_column, select
@@ -30,11 +30,20 @@ from sqlalchemy.orm import Session
 
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
 
+
+class _State(TypedDict, total=False):
+    """This process's counting machinery (empty until the first count)."""
+
+    pid: int  # the process that made it (a forked worker makes its own)
+    executor: ThreadPoolExecutor
+    engines: WeakKeyDictionary[Engine, Engine]  # engine -> its counting engine
+
+
 _lock = threading.Lock()
-_state: dict = {}  # "pid": this process's id, "executor", "engines": engine -> its counting engine
+_state: _State = {}
 
 
-def capped_count(stmt: Select, cap: int) -> Select:
+def capped_count(stmt: Select[*tuple[Any, ...]], cap: int) -> Select[int]:
     """The statement counting stmt's rows, at most cap + 1 of them (cap + 1 means: more than cap)."""
     return select(func.count()).select_from(
         stmt.with_only_columns(literal_column("1")).order_by(None).limit(cap + 1).subquery()
@@ -47,7 +56,7 @@ class Count(Protocol):
     def __call__(self, known: int | None = None) -> int: ...
 
 
-def count_beside(session: Session, stmt: Select) -> Count:
+def count_beside(session: Session, stmt: Select[int]) -> Count:
     """Start counting (stmt: a SELECT of one integer) and return the function that gives the
     count: given a count already known (a window that held every document), it returns that one."""
     bind = session.get_bind()
@@ -66,7 +75,7 @@ def count_beside(session: Session, stmt: Select) -> Count:
     return count_beside_result
 
 
-def _scalar(engine: Engine, stmt: Select) -> int:
+def _scalar(engine: Engine, stmt: Select[int]) -> int:
     with engine.connect() as connection:
         # per transaction, not per connection: a pooler (PgBouncer's transaction mode) hands the
         # server connection on, and refuses startup options
@@ -80,9 +89,11 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
     with _lock:
         if _state.get("pid") != os.getpid():
             _state.update(
-                pid=os.getpid(),
-                engines=WeakKeyDictionary(),
-                executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"),
+                _State(
+                    pid=os.getpid(),
+                    engines=WeakKeyDictionary(),
+                    executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"),
+                )
             )
         counting = _state["engines"].get(engine)
         if counting is None:

@@ -8,6 +8,9 @@ comparison (migrations/env.py and tests/unit/test_migrations.py) from reporting 
 
 from __future__ import annotations
 
+from sqlalchemy import Column
+from sqlalchemy.sql.schema import SchemaItem
+
 UNMODELLED_COLUMNS = {
     ("resource_post", name) for name in ("search_doc", "search_tsv", "search_rating", "sync_xid", "sync_seq")
 }
@@ -38,12 +41,15 @@ UNMODELLED_TABLES = {"resource_post_fts"} | {f"{table}_fts" for table in COMMUNI
 UNMODELLED_TABLES |= {"community_search_doc", "resource_search_doc"}  # 0012: kept by triggers
 
 
-def include_object(obj, name, type_, reflected, compare_to) -> bool:
-    """Alembic hook: False for the search and sync artifacts that only the database knows."""
-    if type_ == "column":
+def include_object(
+    obj: SchemaItem, name: str | None, type_: str, reflected: bool, compare_to: SchemaItem | None
+) -> bool:
+    """Alembic hook (its include_object): False for the search and sync artifacts that only the
+    database knows."""
+    if type_ == "column" and isinstance(obj, Column):  # alembic passes Column objects for columns
         return (obj.table.name, name) not in UNMODELLED_COLUMNS
     if type_ == "index":
         return name not in UNMODELLED_INDEXES
-    if type_ == "table":
+    if type_ == "table" and name is not None:  # alembic names every table
         return not (name in UNMODELLED_TABLES or any(name.startswith(f"{fts}_") for fts in UNMODELLED_TABLES))
     return True

@@ -6,19 +6,26 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
-from sqlalchemy import Select, exists, func, or_, select
-from sqlalchemy.orm import Session
+from typing import Any
+
+from sqlalchemy import Exists, Select, UnaryExpression, exists, func, or_, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 from models.catalog.queries import listed_clause, summaries
 from models.catalog.tables import ResourceFile, ResourcePost
 from models.paging import MAX_OFFSET, check_page, page_result
-from models.search.backends import PostgresSearch, backend_for
+from models.search.backends import PostgresSearch, SearchBackend, backend_for
 from models.search.counting import capped_count, count_beside
-from models.search.tiers import count_matches, doc_filters, equal_filters, ranked_ids
+from models.search.tiers import SearchFilters, count_matches, doc_filters, equal_filters, ranked_ids
 from modhub.core.display import Display
 
 P = ResourcePost
+# What a page is sorted by: a column of resource_post, the backend's rating or the relevance (of
+# several value types: numbers, times).
+SortKey = ColumnElement[Any] | InstrumentedAttribute[Any]
+# A search filter over resource_post's rows (SQLite's JSON containment is a text clause).
+Filter = ColumnElement[bool] | TextClause
 
 SORT_KEYS = {
     "downloads": P.download_count,
@@ -28,16 +35,16 @@ SORT_KEYS = {
 }
 
 
-def _file_of_post(*conditions):
+def _file_of_post(*conditions: Filter) -> Exists:
     """EXISTS a visible file of the post matching the conditions."""
     f = ResourceFile
     return exists().where(f.post_id == P.id, f.is_delete.is_(False), f.file_status == "NORMAL", *conditions)
 
 
-def _loader_filters(session: Session, run_platform: str | None, game_version: str | None) -> list:
+def _loader_filters(session: Session, run_platform: str | None, game_version: str | None) -> list[Filter]:
     """runPlatform alone: the post's own, or one of its visible files'. gameVersion: a visible file
     for that version and, with runPlatform, for that run platform or for none."""
-    clauses = []
+    clauses: list[Filter] = []
     if run_platform is not None and game_version is None:
         clauses.append(
             or_(P.run_platform == run_platform, _file_of_post(ResourceFile.run_platform == run_platform))
@@ -58,22 +65,22 @@ def _loader_filters(session: Session, run_platform: str | None, game_version: st
     return clauses
 
 
-def _filters(session: Session, filters: dict) -> list:
+def _filters(session: Session, filters: SearchFilters) -> list[Filter]:
     """The search filters over resource_post's columns (and its files')."""
-    clauses: list[ColumnElement[bool] | TextClause] = list(equal_filters(P.__table__.c, filters))
-    if filters.get("main_category") is not None:
-        clauses.append(backend_for(session).has_category(filters["main_category"]))
+    clauses: list[Filter] = list(equal_filters(P.__table__.c, filters))
+    if (main_category := filters.get("main_category")) is not None:
+        clauses.append(backend_for(session).has_category(main_category))
     return clauses + _loader_filters(session, filters.get("run_platform"), filters.get("game_version"))
 
 
-def _sort_key(sort: str | None, score, backend):
+def _sort_key(sort: str | None, score: ColumnElement[float] | None, backend: SearchBackend) -> SortKey:
     """The sort key: relevance only with a keyword (else updateTime); ties go by postId."""
     if sort is None or sort == "relevance":
         return score if score is not None else P.update_time
     return backend.rating if sort == "rating" else SORT_KEYS[sort]
 
 
-def _by(key, post_id, order: str) -> list:
+def _by(key: SortKey, post_id: SortKey, order: str) -> list[UnaryExpression[Any]]:
     """ORDER BY key then postId, both in the requested direction."""
     return [key.asc(), post_id.asc()] if order == "asc" else [key.desc(), post_id.desc()]
 
@@ -88,7 +95,9 @@ def _capped(count: int) -> tuple[int, bool]:
     return (TOTAL_CAP, False) if count > TOTAL_CAP else (count, True)
 
 
-def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
+def _page(
+    session: Session, stmt: Select[ResourcePost], key: SortKey, order: str, *, offset: int, page_size: int
+) -> tuple[int, bool, list[ResourcePost]]:
     """The page in the order of the sort key's index (no keyword), read while the matches are
     counted up to the cap beside it."""
     total = count_beside(session, capped_count(stmt, TOTAL_CAP))
@@ -96,7 +105,9 @@ def _page(session: Session, stmt: Select, key, order: str, *, offset: int, page_
     return *_capped(total()), posts
 
 
-def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int, page_size: int) -> tuple:
+def _ranked_page(
+    session: Session, stmt: Select[ResourcePost], key: SortKey, order: str, *, offset: int, page_size: int
+) -> tuple[int, bool, list[ResourcePost]]:
     """A keyword search by another sort key (or on SQLite): the matches must all be read to sort
     them, so count and sort them in that one pass, then load the page's posts by id. The inner
     query is an optimization fence (OFFSET 0): the sort key is computed while scanning, so the
@@ -109,14 +120,14 @@ def _ranked_page(session: Session, stmt: Select, key, order: str, *, offset: int
         .limit(page_size)
     ).all()
     if not rows:  # past the last page, or nothing matches
-        return *_capped(session.scalar(capped_count(stmt, TOTAL_CAP))), []
+        return *_capped(session.execute(capped_count(stmt, TOTAL_CAP)).scalar_one()), []
     found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
     return *_capped(rows[0][1]), [found[r[0]] for r in rows]
 
 
 def _tiered_page(
-    session: Session, keyword: str, filters: dict, order: str, *, offset: int, page_size: int
-) -> tuple:
+    session: Session, keyword: str, filters: SearchFilters, order: str, *, offset: int, page_size: int
+) -> tuple[int, bool, list[ResourcePost]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap, then the page's posts by id."""
     where = doc_filters(**filters)
@@ -144,12 +155,12 @@ def search(
     order: str = "desc",
     page_num: int = 1,
     page_size: int = 20,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult of ModSummaryVO: listed posts matching keyword and every given filter."""
     offset = check_page(page_num=page_num, page_size=page_size)
     keyword = (keyword or "").strip()
     backend = backend_for(session)
-    filters = dict(
+    filters: SearchFilters = dict(
         section_code=section_code,
         resource_type=resource_type,
         main_category=main_category,
@@ -196,7 +207,7 @@ def legacy_query(
     page_size: int,
     section_code: str | None = None,
     keyword: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """PageResult of v1 resource objects (ModSummaryVO fields), newest updateTime first."""
     return search(
         session,

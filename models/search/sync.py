@@ -26,6 +26,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from sqlalchemy import or_, select, tuple_
 from sqlalchemy.orm import Session
@@ -38,6 +40,15 @@ from modhub.core.errors import ApiError
 
 P = ResourcePost
 _CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})|v2\.(\d{1,19})\.(\d{1,19})\.(\d{1,19})")
+
+
+class ResourceSyncVO(TypedDict):
+    """One batch of the sync feed."""
+
+    nextCursor: str
+    hasMore: bool
+    items: Sequence[Mapping[str, object]]  # ModSummaryVO of the live posts (catalog's summaries)
+    deletedPostIds: list[int]
 
 
 def encode_cursor(position: int, post_id: int, origin: int = 0) -> str:
@@ -65,7 +76,7 @@ def decode_cursor(cursor: str | None) -> tuple[int, int, int | None]:
     return int(found.group(3)), int(found.group(4)), int(found.group(5))
 
 
-def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> dict:
+def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> ResourceSyncVO:
     """ResourceSyncVO: the next `size` changes after the cursor (live items and removed ids)."""
     position, last_id, origin = decode_cursor(cursor)
     backend = backend_for(session)

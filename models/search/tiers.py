@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
 
 from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
 from sqlalchemy.orm import Session
@@ -95,22 +96,38 @@ class Tiers:
 # The search filters that are equalities over a column of the same name in resource_post and in
 # its copy resource_search_doc (mainCategory, a containment, is written per table; runPlatform and
 # gameVersion look at the files too: search/service.py).
-EQUAL_FILTERS = (
-    "section_code",
-    "resource_type",
-    "client_environment",
-    "server_environment",
-    "is_paid",
-    "resource_state",
-)
+EqualFilter = Literal[
+    "section_code", "resource_type", "client_environment", "server_environment", "is_paid", "resource_state"
+]
+EQUAL_FILTERS: tuple[EqualFilter, ...] = get_args(EqualFilter)
 
 
-def equal_filters(columns, filters: dict) -> list[ColumnElement[bool]]:
+class SearchFilters(TypedDict, total=False):
+    """The search's filters by column name (None or absent: not filtered)."""
+
+    section_code: str | None
+    resource_type: str | None
+    main_category: str | None
+    run_platform: str | None
+    client_environment: str | None
+    server_environment: str | None
+    is_paid: bool | None
+    resource_state: str | None
+    game_version: str | None
+
+
+class Columns(Protocol):
+    """A table's column collection (its .c), by column name."""
+
+    def __getitem__(self, key: str, /) -> ColumnElement[Any]: ...
+
+
+def equal_filters(columns: Columns, filters: SearchFilters) -> list[ColumnElement[bool]]:
     """column == value for each EQUAL_FILTERS filter given (columns: a table's column collection)."""
     return [columns[name] == filters[name] for name in EQUAL_FILTERS if filters.get(name) is not None]
 
 
-def doc_filters(**filters) -> list[ColumnElement[bool]]:
+def doc_filters(**filters: Unpack[SearchFilters]) -> list[ColumnElement[bool]]:
     """The search filters over resource_search_doc's copies of the resource_post columns."""
     clauses = equal_filters(D.c, filters)
     if filters.get("main_category") is not None:
@@ -121,7 +138,7 @@ def doc_filters(**filters) -> list[ColumnElement[bool]]:
 def ranked_ids(
     session: Session,
     keyword: str,
-    filters: list,
+    filters: list[ColumnElement[bool]],
     order: str,
     *,
     offset: int,
@@ -171,7 +188,14 @@ def ranked_ids(
     return picked[offset:], (sum(map(len, in_window.values())) if seen < window else None)
 
 
-def _beyond(session: Session, condition, filters: list, edge: int, desc: bool, limit: int) -> list[int]:
+def _beyond(
+    session: Session,
+    condition: ColumnElement[bool],
+    filters: list[ColumnElement[bool]],
+    edge: int,
+    desc: bool,
+    limit: int,
+) -> list[int]:
     """Up to limit ids of one tier older (desc) or newer (asc) than edge, in order. The inner query
     has no ORDER BY or LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier through its index
     instead of walking the primary key in the hope of meeting the tier's rows early."""
@@ -184,7 +208,7 @@ def _beyond(session: Session, condition, filters: list, edge: int, desc: bool, l
     )
 
 
-def every_match(session: Session, keyword: str, filters: list, order: str) -> list[int]:
+def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool]], order: str) -> list[int]:
     """The definition that ranked_ids computes fast: every match ranked in one plain query by tier,
     then postId (both reversed with asc). For tests and bench/catalog_search_compare.py."""
     tiers = Tiers.of(keyword)
@@ -192,6 +216,6 @@ def every_match(session: Session, keyword: str, filters: list, order: str) -> li
     return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by)))
 
 
-def count_matches(keyword: str, filters: list, cap: int) -> Select:
+def count_matches(keyword: str, filters: list[ColumnElement[bool]], cap: int) -> Select[int]:
     """The statement counting the matches, at most cap + 1 of them."""
     return capped_count(select(D.c.id).where(Tiers.of(keyword).match, *filters), cap)

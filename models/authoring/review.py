@@ -240,10 +240,7 @@ def _replace_files(
             )
 
 
-# settings is left unannotated on purpose: the lifecycle's move from settings= to display= (a
-# branch beside this one) changes this parameter and these calls; this ignore goes with it (mypy's
-# warn_unused_ignores reports it once the parameter is typed).
-def approve(  # type: ignore[no-untyped-def]
+def approve(
     session: Session,
     *,
     draft_id: int,

@@ -83,7 +83,7 @@ def reporter_key(*, app_id: int, verified_user: int | None) -> str:
 
 
 def _check_daily_limit(
-    session: Session, *, settings: ReportLimits, app_id: int, fingerprint: str, now: dt.datetime
+    session: Session, *, settings: ReportSettings, app_id: int, fingerprint: str, now: dt.datetime
 ) -> None:
     """Refuse a new report (fingerprint) beyond the application's daily number (429 / 200104)."""
     limit = settings.download_failure_reports_per_app_day

@@ -167,7 +167,7 @@ def replay(since: str, subscription_id: int | None) -> None:
     from models.webhooks import service as webhooks
 
     platform = load_platform()
-    start = _parse_time(since, platform.settings.time_zone)
+    start = _parse_time(since, platform.display.time_zone)
     with platform.db.session() as session, session.begin():
         ids = webhooks.replay(session, since=start, subscription_id=subscription_id)
     click.echo(json.dumps({"since": start.isoformat(), "requeued": len(ids)}))

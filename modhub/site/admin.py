@@ -8,7 +8,6 @@ import flask
 import werkzeug
 
 from models.console import admin, service
-from modhub.core.display import format_time
 from modhub.core.errors import ApiError
 from modhub.site.views import _check_csrf, _current_user, _to_login, bp
 from modhub.web import platform, session
@@ -40,8 +39,8 @@ def admin_home():
     user, refusal = _admin_or_refusal()
     if refusal:
         return refusal
-    zone = platform().settings.time_zone
-    audit = [(row, format_time(row.created_at, zone)) for row in admin.audit_log(session())]
+    display = platform().display
+    audit = [(row, display.time(row.created_at)) for row in admin.audit_log(session())]
     return flask.render_template(
         "admin.html",
         user=user,

@@ -12,7 +12,6 @@ from models.identity import accounts, oauth
 from models.identity.service import get_user
 from models.identity.tables import User
 from modhub.addresses import client_address
-from modhub.core.display import format_time
 from modhub.core.errors import ApiError
 from modhub.web import code_guard, platform, session
 
@@ -190,5 +189,5 @@ def pairing():
     if flask.request.method == "POST":
         _check_csrf()
         code, until = oauth.create_pairing_code(session(), user_id=user.id, now=platform().clock())
-        expires = format_time(until, platform().settings.time_zone)
+        expires = platform().display.time(until)
     return flask.render_template("pairing.html", user=user, code=code, expires=expires)

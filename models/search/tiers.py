@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
 from sqlalchemy.orm import Session
@@ -51,7 +52,12 @@ class Tiers:
     conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
 
     @classmethod
+    @lru_cache(maxsize=256)
     def of(cls, keyword: str) -> Tiers:
+        """The tiers of a keyword. Building their expressions costs more CPU than the rest of a
+        cold keyword search's handler (cProfile, bench/cold_reads.py), and a search asks twice
+        (its count and its ranking): they are kept for the last keywords, immutable and shared
+        between threads like any prebuilt statement."""
         query, pattern = tsquery(keyword), like_pattern(keyword)
         substring = (
             D.c.search_doc.ilike(pattern, escape="\\")

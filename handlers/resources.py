@@ -1,6 +1,7 @@
 """Resource batch, featured, detail and per-resource read views (search and sync: handlers.search)."""
 
 from models.catalog import service as catalog
+from models.catalog.vos import ModDetail
 from models.community import comments
 from models.record_cache import MISSING
 from modhub.core.errors import ApiError
@@ -86,17 +87,11 @@ def _detail_answer(post_id: int, text: str):
 answer_on_loop(get_detail, _detail_on_loop)  # a cache hit needs no thread
 
 
-def _read_detail(ids: list[int]) -> dict:
-    try:
-        return {
-            ids[0]: catalog.get_detail(
-                session(), post_id=ids[0], display=platform().display, today=platform().clock().date()
-            )
-        }
-    except ApiError as exc:
-        if exc.code != 200404:
-            raise
-        return {ids[0]: None}  # unknown, deleted or not public: kept as absent
+def _read_detail(ids: list[int]) -> dict[int, ModDetail | None]:
+    """ModDetailVO by id, None where unknown, deleted or not public (kept as absent)."""
+    return catalog.get_details(
+        session(), post_ids=ids, display=platform().display, today=platform().clock().date()
+    )
 
 
 def list_authors(post_id: int, **_):

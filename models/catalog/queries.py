@@ -1,23 +1,24 @@
-"""Shared catalogue reads: the "listed" rule, listed posts by id, authors of a page, paging, and a
-short-lived per-process cache of catalogue aggregates (counts over every public post).
+"""Shared catalogue reads: the "listed" rule, authors of a page, paging, and a short-lived
+per-process cache of catalogue aggregates (counts over every public post).
 
-One implementation for the catalogue reads and the search: ModSummaryVO lists are built by
-`summaries`. Counting over the whole catalogue costs a scan of resource_post, so aggregates are
-cached per process for AGGREGATE_TTL seconds (`cached`; `forget` drops them).
+ModSummaryVO lists of mapped posts are built by `summaries`; the catalogue reads and the search
+read theirs as plain rows (models/catalog/reads.py), with the same builders (records.py).
+Counting over the whole catalogue costs a scan of resource_post, so aggregates are cached per
+process for AGGREGATE_TTL seconds (`cached`; `forget` drops them).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Connection, Engine, Select, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Connection, Engine, Row, Select, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.records import mod_summary
+from models.catalog.records import author_vo, mod_summary
 from models.catalog.tables import AUTHOR_ROLES, ResourceAuthor, ResourcePost
 from models.catalog.vos import AuthorBrief, ModSummary
 from models.identity.tables import User
@@ -27,18 +28,16 @@ from modhub.core.errors import ApiError
 
 T = TypeVar("T")
 
+POST = ResourcePost.__table__.c  # table columns: a statement of them needs no ORM compilation
+AUTHOR, USER = ResourceAuthor.__table__.c, User.__table__.c
 ROLE_ORDER = case(
-    {role: i for i, role in enumerate(AUTHOR_ROLES)}, value=ResourceAuthor.role, else_=len(AUTHOR_ROLES)
+    {role: i for i, role in enumerate(AUTHOR_ROLES)}, value=AUTHOR.role, else_=len(AUTHOR_ROLES)
 )
 
 
 def listed_clause() -> ColumnElement[bool]:
     """SQL condition of ResourcePost.listed: published, public and not deleted."""
-    return (
-        (ResourcePost.status == "PUBLISHED")
-        & (ResourcePost.visibility == "PUBLIC")
-        & ResourcePost.is_delete.is_(False)
-    )
+    return (POST.status == "PUBLISHED") & (POST.visibility == "PUBLIC") & POST.is_delete.is_(False)
 
 
 def listed_posts() -> Select[ResourcePost]:
@@ -54,34 +53,27 @@ def get_listed_or_raise(session: Session, *, post_id: int) -> ResourcePost:
     return post
 
 
-def listed_by_ids(session: Session, *, post_ids: list[int]) -> dict[int, ResourcePost]:
-    """Listed posts among the ids, by id (one query)."""
-    if not post_ids:
-        return {}
-    rows = session.scalars(listed_posts().where(ResourcePost.id.in_(set(post_ids))))
-    return {p.id: p for p in rows}
-
-
-def author_brief(user: User, role: str | None, display: Display) -> AuthorBrief:
-    """AuthorBriefVO of a user in a role."""
-    return {"userId": user.id, "userName": user.username, "avatarUrl": display.url(user.avatar), "role": role}
-
-
+# An author row: (post id, user id, user name, avatar, role), in AuthorBriefVO order per post.
 AUTHORS_OF = (
-    select(ResourceAuthor.post_id, ResourceAuthor.role, User)
-    .join(User, User.id == ResourceAuthor.user_id)
-    .where(ResourceAuthor.post_id.in_(bindparam("post_ids", expanding=True)), User.is_delete.is_(False))
-    .order_by(ResourceAuthor.post_id, ROLE_ORDER, ResourceAuthor.sort_order, ResourceAuthor.id)
+    select(AUTHOR.post_id, USER.id, USER.username, USER.avatar, AUTHOR.role)
+    .join(User.__table__, USER.id == AUTHOR.user_id)
+    .where(AUTHOR.post_id.in_(bindparam("post_ids", expanding=True)), USER.is_delete.is_(False))
+    .order_by(AUTHOR.post_id, ROLE_ORDER, AUTHOR.sort_order, AUTHOR.id)
 )
 
 
-def authors_of(session: Session, *, post_ids: list[int], display: Display) -> dict[int, list[AuthorBrief]]:
+def authors_of(
+    session: Session, *, post_ids: Sequence[int], display: Display
+) -> dict[int, list[AuthorBrief]]:
     """AuthorBriefVO lists of many posts in one query, each ordered by role then sort order."""
     if not post_ids:
         return {}
     found: dict[int, list[AuthorBrief]] = {}
-    for post_id, role, user in session.execute(AUTHORS_OF, {"post_ids": list(set(post_ids))}):
-        found.setdefault(post_id, []).append(author_brief(user, role, display))
+    rows: Sequence[Row[int, int, str, str | None, str]] = session.execute(
+        AUTHORS_OF, {"post_ids": list(set(post_ids))}
+    ).all()
+    for post_id, user_id, user_name, avatar, role in rows:
+        found.setdefault(post_id, []).append(author_vo(user_id, user_name, avatar, role, display))
     return found
 
 

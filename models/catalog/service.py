@@ -8,45 +8,35 @@ import datetime as dt
 from collections.abc import Iterable
 from decimal import Decimal
 
-from sqlalchemy import ColumnElement, Float, SQLColumnExpression, bindparam, cast, func, select
+from sqlalchemy import ColumnElement, Float, SQLColumnExpression, cast, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import (
-    authors_of,
-    cached,
-    get_listed_or_raise,
-    listed_by_ids,
-    listed_clause,
-    summaries,
-)
-from models.catalog.records import link_vo, mod_summary, relation_vo
-from models.catalog.stats import stats_briefs
-from models.catalog.tables import Rating, ResourceLink, ResourcePost, ResourceRelation, ResourceVersion
+from models.catalog.queries import authors_of, cached, get_listed_or_raise, listed_clause
+from models.catalog.reads import details_by_ids, summaries_by_ids
+from models.catalog.records import relation_vo
+from models.catalog.tables import Rating, ResourcePost, ResourceRelation, ResourceVersion
 from models.catalog.vos import (
     AuthorBrief,
-    DetailFields,
     ModDescription,
     ModDetail,
-    ModLink,
     ModSummary,
     PostRelations,
     RatingAggregate,
     Relation,
-    StatsBrief,
     Version,
 )
-from modhub.core.display import Display, display_url
+from modhub.core.display import Display
+from modhub.core.errors import ApiError
 from modhub.core.sanitize import clean_html
 
 FEATURED = 20
 
 
 def get_batch(session: Session, *, post_ids: list[int], display: Display) -> list[ModSummary | None]:
-    """ModSummaryVO per requested id in request order; null where the id is not listed."""
-    found = listed_by_ids(session, post_ids=post_ids)
-    present = [found[i] for i in dict.fromkeys(post_ids) if i in found]
-    by_id = {s["postId"]: s for s in summaries(session, present, display=display)}
-    return [by_id.get(i) for i in post_ids]
+    """ModSummaryVO per requested id in request order; null where the id is not listed (one
+    statement on PostgreSQL)."""
+    found = summaries_by_ids(session, post_ids=post_ids, display=display)
+    return [found.get(i) for i in post_ids]
 
 
 def _epoch_days(session: Session, column: SQLColumnExpression[dt.datetime]) -> ColumnElement[float | Decimal]:
@@ -88,65 +78,25 @@ def list_featured(session: Session, *, display: Display) -> list[ModSummary]:
             )
         ),
     )
-    found = listed_by_ids(session, post_ids=ids)
-    return summaries(session, [found[i] for i in ids if i in found], display=display)
+    found = summaries_by_ids(session, post_ids=ids, display=display)
+    return [found[i] for i in ids if i in found]
 
 
-def detail_fields(
-    post: ResourcePost, *, display: Display, links: list[ModLink], stats: StatsBrief | None
-) -> DetailFields:
-    """The fields ModDetailVO adds to ModSummaryVO."""
-    cdn = display.cdn_base_url
-    return {
-        "contentCopyright": post.content_copyright,
-        "resourceCopyright": post.resource_copyright,
-        "creationType": post.creation_type,
-        "sourceState": post.source_state,
-        "refLink": post.ref_link,
-        "visibility": post.visibility,
-        "downloadPermission": post.download_permission,
-        "commentPermission": post.comment_permission,
-        "postVersion": post.post_version,
-        "parentPostId": post.parent_post_id,
-        "displayImages": [display_url(i, cdn) for i in (post.display_images or [])[:5]],
-        "links": links,
-        "stats": stats,
-        "enableVersionGrouping": post.enable_version_grouping,
-    }
-
-
-LINKS_OF = (
-    select(ResourceLink)
-    .where(ResourceLink.post_id.in_(bindparam("post_ids", expanding=True)))
-    .order_by(ResourceLink.post_id, ResourceLink.sort_order, ResourceLink.id)
-)
-
-
-def details(
-    session: Session, posts: list[ResourcePost], *, display: Display, today: dt.date
-) -> list[ModDetail]:
-    """ModDetailVO of each post, in order: authors, links and statistics loaded in one query each."""
-    ids = [p.id for p in posts]
-    if not ids:
-        return []
-    authors = authors_of(session, post_ids=ids, display=display)
-    links: dict[int, list[ModLink]] = {}
-    for link in session.scalars(LINKS_OF, {"post_ids": ids}):
-        links.setdefault(link.post_id, []).append(link_vo(link))
-    stats = stats_briefs(session, post_ids=ids, today=today)
-    return [
-        {
-            **mod_summary(p, display=display, authors=authors.get(p.id, [])),
-            **detail_fields(p, display=display, links=links.get(p.id, []), stats=stats[p.id]),
-        }
-        for p in posts
-    ]
+def get_details(
+    session: Session, *, post_ids: list[int], display: Display, today: dt.date
+) -> dict[int, ModDetail | None]:
+    """ModDetailVO by requested id, with its last 24h/7d/30d statistics; None where the id is not
+    listed (one statement on PostgreSQL)."""
+    found = details_by_ids(session, post_ids=post_ids, display=display, today=today)
+    return {i: found.get(i) for i in post_ids}
 
 
 def get_detail(session: Session, *, post_id: int, display: Display, today: dt.date) -> ModDetail:
     """ModDetailVO of a listed resource, with its last 24h/7d/30d statistics."""
-    post = get_listed_or_raise(session, post_id=post_id)
-    return details(session, [post], display=display, today=today)[0]
+    found = details_by_ids(session, post_ids=[post_id], display=display, today=today).get(post_id)
+    if found is None:
+        raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
+    return found
 
 
 def list_authors(session: Session, *, post_id: int, display: Display) -> list[AuthorBrief]:

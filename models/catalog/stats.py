@@ -23,37 +23,45 @@ def _since(label: str) -> BindParameter[dt.date]:
     return bindparam(f"since_{label}", type_=Date)
 
 
-# Built once (bound parameters: the post ids and the first day of each window), so a request
-# only binds values; the counters of every window come from one pass over the last 30 days.
-STATS_BRIEFS = (
-    select(
-        DailyStat.post_id,
-        *(
-            func.coalesce(func.sum(case((DailyStat.day >= _since(label), column), else_=0)), 0)
-            for label, _ in WINDOWS
-            for column in (DailyStat.views, DailyStat.downloads, DailyStat.collects)
-        ),
-    )
-    .where(
-        DailyStat.post_id.in_(bindparam("post_ids", expanding=True)),
-        DailyStat.day >= _since(WINDOWS[-1][0]),
-        DailyStat.day <= bindparam("today", type_=Date),
-    )
-    .group_by(DailyStat.post_id)
+DAY = DailyStat.__table__.c  # table columns: a statement of them needs no ORM compilation
+# The counters of every window (views, downloads, collects of 24h, 7d, 30d), summed over the
+# rows of IN_WINDOWS: one pass over the last 30 days.
+STATS_SUMS = tuple(
+    func.coalesce(func.sum(case((DAY.day >= _since(label), column), else_=0)), 0)
+    for label, _ in WINDOWS
+    for column in (DAY.views, DAY.downloads, DAY.collects)
 )
+IN_WINDOWS = (DAY.day >= _since(WINDOWS[-1][0]), DAY.day <= bindparam("today", type_=Date))
+# Built once (bound parameters: the post ids, today and the first day of each window), so a
+# request only binds values.
+STATS_BRIEFS = (
+    select(DAY.post_id, *STATS_SUMS)
+    .where(DAY.post_id.in_(bindparam("post_ids", expanding=True)), *IN_WINDOWS)
+    .group_by(DAY.post_id)
+)
+
+
+def window_days(today: dt.date) -> dict[str, dt.date]:
+    """The bound parameters of the windows (UTC days; 24h = today's counters): today and the
+    first day of each window."""
+    return {"today": today, **{f"since_{label}": today - dt.timedelta(days=back) for label, back in WINDOWS}}
 
 
 def stats_briefs(session: Session, *, post_ids: list[int], today: dt.date) -> dict[int, StatsBrief]:
     """OpenApiStatsBriefVO of many posts in one query (UTC days; 24h = today's counters)."""
-    days = {f"since_{label}": today - dt.timedelta(days=back) for label, back in WINDOWS}
-    rows = session.execute(STATS_BRIEFS, {"post_ids": list(set(post_ids)), "today": today, **days}).all()
+    rows = session.execute(STATS_BRIEFS, {"post_ids": list(set(post_ids)), **window_days(today)}).all()
     found = {row[0]: row[1:] for row in rows}
-    return {pid: _brief(found.get(pid)) for pid in post_ids}
+    return {pid: brief_of(found.get(pid)) for pid in post_ids}
 
 
-def _brief(values: Sequence[int] | None) -> StatsBrief:
-    names = [f"{kind}Last{label}" for label, _ in WINDOWS for kind in ("views", "downloads", "collects")]
-    return {name: int(values[i]) if values else 0 for i, name in enumerate(names)}
+BRIEF_NAMES = tuple(
+    f"{kind}Last{label}" for label, _ in WINDOWS for kind in ("views", "downloads", "collects")
+)
+
+
+def brief_of(values: Sequence[int] | None) -> StatsBrief:
+    """OpenApiStatsBriefVO of the counters in STATS_BRIEFS's order (every one 0 without data)."""
+    return {name: int(values[i]) if values else 0 for i, name in enumerate(BRIEF_NAMES)}
 
 
 def stats_brief(session: Session, *, post_id: int, today: dt.date) -> StatsBrief:

@@ -11,14 +11,13 @@ from sqlalchemy.orm import Session
 
 from models.catalog.queries import (
     cached,
-    get_listed_or_raise,
-    listed_by_ids,
     listed_clause,
     listed_posts,
     page_of,
     summaries,
 )
-from models.catalog.service import details
+from models.catalog.reads import details_by_ids
+from models.catalog.service import get_detail
 from models.catalog.tables import ResourcePost, ServerPost, Tag
 from models.catalog.vos import ModDetail
 from models.community import posts as community_posts
@@ -132,8 +131,7 @@ def query_servers(
 
 def get_resource(session: Session, *, post_id: int, display: Display, today: dt.date) -> ModDetail:
     """Legacy resource object: the fields of ModDetailVO."""
-    post = get_listed_or_raise(session, post_id=post_id)
-    return details(session, [post], display=display, today=today)[0]
+    return get_detail(session, post_id=post_id, display=display, today=today)
 
 
 def get_post(
@@ -162,12 +160,8 @@ def batch_post_detail(
         )
         by_id = {p.id: server_object(p, display=display) for p in servers}
     else:
-        posts = listed_by_ids(session, post_ids=post_ids)
-        present = [posts[i] for i in dict.fromkeys(post_ids) if i in posts]
-        by_id = {
-            d["postId"]: {**d, "postType": RESOURCE}
-            for d in details(session, present, display=display, today=today)
-        }
+        resources = details_by_ids(session, post_ids=post_ids, display=display, today=today)
+        by_id = {i: {**d, "postType": RESOURCE} for i, d in resources.items()}
     return [by_id.get(i) for i in post_ids]
 
 

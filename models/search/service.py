@@ -12,8 +12,10 @@ from sqlalchemy import Exists, Select, UnaryExpression, exists, func, or_, selec
 from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.elements import ColumnElement, TextClause
 
-from models.catalog.queries import listed_clause, summaries
+from models.catalog.queries import listed_clause
+from models.catalog.reads import SUMMARY_COLUMNS, summaries_by_ids, summary_page, summary_records
 from models.catalog.tables import ResourceFile, ResourcePost
+from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, SearchBackend, backend_for
 from models.search.counting import capped_count, count_beside
@@ -96,20 +98,42 @@ def _capped(count: int) -> tuple[int, bool]:
 
 
 def _page(
-    session: Session, stmt: Select[ResourcePost], key: SortKey, order: str, *, offset: int, page_size: int
-) -> tuple[int, bool, list[ResourcePost]]:
+    session: Session,
+    stmt: Select[ResourcePost],
+    key: SortKey,
+    order: str,
+    *,
+    offset: int,
+    page_size: int,
+    display: Display,
+) -> tuple[int, bool, list[ModSummary]]:
     """The page in the order of the sort key's index (no keyword), read while the matches are
-    counted up to the cap beside it."""
+    counted up to the cap beside it: its summary rows in the page's own statement."""
     total = count_beside(session, capped_count(stmt, TOTAL_CAP))
-    posts = list(session.scalars(stmt.order_by(*_by(key, P.id, order)).offset(offset).limit(page_size)))
-    return *_capped(total()), posts
+    page = (
+        stmt.with_only_columns(*SUMMARY_COLUMNS, key.label("sort_key"))
+        .order_by(*_by(key, P.id, order))
+        .offset(offset)
+        .limit(page_size)
+    )
+    rows = session.execute(
+        summary_page(session, page, order_by=("sort_key", "id"), descending=order != "asc")
+    )
+    return *_capped(total()), summary_records(session, rows.all(), display=display)
 
 
 def _ranked_page(
-    session: Session, stmt: Select[ResourcePost], key: SortKey, order: str, *, offset: int, page_size: int
-) -> tuple[int, bool, list[ResourcePost]]:
+    session: Session,
+    stmt: Select[ResourcePost],
+    key: SortKey,
+    order: str,
+    *,
+    offset: int,
+    page_size: int,
+    display: Display,
+) -> tuple[int, bool, list[ModSummary]]:
     """A keyword search by another sort key (or on SQLite): the matches must all be read to sort
-    them, so count and sort them in that one pass, then load the page's posts by id. The inner
+    them, so count and sort them in that one pass, then read the page's records by id. The inner
     query is an optimization fence (OFFSET 0): the sort key is computed while scanning, so the
     count window and the top-N sort hold two narrow columns (postId, key) instead of whole rows."""
     ranked = stmt.with_only_columns(P.id.label("post_id"), key.label("sort_key")).offset(0).subquery()
@@ -121,19 +145,26 @@ def _ranked_page(
     ).all()
     if not rows:  # past the last page, or nothing matches
         return *_capped(session.execute(capped_count(stmt, TOTAL_CAP)).scalar_one()), []
-    found = {p.id: p for p in session.scalars(select(P).where(P.id.in_([r[0] for r in rows])))}
-    return *_capped(rows[0][1]), [found[r[0]] for r in rows]
+    found = summaries_by_ids(session, post_ids=[r[0] for r in rows], display=display, listed_only=False)
+    return *_capped(rows[0][1]), [found[r[0]] for r in rows if r[0] in found]
 
 
 def _tiered_page(
-    session: Session, keyword: str, filters: SearchFilters, order: str, *, offset: int, page_size: int
-) -> tuple[int, bool, list[ResourcePost]]:
+    session: Session,
+    keyword: str,
+    filters: SearchFilters,
+    order: str,
+    *,
+    offset: int,
+    page_size: int,
+    display: Display,
+) -> tuple[int, bool, list[ModSummary]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
-    count up to the cap, then the page's posts by id."""
+    count up to the cap, then the page's records by id (one statement)."""
     where = doc_filters(**filters)
     count = count_beside(session, count_matches(keyword, where, TOTAL_CAP))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
-    found = {p.id: p for p in session.scalars(select(P).where(P.id.in_(ids)))} if ids else {}
+    found = summaries_by_ids(session, post_ids=ids, display=display, listed_only=False)
     return *_capped(count(total)), [found[i] for i in ids if i in found]
 
 
@@ -173,8 +204,8 @@ def search(
     )
     by_files = run_platform is not None or game_version is not None  # the tiers read no files
     if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch) and not by_files:
-        total, exact, posts = _tiered_page(
-            session, keyword, filters, order or "desc", offset=offset, page_size=page_size
+        total, exact, items = _tiered_page(
+            session, keyword, filters, order or "desc", offset=offset, page_size=page_size, display=display
         )
     else:
         stmt = select(P).where(listed_clause(), *_filters(session, filters))
@@ -182,16 +213,17 @@ def search(
         if keyword:
             stmt, score = backend.match(stmt, keyword)
         read = _ranked_page if keyword else _page
-        total, exact, posts = read(
+        total, exact, items = read(
             session,
             stmt,
             _sort_key(sort, score, backend),
             order or "desc",
             offset=offset,
             page_size=page_size,
+            display=display,
         )
     return page_result(
-        summaries(session, posts, display=display),
+        items,
         total=total,
         page_num=page_num,
         page_size=page_size,

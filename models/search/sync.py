@@ -26,19 +26,18 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from typing import Any, TypedDict
 
-from sqlalchemy import or_, select, tuple_
+from sqlalchemy import BigInteger, Integer, Select, bindparam, or_, select, tuple_
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import listed_clause, summaries
-from models.catalog.tables import ResourcePost
-from models.search.backends import backend_for
+from models.catalog.queries import POST, listed_clause
+from models.catalog.reads import SUMMARY_COLUMNS, summary_page, summary_records
+from models.catalog.vos import ModSummary
+from models.search.backends import SearchBackend, backend_for
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
 
-P = ResourcePost
 _CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})|v2\.(\d{1,19})\.(\d{1,19})\.(\d{1,19})")
 
 
@@ -47,7 +46,7 @@ class ResourceSyncVO(TypedDict):
 
     nextCursor: str
     hasMore: bool
-    items: Sequence[Mapping[str, object]]  # ModSummaryVO of the live posts (catalog's summaries)
+    items: list[ModSummary]  # of the live posts
     deletedPostIds: list[int]
 
 
@@ -76,34 +75,54 @@ def decode_cursor(cursor: str | None) -> tuple[int, int, int | None]:
     return int(found.group(3)), int(found.group(4)), int(found.group(5))
 
 
+def _changes(session: Session, backend: SearchBackend) -> Select[*tuple[Any, ...]]:
+    """The statement of a feed page on the session's database, built once per database kind:
+    summary rows (models/catalog/reads.py), each with its feed position and whether it is listed,
+    after (:position, :last_id), :limit of them."""
+    kind = session.get_bind().dialect.name
+    stmt = _CHANGES.get(kind)
+    if stmt is None:
+        after = tuple_(bindparam("position", type_=BigInteger), bindparam("last_id", type_=BigInteger))
+        page = (
+            select(
+                *SUMMARY_COLUMNS,
+                backend.position.label("feed_position"),
+                listed_clause().label("listed"),
+            )
+            .where(
+                tuple_(backend.position, POST.id) > after,
+                backend.settled(),
+                # never-published drafts are nobody's business; everything else that was
+                # public once must be reported when it leaves
+                or_(POST.publish_time.is_not(None), listed_clause()),
+            )
+            .order_by(backend.position, POST.id)
+            .limit(bindparam("limit", type_=Integer))
+        )
+        stmt = _CHANGES[kind] = summary_page(session, page, order_by=("feed_position", "id"))
+    return stmt
+
+
+_CHANGES: dict[str, Select[*tuple[Any, ...]]] = {}
+
+
 def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> ResourceSyncVO:
     """ResourceSyncVO: the next `size` changes after the cursor (live items and removed ids)."""
     position, last_id, origin = decode_cursor(cursor)
     backend = backend_for(session)
     if origin is None:  # a walk from nothing: removals settled until now are none of its business
         origin = backend.last_settled(session)
-    rows = session.execute(
-        select(P, backend.position)
-        .where(
-            tuple_(backend.position, P.id) > tuple_(position, last_id),
-            backend.settled(),
-            # never-published drafts are nobody's business; everything else that was
-            # public once must be reported when it leaves
-            or_(P.publish_time.is_not(None), listed_clause()),
-        )
-        .order_by(backend.position, P.id)
-        .limit(size + 1)
-    ).all()
+    params = {"position": position, "last_id": last_id, "limit": size + 1}
+    rows = session.execute(_changes(session, backend), params).all()
     has_more = len(rows) > size
     rows = rows[:size]
-    live = [post for post, _ in rows if post.listed]
     if rows:
-        next_cursor = encode_cursor(rows[-1][1], rows[-1][0].id, origin)
+        next_cursor = encode_cursor(rows[-1].feed_position, rows[-1].id, origin)
     else:
         next_cursor = encode_cursor(position, last_id, origin)
     return {
         "nextCursor": next_cursor,
         "hasMore": has_more,
-        "items": summaries(session, live, display=display),
-        "deletedPostIds": [post.id for post, at in rows if not post.listed and at > origin],
+        "items": summary_records(session, [r for r in rows if r.listed], display=display),
+        "deletedPostIds": [r.id for r in rows if not r.listed and r.feed_position > origin],
     }

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
 
 from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
@@ -52,7 +53,12 @@ class Tiers:
     conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
 
     @classmethod
+    @lru_cache(maxsize=256)
     def of(cls, keyword: str) -> Tiers:
+        """The tiers of a keyword. Building their expressions costs more CPU than the rest of a
+        cold keyword search's handler (cProfile, bench/cold_reads.py), and a search asks twice
+        (its count and its ranking): they are kept for the last keywords, immutable and shared
+        between threads like any prebuilt statement."""
         query, pattern = tsquery(keyword), like_pattern(keyword)
         substring = (
             D.c.search_doc.ilike(pattern, escape="\\")

@@ -1,0 +1,205 @@
+"""Catalogue records in one round trip: ModSummaryVO and ModDetailVO of resource posts.
+
+On PostgreSQL a post's authors, links and statistics ride in the post's own row, aggregated as
+JSON by correlated subqueries, so a detail, a batch of 50 or a page of summaries is one
+statement. SQLite (the embedded mode) has no ordered JSON aggregate before 3.44: there they are
+read beside the posts, one query each, and give the builders the same values. Either way the
+rows are plain columns of the table (no ORM objects, no column a record does not show), turned
+into records by the builders of records.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BindParameter,
+    ColumnElement,
+    FromClause,
+    Row,
+    Select,
+    Subquery,
+    bindparam,
+    func,
+    select,
+)
+from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.orm import Session
+
+from models.catalog.queries import AUTHOR, POST, ROLE_ORDER, USER, authors_of, listed_clause
+from models.catalog.records import (
+    DETAIL_FIELDS,
+    DETAIL_WIDTH,
+    SUMMARY_FIELDS,
+    SUMMARY_WIDTH,
+    author_vo,
+    detail_vo,
+    link_vo,
+    summary_vo,
+)
+from models.catalog.stats import IN_WINDOWS, STATS_SUMS, brief_of, stats_briefs, window_days
+from models.catalog.tables import DailyStat, ResourceAuthor, ResourceLink, ResourcePost
+from models.catalog.vos import AuthorBrief, ModDetail, ModLink, ModSummary
+from models.identity.tables import User
+from modhub.core.display import Display
+
+POSTS, AUTHORS, USERS = ResourcePost.__table__, ResourceAuthor.__table__, User.__table__
+LINK, DAY = ResourceLink.__table__.c, DailyStat.__table__.c
+SUMMARY_COLUMNS = tuple(POST[name] for name in SUMMARY_FIELDS)
+DETAIL_COLUMNS = tuple(POST[name] for name in DETAIL_FIELDS)
+IDS: BindParameter[list[int]] = bindparam("post_ids", expanding=True)
+
+# PostgreSQL: the lists of a set of posts, one row per post that has any: (post_id, its list as
+# a JSON array of arrays, in its record's order). Aggregated for the whole set at once: a
+# subquery per row instead would run its join once per post (a scan of app_user each time
+# where that table is small).
+AUTHOR_LIST = func.json_agg(
+    aggregate_order_by(
+        func.json_build_array(USER.id, USER.username, USER.avatar, AUTHOR.role),
+        ROLE_ORDER,
+        AUTHOR.sort_order,
+        AUTHOR.id,
+    ),
+    type_=JSON,
+)
+LINK_LIST = func.json_agg(
+    aggregate_order_by(func.json_build_array(LINK.link_type, LINK.url, LINK.label), LINK.sort_order, LINK.id),
+    type_=JSON,
+)
+
+
+def _authors_of(which: ColumnElement[bool]) -> Subquery:
+    """(post_id, authors) of the posts whose id satisfies which (a condition on post_id)."""
+    return (
+        select(AUTHOR.post_id, AUTHOR_LIST.label("authors"))
+        .select_from(AUTHORS.join(USERS, USER.id == AUTHOR.user_id))
+        .where(which, USER.is_delete.is_(False))
+        .group_by(AUTHOR.post_id)
+        .subquery("authors")
+    )
+
+
+LINKS_OF_IDS = (
+    select(LINK.post_id, LINK_LIST.label("links")).where(LINK.post_id.in_(IDS)).group_by(LINK.post_id)
+).subquery("links")
+# The counters of the windows (stats.STATS_SUMS) as one array; no row without data (zeros).
+STATS_OF_IDS = (
+    select(DAY.post_id, func.json_build_array(*STATS_SUMS, type_=JSON).label("stats"))
+    .where(DAY.post_id.in_(IDS), *IN_WINDOWS)
+    .group_by(DAY.post_id)
+).subquery("stats")
+LINKS_OF = (  # SQLite: the links of the posts
+    select(LINK.post_id, LINK.link_type, LINK.url, LINK.label)
+    .where(LINK.post_id.in_(IDS))
+    .order_by(LINK.post_id, LINK.sort_order, LINK.id)
+)
+
+Authors = list[list[Any]] | None  # [[user id, user name, avatar, role], ...] as aggregated
+
+
+def _postgres(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def summary_page(
+    session: Session, page: Select[*tuple[Any, ...]], *, order_by: Sequence[str], descending: bool = False
+) -> Select[*tuple[Any, ...]]:
+    """The statement of a page of summary rows (summary_records). `page` selects SUMMARY_COLUMNS
+    (then any labelled columns), ordered and limited; order_by names its columns that give that
+    order again. On PostgreSQL the page's authors join it in the same statement."""
+    if not _postgres(session):
+        return page
+    rows = page.cte("page")
+    authors = _authors_of(AUTHOR.post_id == func.any(func.array(select(rows.c.id).scalar_subquery())))
+    columns = list(rows.c)
+    order = [rows.c[name].desc() if descending else rows.c[name].asc() for name in order_by]
+    return (
+        select(*columns[:SUMMARY_WIDTH], authors.c.authors, *columns[SUMMARY_WIDTH:])
+        .select_from(rows.outerjoin(authors, authors.c.post_id == rows.c.id))
+        .order_by(*order)
+    )
+
+
+def _authors(raw: Authors, display: Display) -> list[AuthorBrief]:
+    return [author_vo(i, name, avatar, role, display) for i, name, avatar, role in raw] if raw else []
+
+
+def summary_records(session: Session, rows: Sequence[Sequence[Any]], *, display: Display) -> list[ModSummary]:
+    """ModSummaryVO of each row of SUMMARY_COLUMNS (of summary_page or summaries_by_ids; then on
+    PostgreSQL the authors), in order. On SQLite the authors of them all are read in one query."""
+    if _postgres(session):
+        return [summary_vo(r, authors=_authors(r[SUMMARY_WIDTH], display), display=display) for r in rows]
+    authors = authors_of(session, post_ids=[r[0] for r in rows], display=display)
+    return [summary_vo(r, authors=authors.get(r[0], []), display=display) for r in rows]
+
+
+@cache
+def _by_ids(postgres: bool, listed_only: bool, detail: bool) -> Select[*tuple[Any, ...]]:
+    """The posts of :post_ids: summary (or detail) columns, and on PostgreSQL their lists."""
+    columns: list[Any] = [*SUMMARY_COLUMNS, *DETAIL_COLUMNS] if detail else [*SUMMARY_COLUMNS]
+    source: FromClause = POSTS
+    if postgres:
+        authors = _authors_of(AUTHOR.post_id.in_(IDS))
+        source = source.outerjoin(authors, authors.c.post_id == POST.id)
+        columns.append(authors.c.authors)
+        if detail:
+            source = source.outerjoin(LINKS_OF_IDS, LINKS_OF_IDS.c.post_id == POST.id).outerjoin(
+                STATS_OF_IDS, STATS_OF_IDS.c.post_id == POST.id
+            )
+            columns += [LINKS_OF_IDS.c.links, STATS_OF_IDS.c.stats]
+    stmt = select(*columns).select_from(source).where(POST.id.in_(IDS))
+    return stmt.where(listed_clause()) if listed_only else stmt
+
+
+def summaries_by_ids(
+    session: Session, *, post_ids: Sequence[int], display: Display, listed_only: bool = True
+) -> dict[int, ModSummary]:
+    """ModSummaryVO of the posts among the ids (the listed ones only, unless told), by id: one
+    statement on PostgreSQL."""
+    if not post_ids:
+        return {}
+    stmt = _by_ids(_postgres(session), listed_only, False)
+    rows = session.execute(stmt, {"post_ids": list(set(post_ids))}).all()
+    return {vo["postId"]: vo for vo in summary_records(session, rows, display=display)}
+
+
+def details_by_ids(
+    session: Session, *, post_ids: Sequence[int], display: Display, today: dt.date
+) -> dict[int, ModDetail]:
+    """ModDetailVO of the listed posts among the ids, by id, with their last 24h/7d/30d
+    statistics: one statement on PostgreSQL."""
+    if not post_ids:
+        return {}
+    postgres = _postgres(session)
+    params = {"post_ids": list(set(post_ids)), **window_days(today)}
+    rows = session.execute(_by_ids(postgres, True, True), params).all()
+    if postgres:
+        return {
+            r[0]: detail_vo(
+                r,
+                authors=_authors(r[DETAIL_WIDTH], display),
+                links=[link_vo(*link) for link in r[DETAIL_WIDTH + 1] or ()],
+                stats=brief_of(r[DETAIL_WIDTH + 2]),
+                display=display,
+            )
+            for r in rows
+        }
+    ids = [r[0] for r in rows]
+    if not ids:
+        return {}
+    authors = authors_of(session, post_ids=ids, display=display)
+    links: dict[int, list[ModLink]] = {}
+    link_rows: Sequence[Row[int, str, str, str | None]] = session.execute(LINKS_OF, {"post_ids": ids}).all()
+    for post_id, link_type, url, label in link_rows:
+        links.setdefault(post_id, []).append(link_vo(link_type, url, label))
+    stats = stats_briefs(session, post_ids=ids, today=today)
+    return {
+        r[0]: detail_vo(
+            r, authors=authors.get(r[0], []), links=links.get(r[0], []), stats=stats[r[0]], display=display
+        )
+        for r in rows
+    }

@@ -2,10 +2,10 @@
 
 On PostgreSQL a post's authors, links and statistics ride in the post's own row: each is
 aggregated as JSON by one subquery grouped by post over the whole set of posts and joined, so a
-detail, a batch of 50 or a page of summaries is one statement. SQLite (the embedded mode) has no ordered JSON aggregate before 3.44: there they are
-read beside the posts, one query each, and give the builders the same values. Either way the
-rows are plain columns of the table (no ORM objects, no column a record does not show), turned
-into records by the builders of records.py.
+detail, a batch of 50 or a page of summaries is one statement. SQLite (the embedded mode) has no
+ordered JSON aggregate before 3.44: there they are read beside the posts, one query each, and
+give the builders the same values. Either way the rows are plain columns of the table (no ORM
+objects, no column a record does not show), turned into records by the builders of records.py.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ from models.webhooks.events import emit  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
-from modhub.settings import from_env  # noqa: E402
+from modhub.settings import Settings, from_env  # noqa: E402
 from tests.functional.webhooks.processes import RedisServer  # noqa: E402
 from tests.signing import Creds  # noqa: E402
 from tests.support import recreate_database  # noqa: E402
@@ -355,6 +355,8 @@ def main() -> None:
         for n, port in enumerate(api_ports, 1):
             cmd = [sys.executable, "-m", "uvicorn", "--factory", "modhub.asgi:create", "--port", str(port)]
             cmd += ["--log-level", "warning", "--no-access-log"]
+            # as `modhub serve`: idle connections outlive the client's pool (no reset on reuse)
+            cmd += ["--timeout-keep-alive", str(Settings.keep_alive_seconds)]
             procs[f"api-{n}"] = wait_serving(port, start(cmd, env=env, name=f"soak-api-{n}"))
         worker = [
             sys.executable,

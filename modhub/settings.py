@@ -37,6 +37,8 @@ class Settings:
     max_body_bytes: int = 1024 * 1024
     max_upload_bytes: int = 512 * 1024 * 1024
     max_header_bytes: int = 32 * 1024
+    # idle keep-alive connection lifetime: longer than any balancer's or client's idle pool
+    keep_alive_seconds: int = 75
     timestamp_window_seconds: int = 300
     app_cache_seconds: float = 5.0
     record_cache_seconds: float = 30.0  # catalogue records kept per process (0: off)
@@ -175,6 +177,7 @@ def from_env() -> Settings:
         max_body_bytes=_number("MAX_BODY_BYTES", 1024 * 1024, minimum=1),
         max_upload_bytes=_number("MAX_UPLOAD_BYTES", 512 * 1024 * 1024, minimum=1),
         max_header_bytes=_number("MAX_HEADER_BYTES", 32 * 1024, minimum=1024),
+        keep_alive_seconds=_number("KEEP_ALIVE_SECONDS", 75, minimum=1),
         timestamp_window_seconds=_number("TIMESTAMP_WINDOW_SECONDS", 300, minimum=1),
         app_cache_seconds=_number("APP_CACHE_SECONDS", 5.0, float),
         record_cache_seconds=_number("RECORD_CACHE_SECONDS", 30.0, float),

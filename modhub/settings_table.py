@@ -103,6 +103,14 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "32768 (32 KiB)",
         "Request header limit, names plus values; a larger set answers 431 / 200308.",
     ),
+    (
+        "Requests",
+        "KEEP_ALIVE_SECONDS",
+        "75",
+        "How long an idle keep-alive connection stays open (`modhub serve`, `modhub run`); keep it longer "
+        "than the idle time-out of the balancer's and clients' connection pools, so that the server never "
+        "closes a connection a peer is about to reuse.",
+    ),
     ("Requests", "TIMESTAMP_WINDOW_SECONDS", "300", "How far `X-Timestamp` may be from the server clock."),
     ("Requests", "DEFAULT_PER_MINUTE", "100", "Per-minute quota of an application that has none of its own."),
     ("Requests", "DEFAULT_PER_DAY", "10000", "Per-day quota of an application that has none of its own."),

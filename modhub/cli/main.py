@@ -134,6 +134,7 @@ def serve(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         proxy_headers=False,
+        timeout_keep_alive=settings.keep_alive_seconds,
         access_log=False,  # modhub.access writes one record per request instead
         log_config=logs.dict_config(settings.log_format, settings.log_level),
         log_level=settings.log_level.lower(),
@@ -224,6 +225,7 @@ def run(host: str, port: int) -> None:
             log_config=logs.dict_config(settings.log_format, settings.log_level),
             log_level=settings.log_level.lower(),
             access_log=False,  # modhub.access writes one record per request instead
+            timeout_keep_alive=settings.keep_alive_seconds,
         )
     )
 

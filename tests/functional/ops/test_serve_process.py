@@ -314,3 +314,44 @@ def test_a_database_that_stops_answering_mid_connection_is_a_503_within_the_stat
         proxy.close()
         log.close()
     assert "Traceback" not in "\n".join(_lines(log))
+
+
+def _get_on(sock: socket.socket) -> bytes:
+    """One GET /healthz on an open keep-alive connection; the answer's status line, or b"" when
+    the server has closed the connection."""
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return b""
+        answer += chunk
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+    while len(rest) < length:
+        rest += sock.recv(4096)
+    return head.split(b"\r\n")[0]
+
+
+@pytest.mark.parametrize("keep_alive", [None, "1"])
+def test_idle_keep_alive_connections_outlive_a_balancers_pool(tmp_path, served_db, keep_alive):
+    """An idle connection stays open MODHUB_KEEP_ALIVE_SECONDS (75 by default, not uvicorn's 5):
+    a balancer or client that reuses a pooled connection after a few idle seconds must not find
+    it closed under it (a reset request, issue 31's hour under load)."""
+    url, _ = served_db
+    env = {"MODHUB_DATABASE_URL": url}
+    if keep_alive:
+        env["MODHUB_KEEP_ALIVE_SECONDS"] = keep_alive
+    proc, base, log = _serve(tmp_path, env)
+    try:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            assert _get_on(sock) == b"HTTP/1.1 200 OK"
+            time.sleep(6 if keep_alive is None else 2)
+            if keep_alive is None:
+                assert _get_on(sock) == b"HTTP/1.1 200 OK"  # reused after 6 idle seconds
+            else:
+                assert sock.recv(1) == b""  # the server closed it after 1 idle second
+    finally:
+        _stop(proc)
+        log.close()

@@ -47,6 +47,7 @@ import multiprocessing
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -426,6 +427,8 @@ def main() -> None:
         "--rounds rounds: no latency, real server, SQL or bare Flask figures",
     )
     args = parser.parse_args()
+    if shutil.which("wrk") is None:  # before minutes of seeding, not after
+        parser.error("wrk is not installed (Debian: apt-get install wrk)")
     key = Fernet.generate_key().decode()
     settings = Settings(
         data_dir=Path("/tmp/modhub-bench-catalog"),

@@ -1,11 +1,13 @@
 """Soak: a mixed load at a fixed rate for a long time on PostgreSQL and Redis, with two API
 processes and a webhook worker, watching what drifts (issue 31 item 4).
 
-    .venv/bin/python bench/soak.py --rate 40 --minutes 60 --window 600    # before a release
+    .venv/bin/python bench/soak.py --rate 200 --minutes 1 --window 30     # capacity: the rate it kept
+    .venv/bin/python bench/soak.py --rate 82 --minutes 60 --window 600    # before a release
     .venv/bin/python bench/soak.py --rate 20 --minutes 3 --window 60      # a smoke run
 
-The release run is --minutes 60 at half the capacity bench/catalog.py measures, on a quiet
-machine. The load is open-loop (request i is sent at start + i/rate, late or not) and mixed:
+The release run is --minutes 60 at half the capacity (the achieved rate of a minute offered more
+than the servers keep up with: its sends fall behind), on a quiet machine. The load is open-loop
+(request i is sent at start + i/rate, late or not) and mixed:
 reads (a resource, its files, its comments, the games), keyword searches, writes through proxy
 tokens (comments, likes, point adjustments with an Idempotency-Key), lobby uploads (reserve,
 then upload fresh bytes), and webhook events committed to the outbox at their share of the rate

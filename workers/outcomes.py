@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 # Delay before attempts 2..8 (attempt 1 is immediate); each is jittered by +-10 %.
 RETRY_SCHEDULE = tuple(dt.timedelta(seconds=s) for s in (5, 300, 1800, 7200, 18000, 36000, 36000))
 JITTER = 0.10
+# The jitter's own generator: the process-wide `random` state belongs to whoever else runs in the
+# process (the relay is a thread of the API server, and of the test process under Hypothesis).
+_JITTER_RNG = random.Random()
 MAX_RETRY_AFTER = dt.timedelta(hours=24)
 DISABLE_AFTER = dt.timedelta(days=5)
 
@@ -62,7 +65,7 @@ def retry_delay(
     if attempts_made > len(RETRY_SCHEDULE):
         return None
     base = RETRY_SCHEDULE[attempts_made - 1]
-    delay = base * (1 + (rng or random).uniform(-JITTER, JITTER))
+    delay = base * (1 + (rng or _JITTER_RNG).uniform(-JITTER, JITTER))
     asked = parse_retry_after(retry_after, now)
     return max(delay, min(asked, MAX_RETRY_AFTER)) if asked else delay
 

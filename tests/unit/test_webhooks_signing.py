@@ -98,6 +98,17 @@ def test_retry_schedule_with_jitter_then_gives_up():
     assert [int(d.total_seconds()) for d in RETRY_SCHEDULE] == [5, 300, 1800, 7200, 18000, 36000, 36000]
 
 
+def test_jitter_leaves_the_process_random_state_alone():
+    # The relay runs as a thread beside other code (Hypothesis in the test process refuses a global
+    # random state that moves under its strategies); its jitter draws from its own generator.
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    before = random.getstate()
+    delays = {retry_delay(2, None, now) for _ in range(20)}
+    assert random.getstate() == before
+    assert len(delays) > 1
+    assert all(dt.timedelta(seconds=270) <= d <= dt.timedelta(seconds=330) for d in delays)
+
+
 def test_retry_after_seconds_or_date_and_capped():
     now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     assert parse_retry_after("120", now) == dt.timedelta(seconds=120)

@@ -78,7 +78,7 @@ from tests.support import Creds, recreate_database  # noqa: E402
 DB_URL = os.environ.get(
     "MODHUB_BENCH_CATALOG_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog"
 )
-REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 PORT = int(os.environ.get("MODHUB_BENCH_PORT", "18181"))  # another port: runs side by side
 FLOOR_PORT = PORT + 1
 

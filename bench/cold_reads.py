@@ -66,7 +66,7 @@ from tests.support import Creds, recreate_database  # noqa: E402
 DB_URL = os.environ.get(
     "MODHUB_BENCH_COLD_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_cold"
 )
-REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 KEYWORDS = ["Optimizer", "boosts performance", "ptimiz", "优化", "Craft"]
 
 

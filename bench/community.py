@@ -48,7 +48,7 @@ from tests.support import Creds, recreate_database  # noqa: E402
 DB_URL = os.environ.get(
     "MODHUB_BENCH_COMMUNITY_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_community"
 )
-REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 PORT = 18191
 V2 = "/openapi/v2/community"
 

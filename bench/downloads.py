@@ -47,7 +47,7 @@ from tests.support import Creds, recreate_database  # noqa: E402
 DB_URL = os.environ.get(
     "MODHUB_BENCH_DOWNLOADS_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_downloads"
 )
-REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 DATA = Path("/tmp/modhub-bench-downloads")
 PORT, BARE_PORT = 18191, 18192
 

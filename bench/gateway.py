@@ -89,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     env = {
         "MODHUB_DATABASE_URL": DB_URL,
-        "MODHUB_REDIS_URL": "redis://127.0.0.1:6379/0",
+        "MODHUB_REDIS_URL": os.environ.get("MODHUB_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
         "MODHUB_ENCRYPTION_KEY": Fernet.generate_key().decode(),
         "MODHUB_DATA_DIR": "/tmp/mb",
     }

@@ -1,11 +1,12 @@
 """Catalogue records in one round trip: ModSummaryVO and ModDetailVO of resource posts.
 
-On PostgreSQL a post's authors, links and statistics ride in the post's own row: each is
-aggregated as JSON by one subquery grouped by post over the whole set of posts and joined, so a
-detail, a batch of 50 or a page of summaries is one statement. SQLite (the embedded mode) has no
-ordered JSON aggregate before 3.44: there they are read beside the posts, one query each, and
-give the builders the same values. Either way the rows are plain columns of the table (no ORM
-objects, no column a record does not show), turned into records by the builders of records.py.
+On PostgreSQL a post's authors, links and statistics ride in the post's own row, aggregated as
+JSON (for posts given by id, by one subquery grouped by post over the whole set; for a page of a
+query, per row), so a detail, a batch of 50 or a page of summaries is one statement. SQLite
+(the embedded mode) has no ordered JSON aggregate before 3.44: there they are read beside the
+posts, one query each, and give the builders the same values. Either way the rows are plain
+columns of the table (no ORM objects, no column a record does not show), turned into records by
+the builders of records.py.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sqlalchemy import (
     bindparam,
     func,
     select,
+    true,
 )
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
@@ -54,9 +56,9 @@ DETAIL_COLUMNS = tuple(POST[name] for name in DETAIL_FIELDS)
 IDS: BindParameter[list[int]] = bindparam("post_ids", expanding=True)
 
 # PostgreSQL: the lists of a set of posts, one row per post that has any: (post_id, its list as
-# a JSON array of arrays, in its record's order). Aggregated for the whole set at once: a
-# subquery per row instead would run its join once per post (a scan of app_user each time
-# where that table is small).
+# a JSON array of arrays, in its record's order). For posts given by id, aggregated for the whole
+# set at once (the planner knows the ids' number); a page of a query gets each row's own (see
+# summary_page).
 AUTHOR_LIST = func.json_agg(
     aggregate_order_by(
         func.json_build_array(USER.id, USER.username, USER.avatar, AUTHOR.role),
@@ -113,13 +115,21 @@ def summary_page(
     order again. On PostgreSQL the page's authors join it in the same statement."""
     if not _postgres(session):
         return page
-    rows = page.cte("page")
-    authors = _authors_of(AUTHOR.post_id == func.any(func.array(select(rows.c.id).scalar_subquery())))
+    rows = page.subquery("page")
+    # Per page row (LATERAL): its authors through the post_id index. A join of the page with the
+    # authors of all its rows depends on the page's row estimate, which a cursor's conditions
+    # make 1: the nested loop then aggregated every row's authors once per row (1M resources).
+    authors = (
+        select(AUTHOR_LIST.label("authors"))
+        .select_from(AUTHORS.join(USERS, USER.id == AUTHOR.user_id))
+        .where(AUTHOR.post_id == rows.c.id, USER.is_delete.is_(False))
+        .lateral("authors")
+    )
     columns = list(rows.c)
     order = [rows.c[name].desc() if descending else rows.c[name].asc() for name in order_by]
     return (
         select(*columns[:SUMMARY_WIDTH], authors.c.authors, *columns[SUMMARY_WIDTH:])
-        .select_from(rows.outerjoin(authors, authors.c.post_id == rows.c.id))
+        .select_from(rows.join(authors, true()))
         .order_by(*order)
     )
 

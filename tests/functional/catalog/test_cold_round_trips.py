@@ -97,7 +97,7 @@ def test_a_sync_page_is_one_statement(signed, posts, sent):
     first = data(signed.get(SYNC, params={"size": 20}))  # from nothing: the origin is read too
     with sent() as seen:
         page = data(signed.get(SYNC, params={"size": 100, "cursor": first["nextCursor"]}))
-    assert seen == ["WITH"]  # the page, then its authors
+    assert seen == ["SELECT"]  # the page, each row with its authors
     assert [s["postId"] for s in page["items"]] == posts[20:] and page["hasMore"] is False
 
 

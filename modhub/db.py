@@ -13,6 +13,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
+from modhub import jsontext
+
 
 @dataclass
 class Database:
@@ -49,6 +51,8 @@ class Database:
             engine_options.setdefault("pool_size", 10)
             engine_options.setdefault("max_overflow", 20)
             engine_options.setdefault("pool_recycle", 1800)  # no pre-ping: it doubles round trips
+        # JSON columns (and json_agg's lists) parsed by orjson: psycopg2 takes it per connection
+        engine_options.setdefault("json_deserializer", jsontext.loads)
         engine = create_engine(url, **engine_options)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)

@@ -14,6 +14,7 @@ from typing import Any
 
 from connexion.jsonifier import Jsonifier
 
+from modhub import jsontext
 from modhub.core.errors import ApiError
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -124,9 +125,9 @@ class _CompactJSON:
     @staticmethod
     def dumps(data, **kwargs):
         kwargs.pop("indent", None)
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_default)
+        return jsontext.dumps(data, default=_default)
 
-    loads = staticmethod(json.loads)
+    loads = staticmethod(jsontext.loads)
 
 
 JSONIFIER = Jsonifier(_CompactJSON)

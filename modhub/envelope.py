@@ -106,9 +106,7 @@ def error(code: int, msg: str, status: int) -> dict:
 
 def error_bytes(exc: ApiError) -> bytes:
     """The serialized error envelope of an ApiError."""
-    return json.dumps(
-        error(exc.code, exc.message, exc.status), ensure_ascii=False, separators=(",", ":")
-    ).encode()
+    return jsontext.dumps(error(exc.code, exc.message, exc.status)).encode()
 
 
 def _default(value):

@@ -74,15 +74,19 @@ LINK_LIST = func.json_agg(
 )
 
 
-def _authors_of(which: ColumnElement[bool]) -> Subquery:
-    """(post_id, authors) of the posts whose id satisfies which (a condition on post_id)."""
+def _author_list(which: ColumnElement[bool]) -> Select[Any]:
+    """The authors list (`authors`) of the resource_author rows satisfying which (a condition on
+    post_id), users removed left out."""
     return (
-        select(AUTHOR.post_id, AUTHOR_LIST.label("authors"))
+        select(AUTHOR_LIST.label("authors"))
         .select_from(AUTHORS.join(USERS, USER.id == AUTHOR.user_id))
         .where(which, USER.is_delete.is_(False))
-        .group_by(AUTHOR.post_id)
-        .subquery("authors")
     )
+
+
+def _authors_of(which: ColumnElement[bool]) -> Subquery:
+    """(authors, post_id) of the posts whose id satisfies which (a condition on post_id)."""
+    return _author_list(which).add_columns(AUTHOR.post_id).group_by(AUTHOR.post_id).subquery("authors")
 
 
 LINKS_OF_IDS = (
@@ -119,12 +123,7 @@ def summary_page(
     # Per page row (LATERAL): its authors through the post_id index. A join of the page with the
     # authors of all its rows depends on the page's row estimate, which a cursor's conditions
     # make 1: the nested loop then aggregated every row's authors once per row (1M resources).
-    authors = (
-        select(AUTHOR_LIST.label("authors"))
-        .select_from(AUTHORS.join(USERS, USER.id == AUTHOR.user_id))
-        .where(AUTHOR.post_id == rows.c.id, USER.is_delete.is_(False))
-        .lateral("authors")
-    )
+    authors = _author_list(AUTHOR.post_id == rows.c.id).lateral("authors")
     columns = list(rows.c)
     order = [rows.c[name].desc() if descending else rows.c[name].asc() for name in order_by]
     return (

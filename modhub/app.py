@@ -24,7 +24,6 @@ from connexion.middleware.exceptions import ExceptionMiddleware
 from connexion.middleware.lifespan import LifespanMiddleware
 from connexion.middleware.request_validation import RequestValidationMiddleware
 from connexion.middleware.response_validation import ResponseValidationMiddleware
-from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.server_error import ServerErrorMiddleware
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolution, Resolver
@@ -48,6 +47,7 @@ from modhub.guessing import CodeGuard
 from modhub.ops import OpsMiddleware, RoutingTag, install_drain
 from modhub.prepared import prepare_async_when_built
 from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
+from modhub.routing import IndexedRouting
 from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
 from modhub.site_mount import serve_beside, site_app
@@ -278,8 +278,8 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
             slashed=("/", DOCS_PATH + "/"),  # the site's home and the docs page
         ),
         ExceptionMiddleware,
-        SigningDocsMiddleware,
-        RoutingMiddleware,
+        partial(SigningDocsMiddleware, path=DOCS_PATH),
+        IndexedRouting,
         RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
         RequestValidationMiddleware,

@@ -40,7 +40,21 @@ class _SigningDocsAPI(SwaggerUIAPI):
 
 
 class SigningDocsMiddleware(SwaggerUIMiddleware):
-    """SwaggerUIMiddleware whose docs page loads the signing form and script."""
+    """SwaggerUIMiddleware whose docs page loads the signing form and script.
+
+    Only the paths under the docs page's (`swagger_ui_path`) are its own: any other request goes
+    on at once, without the router's copy of the scope and match over the page's routes.
+    """
+
+    def __init__(self, app, *, path: str) -> None:
+        super().__init__(app)
+        self.path = path
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(self.path):
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
     def add_api(self, specification, base_path=None, arguments=None, **kwargs) -> None:
         """Like the parent, with the page template of this package first."""

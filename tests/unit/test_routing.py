@@ -8,7 +8,7 @@ import re
 
 from starlette.routing import Match, Route, Router
 
-from modhub.routing import MAX_BUCKETS, IndexedRouting, IndexedRoutes
+from modhub.routing import MAX_BUCKETS, IndexedRoutes, IndexedRouting
 
 
 def _router_choice(router: Router, scope: dict):

@@ -22,7 +22,6 @@ import yaml
 from connexion.middleware.context import ContextMiddleware
 from connexion.middleware.exceptions import ExceptionMiddleware
 from connexion.middleware.lifespan import LifespanMiddleware
-from connexion.middleware.request_validation import RequestValidationMiddleware
 from connexion.middleware.response_validation import ResponseValidationMiddleware
 from connexion.middleware.server_error import ServerErrorMiddleware
 from connexion.options import SwaggerUIOptions
@@ -45,7 +44,7 @@ from modhub.envelope import JSONIFIER
 from modhub.gateway import Gatekeeper, GatewayMiddleware
 from modhub.guessing import CodeGuard
 from modhub.ops import OpsMiddleware, RoutingTag, install_drain
-from modhub.prepared import prepare_async_when_built
+from modhub.prepared import PreparedRequestValidation, prepare_async_when_built
 from modhub.quota import LocalQuota, RedisQuota, quota_over, store_of
 from modhub.routing import IndexedRouting
 from modhub.settings import Settings
@@ -282,7 +281,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
         IndexedRouting,
         RoutingTag,
         partial(GatewayMiddleware, gatekeeper=platform.gatekeeper),
-        RequestValidationMiddleware,
+        PreparedRequestValidation,
         LifespanMiddleware,
         ContextMiddleware,
     ]
@@ -290,7 +289,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
     # and tokens) and SwaggerUIMiddleware (SigningDocsMiddleware serves the docs page); response
     # validation only where it is on (tests): otherwise it is a pass-through costing a lookup.
     if settings.validate_responses:
-        middlewares.insert(middlewares.index(RequestValidationMiddleware) + 1, ResponseValidationMiddleware)
+        middlewares.insert(middlewares.index(PreparedRequestValidation) + 1, ResponseValidationMiddleware)
     if settings.validate_responses:  # tests: a 4xx code must be one its operation declares
         middlewares.insert(
             0,

@@ -6,6 +6,11 @@
   `prepare_async_when_built` (AsyncApp) and `prepare_operations` (FlaskApp) build the chain once
   per operation and keep its URI parser after the first request (the parser holds the
   operation's parameter definitions only).
+- Connexion's RequestValidationMiddleware builds a URI parser and a parameter validator for every
+  request, from the operation's definitions alone: `PreparedRequestValidation` builds them once
+  per operation. An operation without a request body then only validates its parameters (the
+  content type and body checks have nothing to check there); one with a body is validated
+  exactly as Connexion does.
 - Connexion's `pythonic_params` turns each parameter name into snake_case with a few regular
   expressions on every request: the names come from the contract (and, for a handler taking
   `**kwargs`, from the query), so the answers are kept (bounded).
@@ -22,7 +27,15 @@ import connexion.decorators.parameter as connexion_parameters
 from connexion.apps.asynchronous import AsyncOperation
 from connexion.apps.flask import FlaskOperation
 from connexion.context import _receive, _scope
+from connexion.context import operation as connexion_operation
 from connexion.decorators import FlaskDecorator, StarletteDecorator
+from connexion.decorators.parameter import AsyncParameterDecorator, prep_kwargs, unwrap_decorators
+from connexion.middleware.request_validation import (
+    RequestValidationAPI,
+    RequestValidationMiddleware,
+    RequestValidationOperation,
+)
+from connexion.utils import inspect_function_arguments
 from flask.sessions import SecureCookieSessionInterface
 
 
@@ -44,11 +57,43 @@ class PreparedOperation:
         return self.decorated(self.decorator.framework.get_request(uri_parser=parser))
 
 
+class BodilessParameters(AsyncParameterDecorator):
+    """Connexion's arguments for an operation that declares no request body: from the path and
+    the query alone. Connexion would read the body and parse it as a form for a handler taking
+    `**kwargs` to find nothing of the contract's there (`_get_body_argument` answers {} when no
+    body is defined; a file field of such a request is not the contract's)."""
+
+    def __call__(self, function):
+        arguments, has_kwargs = inspect_function_arguments(unwrap_decorators(function))
+
+        @functools.wraps(function)
+        async def wrapper(request):
+            kwargs = prep_kwargs(
+                request,
+                request_body=None,
+                files={},
+                arguments=arguments,
+                has_kwargs=has_kwargs,
+                sanitize=self.sanitize_fn,
+            )
+            return await function(**kwargs)
+
+        return wrapper
+
+
+class BodilessDecorator(StarletteDecorator):
+    @property
+    def _parameter_decorator_cls(self):
+        return BodilessParameters
+
+
 class PreparedAsyncOperation:
-    """An AsyncOperation whose decorated handler is built once."""
+    """An AsyncOperation whose decorated handler is built once (without the body's reading when
+    its operation declares none)."""
 
     def __init__(self, operation: AsyncOperation):
         self.operation_id = operation.operation_id
+        self.function = operation._fn
         self.decorator = StarletteDecorator(
             pythonic_params=operation.pythonic_params, jsonifier=operation.jsonifier
         )
@@ -59,6 +104,10 @@ class PreparedAsyncOperation:
         parser = self.uri_parser
         if parser is None:  # this object serves one operation: its parser never changes
             parser = self.uri_parser = self.decorator.uri_parser
+            if not connexion_operation.is_request_body_defined:
+                self.decorated = BodilessDecorator(
+                    pythonic_params=self.decorator.pythonic_params, jsonifier=self.decorator.jsonifier
+                ).decorate(self.function)
         request = self.decorator.framework.get_request(
             uri_parser=parser, scope=_scope.get(), receive=_receive.get()
         )
@@ -67,6 +116,43 @@ class PreparedAsyncOperation:
             await response(scope, receive, send)
         finally:  # the temporary files of a parsed multipart form (Connexion leaves them open)
             await request._starlette_request.close()
+
+
+class PreparedValidationOperation(RequestValidationOperation):
+    """A RequestValidationOperation whose parameter validator (and its URI parser) is built once."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        operation = self._operation
+        self.parameters = self._validator_map["parameter"](
+            operation.parameters,
+            uri_parser=operation._uri_parser_class(operation.parameters, operation.body_definition()),
+            strict_validation=self.strict_validation,
+            security_query_params=self.security_query_params,
+        )
+
+    async def __call__(self, scope, receive, send):
+        if self._operation.consumes:  # a request body: content type and body checked as Connexion does
+            await super().__call__(scope, receive, send)
+            return
+        self.parameters.validate(scope)
+        await self.next_app(scope, receive, send)
+
+
+class PreparedValidationAPI(RequestValidationAPI):
+    def make_operation(self, operation) -> RequestValidationOperation:
+        return PreparedValidationOperation(
+            self.next_app,
+            operation=operation,
+            strict_validation=self.strict_validation,
+            validator_map=self.validator_map,
+        )
+
+
+class PreparedRequestValidation(RequestValidationMiddleware):
+    """Connexion's request validation with each operation's parameter validator built once."""
+
+    api_cls = PreparedValidationAPI
 
 
 def prepare_async_when_built(app) -> None:

@@ -49,3 +49,19 @@ def test_sessions_without_a_cookie_are_empty_and_with_one_are_read():
     assert c.get("/get").text == "ada"
     c.set_cookie("session", "forged")
     assert c.get("/get").text == "nobody"
+
+
+
+def test_an_operation_without_a_request_body_never_reads_one(signed, monkeypatch):
+    """Its arguments come from the path and query: a body sent anyway (a form with a file here)
+    is not read, not parsed, and passes nothing to the handler."""
+    from connexion.lifecycle import ConnexionRequest
+
+    def never(self, *args, **kwargs):
+        raise AssertionError("the body of an operation without one was read")
+
+    for name in ("get_body", "files", "form", "json"):
+        monkeypatch.setattr(ConnexionRequest, name, never)
+    answer = signed.get("/openapi/v2/mods/999999", files={"upload": ("a.txt", b"data")})
+    assert answer.status_code == 404 and answer.json()["code"] != 0  # the unknown post's answer
+    assert signed.get("/openapi/v2/mods/search", params={"pageSize": 5}).json()["code"] == 0

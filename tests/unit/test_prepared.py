@@ -51,7 +51,6 @@ def test_sessions_without_a_cookie_are_empty_and_with_one_are_read():
     assert c.get("/get").text == "nobody"
 
 
-
 def test_an_operation_without_a_request_body_never_reads_one(signed, monkeypatch):
     """Its arguments come from the path and query: a body sent anyway (a form with a file here)
     is not read, not parsed, and passes nothing to the handler."""

@@ -9,11 +9,13 @@ client as fields of its own. Nothing here logs headers or bodies: secrets never 
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
 import logging.config
 import os
+import select
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(traceId)s%(message)s"
 ACCESS_FIELDS = ("method", "path", "operation", "status", "durationMs", "appId", "client")
@@ -79,6 +81,66 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
+class LoopBatchedHandler(logging.StreamHandler):
+    """A stream handler that, on a thread running an event loop (a served process's requests),
+    writes the records of one turn of the loop together, at the start of the next turn; anywhere
+    else (the CLI, the RQ worker, handler threads) a record is written at once, as
+    logging.StreamHandler does. An access record per request then costs the process a share of
+    one write instead of a write of its own. A record of WARNING or above is never held: it is
+    written at once, after those waiting. Each write is whole lines of at most PIPE_BUF bytes, so
+    the lines of processes sharing a pipe never mix within a line."""
+
+    def __init__(self, stream=None):
+        super().__init__(stream)
+        self.pending: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop on this thread: at once
+            super().emit(record)
+            return
+        try:
+            line = self.format(record) + self.terminator
+        except Exception:  # noqa: BLE001 - logging's own contract: report, never raise
+            self.handleError(record)
+            return
+        if not self.pending and record.levelno < logging.WARNING:
+            loop.call_soon(self.flush)
+        self.pending.append(line)
+        if record.levelno >= logging.WARNING:
+            self._write_pending()
+
+    def flush(self) -> None:
+        self.acquire()
+        try:
+            self._write_pending()
+            super().flush()
+        finally:
+            self.release()
+
+    def _write_pending(self) -> None:
+        lines, self.pending = self.pending, []
+        if not lines:
+            return
+        try:
+            chunk: list[str] = []
+            size = 0
+            for line in lines:
+                length = len(line) if line.isascii() else len(line.encode("utf-8", "backslashreplace"))
+                if chunk and size + length > select.PIPE_BUF:
+                    self.stream.write("".join(chunk))
+                    chunk, size = [], 0
+                chunk.append(line)
+                size += length
+            self.stream.write("".join(chunk))
+            self.stream.flush()
+        except Exception:  # noqa: BLE001 - as StreamHandler.emit: report on stderr, never raise
+            self.handleError(
+                logging.makeLogRecord({"msg": "%d log records not written", "args": (len(lines),)})
+            )
+
+
 def dict_config(log_format: str = "text", level: str = "INFO") -> dict:
     """A logging.config.dictConfig for every logger of the process, uvicorn's included (passed
     to uvicorn as log_config, so each worker process applies it too)."""
@@ -90,7 +152,7 @@ def dict_config(log_format: str = "text", level: str = "INFO") -> dict:
         "formatters": {"modhub": {"()": formatter}},
         "handlers": {
             "stderr": {
-                "class": "logging.StreamHandler",
+                "class": "modhub.logs.LoopBatchedHandler",
                 "formatter": "modhub",
                 "filters": ["trace"],
                 "stream": "ext://sys.stderr",

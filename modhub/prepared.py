@@ -30,6 +30,7 @@ from connexion.context import _receive, _scope
 from connexion.context import operation as connexion_operation
 from connexion.decorators import FlaskDecorator, StarletteDecorator
 from connexion.decorators.parameter import AsyncParameterDecorator, prep_kwargs, unwrap_decorators
+from connexion.lifecycle import ConnexionRequest
 from connexion.middleware.request_validation import (
     RequestValidationAPI,
     RequestValidationMiddleware,
@@ -108,14 +109,20 @@ class PreparedAsyncOperation:
                 self.decorated = BodilessDecorator(
                     pythonic_params=self.decorator.pythonic_params, jsonifier=self.decorator.jsonifier
                 ).decorate(self.function)
-        request = self.decorator.framework.get_request(
-            uri_parser=parser, scope=_scope.get(), receive=_receive.get()
-        )
+        context_scope = _scope.get()
+        request = context_scope.pop(VALIDATED, None)  # validated and parsed: no body to read
+        if request is None:
+            request = self.decorator.framework.get_request(
+                uri_parser=parser, scope=context_scope, receive=_receive.get()
+            )
         try:
             response = await self.decorated(request)
             await response(scope, receive, send)
         finally:  # the temporary files of a parsed multipart form (Connexion leaves them open)
             await request._starlette_request.close()
+
+
+VALIDATED = "modhub.validated_request"  # scope key: the request whose parameters were validated
 
 
 class PreparedValidationOperation(RequestValidationOperation):
@@ -135,7 +142,9 @@ class PreparedValidationOperation(RequestValidationOperation):
         if self._operation.consumes:  # a request body: content type and body checked as Connexion does
             await super().__call__(scope, receive, send)
             return
-        self.parameters.validate(scope)
+        request = ConnexionRequest(scope, uri_parser=self.parameters.uri_parser)
+        self.parameters.validate_request(request)
+        scope[VALIDATED] = request  # its parsed path and query, for the handler's arguments
         await self.next_app(scope, receive, send)
 
 

@@ -62,22 +62,70 @@ def _typed_int64(base):
     return validators.extend(base, {"type": type_})
 
 
-ParameterSchemaValidator = _typed_int64(Draft4Validator)
-BodySchemaValidator = _typed_int64(Draft4RequestValidator)
+_PLAIN_INTEGER_KEYS = frozenset(
+    {"type", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "description", "title"}
+)
 
-_PARAMETER_VALIDATORS: dict[int, tuple[dict, Draft4Validator]] = {}
+
+def _plain_integer(schema) -> t.Callable[[t.Any], bool] | None:
+    """For an items schema that is a bounded integer and nothing else ({type: integer, format:
+    int64, minimum: 1}), a predicate that holds only of values the schema accepts; else None."""
+    if not isinstance(schema, dict) or schema.get("type") != "integer":
+        return None
+    if not _PLAIN_INTEGER_KEYS >= schema.keys():
+        return None
+    if schema.get("format", "int64") not in _BOUNDS:
+        return None
+    low, high = _BOUNDS[schema.get("format", "int64")]
+    if "minimum" in schema:
+        low = max(low, schema["minimum"] + (1 if schema.get("exclusiveMinimum") else 0))
+    if "maximum" in schema:
+        high = min(high, schema["maximum"] - (1 if schema.get("exclusiveMaximum") else 0))
+    if not (isinstance(low, int) and isinstance(high, int)):
+        return None
+    return lambda value: type(value) is int and low <= value <= high
+
+
+def _with_plain_items(base):
+    """`base` whose `items` keyword passes a list of plain integers (a batch's ids) in one loop:
+    a list where any value fails the predicate is validated item by item as before, so every
+    error is jsonschema's own."""
+    check_items = base.VALIDATORS["items"]
+    plain: dict[int, tuple[t.Any, t.Callable[[t.Any], bool] | None]] = {}
+
+    def items(validator, items_schema, instance, schema):
+        if isinstance(instance, list):
+            entry = plain.get(id(items_schema))
+            if entry is None or entry[0] is not items_schema:
+                entry = plain[id(items_schema)] = (items_schema, _plain_integer(items_schema))
+            if entry[1] is not None and all(map(entry[1], instance)):
+                return
+        yield from check_items(validator, items_schema, instance, schema)
+
+    return validators.extend(base, {"items": items})
+
+
+ParameterSchemaValidator = _typed_int64(Draft4Validator)
+BodySchemaValidator = _with_plain_items(_typed_int64(Draft4RequestValidator))
+
+_VALIDATORS: dict[tuple[type, int], tuple[dict, Draft4Validator]] = {}
+
+
+def _kept_validator(cls, schema: dict) -> Draft4Validator:
+    """The validator of a schema, built on first use and kept: the schemas are the contract's own
+    objects, alive as long as the app, so their identity is the key."""
+    entry = _VALIDATORS.get((cls, id(schema)))
+    if entry is None or entry[0] is not schema:
+        if len(_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
+            _VALIDATORS.clear()
+        entry = (schema, cls(schema, format_checker=FORMATS))
+        _VALIDATORS[(cls, id(schema))] = entry
+    return entry[1]
 
 
 def _schema_validator(schema: dict) -> Draft4Validator:
-    """The validator of a parameter schema, built on first use and kept: the schemas are the
-    contract's own objects, alive as long as the app, so their identity is the key."""
-    entry = _PARAMETER_VALIDATORS.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        if len(_PARAMETER_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
-            _PARAMETER_VALIDATORS.clear()
-        entry = (schema, ParameterSchemaValidator(schema, format_checker=FORMATS))
-        _PARAMETER_VALIDATORS[id(schema)] = entry
-    return entry[1]
+    """The kept validator of a parameter schema."""
+    return _kept_validator(ParameterSchemaValidator, schema)
 
 
 class NamedParameterValidator(ParameterValidator):
@@ -148,7 +196,7 @@ class EnvelopeJSONBodyValidator(JSONRequestBodyValidator):
 
     @property
     def _validator(self):
-        return BodySchemaValidator(self._schema, format_checker=FORMATS)
+        return _kept_validator(BodySchemaValidator, self._schema)
 
     def _validate(self, body: t.Any) -> dict | None:
         if body is None and not self._required:

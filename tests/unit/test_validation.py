@@ -18,3 +18,50 @@ def test_messages_name_the_parameter_and_reuse_keeps_judging():
     assert check("query", 101, param) == "query parameter 'pageSize': 101 is greater than the maximum of 100"
     assert check("query", 100, param) is None
     assert "NUL" in check("query", "a\x00b", {"name": "keyword", "schema": {"type": "string"}})
+
+
+def test_a_list_of_plain_integers_is_judged_as_jsonschema_judges_it():
+    """The batch's fast pass over `items: {type: integer, format: int64, minimum: 1}` accepts
+    exactly what the validator without it accepts, and a list it does not accept gets the same
+    errors, item by item."""
+    import random
+
+    from connexion.json_schema import Draft4RequestValidator
+
+    from modhub.validation import FORMATS, BodySchemaValidator, _typed_int64
+
+    plain = _typed_int64(Draft4RequestValidator)
+    schemas = [
+        {"type": "array", "items": {"type": "integer", "format": "int64", "minimum": 1}},
+        {
+            "type": "array",
+            "items": {"type": "integer", "format": "int32", "maximum": 10, "exclusiveMaximum": True},
+        },
+        {"type": "array", "items": {"type": "integer"}},
+        {"type": "array", "items": {"type": "integer", "minimum": 0.5}},  # not plain: jsonschema alone
+        {"type": "array", "items": {"type": "integer", "enum": [1, 2]}},  # not plain: jsonschema alone
+    ]
+    values = [0, 1, 2, 9, 10, 11, -1, 2**31, 2**63 - 1, 2**63, -(2**63) - 1, True, False, 1.0, 2.5, None, "1"]
+    rng = random.Random(5)
+    lists = [[v] for v in values] + [rng.choices(values, k=rng.randint(0, 6)) for _ in range(300)]
+    lists += [list(range(1, 51)), [5] * 50 + ["x"]]
+    for schema in schemas:
+        fast, slow = (
+            BodySchemaValidator(schema, format_checker=FORMATS),
+            plain(schema, format_checker=FORMATS),
+        )
+        for instance in lists:
+            got = sorted((list(e.absolute_path), e.message) for e in fast.iter_errors(instance))
+            want = sorted((list(e.absolute_path), e.message) for e in slow.iter_errors(instance))
+            assert got == want, (schema, instance)
+
+
+def test_the_body_validator_is_kept_per_schema():
+    from modhub.validation import EnvelopeJSONBodyValidator
+
+    schema = {"type": "object"}
+
+    def validator():
+        return EnvelopeJSONBodyValidator(schema=schema, encoding="utf-8", strict_validation=False)._validator
+
+    assert validator() is validator()

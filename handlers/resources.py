@@ -5,20 +5,20 @@ from models.catalog.vos import ModDetail
 from models.community import comments
 from models.record_cache import MISSING
 from modhub.core.errors import ApiError
-from modhub.envelope import dumps
+from modhub.envelope import dumps_bytes
 from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, session
 
 
-def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, str]:
-    """JSON text of each record by post id ('null' when absent), kept between requests
-    (models.record_cache): a batch joins the texts of its records without serializing again."""
+def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
+    """UTF-8 JSON of each record by post id (b'null' when absent), kept between requests
+    (models.record_cache): a batch joins the bytes of its records without serializing again."""
     return platform().records.kept_json(
         kind,
         post_ids,
         session=session(),
         round_trip_generation=caller().catalog_generation,
         read=read,
-        dumps=dumps,
+        dumps=dumps_bytes,
     )
 
 
@@ -31,7 +31,7 @@ def get_batch(body: dict, **_):
         post_ids,
         lambda ids: dict(zip(ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)),
     )
-    return ok_tagged_json("[" + ",".join(texts[i] for i in post_ids) + "]", data_type=2)
+    return ok_tagged_json(b"[" + b",".join([texts[i] for i in post_ids]) + b"]", data_type=2)
 
 
 def _batch_on_loop(body: dict, **_):
@@ -39,7 +39,7 @@ def _batch_on_loop(body: dict, **_):
     texts = _kept_only("summary", body["postIds"])
     if texts is None:
         return None
-    return ok_tagged_json("[" + ",".join(texts[i] for i in body["postIds"]) + "]", data_type=2)
+    return ok_tagged_json(b"[" + b",".join([texts[i] for i in body["postIds"]]) + b"]", data_type=2)
 
 
 answer_on_loop(get_batch, _batch_on_loop)  # a batch of kept records needs no thread
@@ -50,8 +50,8 @@ def list_featured(**_):
     return ok_tagged(catalog.list_featured(session(), display=platform().display))
 
 
-def _kept_only(kind: str, post_ids: list[int]) -> dict[int, str] | None:
-    """JSON text of each record when every one is kept for the current catalogue generation,
+def _kept_only(kind: str, post_ids: list[int]) -> dict[int, bytes] | None:
+    """UTF-8 JSON of each record when every one is kept for the current catalogue generation,
     else None (nothing read: the event loop may call this). Only the generation the request's
     quota round trip brought (Redis) is known without the database: with the generation in the
     database (embedded, no Redis) or on an unsigned request, the handler's thread reads it."""
@@ -78,8 +78,8 @@ def _detail_on_loop(post_id: int, **_):
     return None if kept is None else _detail_answer(post_id, kept[post_id])
 
 
-def _detail_answer(post_id: int, text: str):
-    if text == "null":
+def _detail_answer(post_id: int, text: bytes):
+    if text == b"null":
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
     return ok_tagged_json(text, data_type=1)
 

@@ -99,9 +99,9 @@ class RecordCache:
         session: Session,
         round_trip_generation: int | None,
         read: Callable[[list[int]], dict[int, object]],
-        dumps: Callable[[object], str],
-    ) -> dict[int, str]:
-        """JSON text of each record by post id ('null' when absent): kept ones of the current
+        dumps: Callable[[object], bytes],
+    ) -> dict[int, bytes]:
+        """UTF-8 JSON of each record by post id (b'null' when absent): kept ones of the current
         generation, the rest read with `read(missing ids) -> {id: record or None}`, serialized
         once and kept. The generation is the one the request's quota round trip brought (Redis;
         None on an unsigned request: nothing is kept), or the database's (read on `session`)."""

@@ -83,12 +83,13 @@ def ok(data=None) -> dict:
     }
 
 
-def ok_text(data_json: str, data_type_code: int) -> str:
-    """The success envelope as JSON text around serialized data of the given dataType."""
-    return (
-        f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":{data_json},'
-        f'"dataType":{data_type_code},"traceId":{json.dumps(trace_id())}}}'
-    )
+_OK_HEAD = f'{{"code":0,"ok":true,"msg":"{SUCCESS_MSG}","level":"info","data":'.encode()
+
+
+def ok_bytes(data_json: bytes, data_type_code: int) -> bytes:
+    """The success envelope as UTF-8 JSON around serialized data of the given dataType."""
+    tail = f',"dataType":{data_type_code},"traceId":{json.dumps(trace_id())}}}'.encode()
+    return b"".join((_OK_HEAD, data_json, tail))
 
 
 def error(code: int, msg: str, status: int) -> dict:
@@ -130,3 +131,8 @@ class _CompactJSON:
 
 JSONIFIER = Jsonifier(_CompactJSON)
 dumps = _CompactJSON.dumps  # compact JSON text, no trailing line feed (Jsonifier adds one)
+
+
+def dumps_bytes(data) -> bytes:
+    """dumps() as UTF-8 bytes."""
+    return jsontext.dumps_bytes(data, default=_default)

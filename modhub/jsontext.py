@@ -30,6 +30,14 @@ def dumps(data: Any, default: Callable[[Any], Any] | None = None) -> str:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=default)
 
 
+def dumps_bytes(data: Any, default: Callable[[Any], Any] | None = None) -> bytes:
+    """dumps() as UTF-8 bytes (orjson's own output: no text in between)."""
+    try:
+        return orjson.dumps(data, default=default, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=default).encode()
+
+
 # A run of 20 digits may be an integer beyond 64 bits (orjson would give a float).
 _LONG_DIGITS = re.compile("[0-9]{20}")
 _LONG_DIGITS_BYTES = re.compile(b"[0-9]{20}")

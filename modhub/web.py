@@ -282,16 +282,16 @@ def proxy_user_id() -> int:
 def ok_tagged(data):
     """ok(data) with a weak ETag over data alone (not the traceId); a matching If-None-Match
     answers 304 with no body. Data is serialized once, for the tag and the body alike."""
-    return ok_tagged_json(envelope.dumps(data), data_type=envelope.data_type(data))
+    return ok_tagged_json(envelope.dumps_bytes(data), data_type=envelope.data_type(data))
 
 
-def ok_tagged_json(data_json: str, *, data_type: int):
-    """ok_tagged() of data already serialized (`data_type` as in the envelope)."""
-    tag = hashlib.blake2b(data_json.encode(), digest_size=16).hexdigest()
+def ok_tagged_json(data_json: bytes, *, data_type: int):
+    """ok_tagged() of data already serialized as UTF-8 JSON (`data_type` as in the envelope)."""
+    tag = hashlib.blake2b(data_json, digest_size=16).hexdigest()
     headers = {"ETag": f'W/"{tag}"'}
     if none_match(request_headers().get("If-None-Match"), headers["ETag"]):
         return respond(status=304, headers=headers)
-    return respond(envelope.ok_text(data_json, data_type), headers=headers, mimetype="application/json")
+    return respond(envelope.ok_bytes(data_json, data_type), headers=headers, mimetype="application/json")
 
 
 def install_session_lifecycle(app: flask.Flask) -> None:

@@ -287,7 +287,8 @@ def ok_tagged(data):
 
 def ok_tagged_json(data_json: bytes, *, data_type: int):
     """ok_tagged() of data already serialized as UTF-8 JSON (`data_type` as in the envelope)."""
-    tag = hashlib.blake2b(data_json, digest_size=16).hexdigest()
+    # SHA-256 cut to 128 bits: twice as fast as BLAKE2b where the CPU has SHA instructions
+    tag = hashlib.sha256(data_json).hexdigest()[:32]
     headers = {"ETag": f'W/"{tag}"'}
     if none_match(request_headers().get("If-None-Match"), headers["ETag"]):
         return respond(status=304, headers=headers)

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 
 import connexion.decorators.parameter as connexion_parameters
 from connexion.apps.asynchronous import AsyncOperation
@@ -36,8 +37,10 @@ from connexion.middleware.request_validation import (
     RequestValidationMiddleware,
     RequestValidationOperation,
 )
-from connexion.utils import inspect_function_arguments
+from connexion.utils import inspect_function_arguments, is_nullable
 from flask.sessions import SecureCookieSessionInterface
+
+log = logging.getLogger("connexion.middleware.validation")  # Connexion's own, for its one message
 
 
 class PreparedOperation:
@@ -125,8 +128,13 @@ class PreparedAsyncOperation:
 VALIDATED = "modhub.validated_request"  # scope key: the request whose parameters were validated
 
 
+MEDIA_TYPES_KEPT = 32  # per operation: what a media type means for its body, kept (bounded)
+
+
 class PreparedValidationOperation(RequestValidationOperation):
-    """A RequestValidationOperation whose parameter validator (and its URI parser) is built once."""
+    """Connexion's RequestValidationOperation, with what does not depend on the request worked
+    out once: the parameter validator (and its URI parser) per operation, and per media type
+    whether the operation accepts it and the body's schema and validator class."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,14 +145,51 @@ class PreparedValidationOperation(RequestValidationOperation):
             strict_validation=self.strict_validation,
             security_query_params=self.security_query_params,
         )
+        self.bodies: dict[str, tuple | None] = {}
+
+    def _body_of(self, mime_type: str) -> tuple | None:
+        """(schema, validator class, required, nullable) of a body of this media type; None when
+        there is nothing to validate. Raises Connexion's 415 for a media type not accepted."""
+        if mime_type in self.bodies:
+            return self.bodies[mime_type]
+        self.validate_mime_type(mime_type)
+        operation = self._operation
+        schema = operation.body_schema(mime_type)
+        body = None
+        if schema:
+            try:
+                cls = self._validator_map["body"][mime_type]
+            except KeyError:
+                log.info("Skipping validation. No validator registered for content type: %s.", mime_type)
+            else:
+                nullable = is_nullable(operation.body_definition(mime_type))
+                body = (schema, cls, operation.request_body.get("required", False), nullable)
+        if len(self.bodies) < MEDIA_TYPES_KEPT:
+            self.bodies[mime_type] = body
+        return body
 
     async def __call__(self, scope, receive, send):
-        if self._operation.consumes:  # a request body: content type and body checked as Connexion does
-            await super().__call__(scope, receive, send)
+        if not self._operation.consumes:  # no body: the parameters alone
+            request = ConnexionRequest(scope, uri_parser=self.parameters.uri_parser)
+            self.parameters.validate_request(request)
+            scope[VALIDATED] = request  # its parsed path and query, for the handler's arguments
+            await self.next_app(scope, receive, send)
             return
-        request = ConnexionRequest(scope, uri_parser=self.parameters.uri_parser)
-        self.parameters.validate_request(request)
-        scope[VALIDATED] = request  # its parsed path and query, for the handler's arguments
+        # as RequestValidationOperation.__call__, with the per-request lookups kept
+        self.parameters.validate(scope)
+        mime_type, encoding = self.extract_content_type(scope["headers"])
+        body = self._body_of(mime_type)
+        if body is not None:
+            schema, cls, required, nullable = body
+            validator = cls(
+                schema=schema,
+                required=required,
+                nullable=nullable,
+                encoding=encoding,
+                strict_validation=self.strict_validation,
+                uri_parser=self.parameters.uri_parser,
+            )
+            receive, scope = await validator.wrap_receive(receive, scope=scope)
         await self.next_app(scope, receive, send)
 
 

@@ -121,23 +121,27 @@ class RoutingTag:
 
 
 def _access(scope: Scope, info: dict, operation: str, status: int, elapsed: float, trusted: tuple) -> None:
+    """The request's access record, handed to the `modhub.access` logger's handlers: the record is
+    built here, without the caller lookup (a walk up the stack) and `extra` checks of
+    Logger.info, whose file and line would only name this function."""
+    if not access_log.isEnabledFor(logging.INFO):
+        return
     state = info.get("state")
-    access_log.info(
-        "%s %s %s",
-        scope["method"],
-        scope["path"],
-        status,
-        extra={
-            "traceId": state.request_id if state is not None else None,
-            "method": scope["method"],
-            "path": scope["path"],
-            "operation": operation,
-            "status": status,
-            "durationMs": round(elapsed * 1000, 2),
-            "appId": state.app_id if state is not None else None,
-            "client": _client(scope, trusted),
-        },
+    method, path = scope["method"], scope["path"]
+    record = logging.LogRecord(
+        access_log.name, logging.INFO, __file__, 0, "%s %s %s", (method, path, status), None
     )
+    record.__dict__.update(
+        traceId=state.request_id if state is not None else None,
+        method=method,
+        path=path,
+        operation=operation,
+        status=status,
+        durationMs=round(elapsed * 1000, 2),
+        appId=state.app_id if state is not None else None,
+        client=_client(scope, trusted),
+    )
+    access_log.handle(record)
 
 
 def _client(scope: Scope, trusted: tuple) -> str | None:

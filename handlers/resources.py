@@ -6,7 +6,7 @@ from models.community import comments
 from models.record_cache import MISSING
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps_bytes
-from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, session
+from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, reads_only, session
 
 
 def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
@@ -43,6 +43,7 @@ def _batch_on_loop(body: dict, **_):
 
 
 answer_on_loop(get_batch, _batch_on_loop)  # a batch of kept records needs no thread
+reads_only(get_batch)
 
 
 def list_featured(**_):
@@ -85,6 +86,7 @@ def _detail_answer(post_id: int, text: bytes):
 
 
 answer_on_loop(get_detail, _detail_on_loop)  # a cache hit needs no thread
+reads_only(get_detail)
 
 
 def _read_detail(ids: list[int]) -> dict[int, ModDetail | None]:

@@ -2,7 +2,7 @@
 
 from models.search import service as search_domain
 from models.search import sync as sync_domain
-from modhub.web import ok, platform, session
+from modhub.web import ok, platform, reads_only, session
 
 FILTERS = (
     "keyword",
@@ -37,6 +37,10 @@ def search(page_num=1, page_size=20, order="desc", **params):
 def sync(cursor=None, size=100, **_):
     """ResourceSyncVO, one incremental sync batch (syncMods, syncResources)."""
     return ok(sync_domain.sync(session(), display=platform().display, cursor=cursor, size=size))
+
+
+reads_only(search)
+reads_only(sync)
 
 
 def legacy_query_resources(page_num, page_size, section_code=None, keyword=None, **_):

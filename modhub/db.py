@@ -18,10 +18,16 @@ from modhub import jsontext
 
 @dataclass
 class Database:
-    """An engine and its session factory; tests build one bound to a rolled-back connection."""
+    """An engine and its session factory; tests build one bound to a rolled-back connection.
+
+    `reads`, on PostgreSQL: sessions whose connections are in autocommit, for the handlers that
+    only read (modhub.web.reads_only): a request's SELECT is its one round trip, with no BEGIN
+    before it and no ROLLBACK when the connection goes back to the pool. Where it is None (SQLite,
+    the tests' rolled-back connection), reads take ordinary sessions."""
 
     engine: Engine
     sessions: sessionmaker
+    reads: sessionmaker | None = None
 
     @classmethod
     def from_settings(cls, settings) -> Database:
@@ -56,11 +62,17 @@ class Database:
         engine = create_engine(url, **engine_options)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)
-        return cls(engine, sessionmaker(engine, expire_on_commit=False))
+            return cls(engine, sessionmaker(engine, expire_on_commit=False))
+        reads = sessionmaker(engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
+        return cls(engine, sessionmaker(engine, expire_on_commit=False), reads)
 
     def session(self) -> Session:
         """A new session."""
         return self.sessions()
+
+    def read_session(self) -> Session:
+        """A new session for reads alone (autocommit where the database has `reads`)."""
+        return (self.reads or self.sessions)()
 
 
 def connect_args(settings) -> dict:

@@ -42,11 +42,14 @@ HANDLER_THREADS = 10
 class Call:
     """One API operation's request, as its handler sees it (modhub.web's functions)."""
 
-    def __init__(self, platform, scope: dict, receive, loop: asyncio.AbstractEventLoop):
+    def __init__(
+        self, platform, scope: dict, receive, loop: asyncio.AbstractEventLoop, *, read_only: bool = False
+    ):
         self.platform = platform
         self.scope = scope
         self.receive = receive
         self.loop = loop
+        self.read_only = read_only
         self.db: Session | None = None
         self._headers: Headers | None = None
 
@@ -61,7 +64,10 @@ class Call:
         """The request's one session, opened (or taken from the gateway) on first use."""
         if self.db is None:
             state = envelope.current.get(None)
-            self.db = (state and state.take_session()) or self.platform.db.session()
+            db = self.platform.db
+            self.db = (state and state.take_session()) or (
+                db.read_session() if self.read_only else db.session()
+            )
         return self.db
 
     def run(self, function, kwargs: dict):
@@ -110,6 +116,17 @@ def answer_on_loop(handler: Callable[..., Any], fast: Callable[..., Any]) -> Non
     ON_LOOP[handler] = fast
 
 
+READS_ONLY: set[Callable[..., Any]] = set()  # handlers whose session only reads
+
+
+def reads_only(handler: Callable[..., Any]) -> None:
+    """Register a handler that never writes: its session is Database.read_session() (on
+    PostgreSQL, autocommit: one round trip a SELECT). A write through it would not be atomic
+    with the rest of the request: the test suite runs every registered handler with a check
+    that its session executes SELECTs only."""
+    READS_ONLY.add(handler)
+
+
 def Operation(function, platform, pool: ThreadPoolExecutor):  # noqa: N802 - reads as a type
     """An API operation's handler as Connexion's AsyncApp awaits it (a coroutine function with
     the handler's signature, which Connexion reads for the arguments to pass).
@@ -120,13 +137,14 @@ def Operation(function, platform, pool: ThreadPoolExecutor):  # noqa: N802 - rea
     one hand-off to the thread and one back.
     """
     on_loop = ON_LOOP.get(function)
+    read_only = function in READS_ONLY
 
     @functools.wraps(function)
     async def operation(**kwargs):
         from connexion.context import _receive, _scope
 
         loop = asyncio.get_running_loop()
-        call = Call(platform, _scope.get(), _receive.get(), loop)
+        call = Call(platform, _scope.get(), _receive.get(), loop, read_only=read_only)
         token = _call.set(call)
         try:
             if on_loop is not None:

@@ -1,0 +1,90 @@
+"""Handlers registered as reads only (modhub.web.reads_only) take autocommit sessions on
+PostgreSQL (Database.read_session): each SELECT is its own round trip, with no BEGIN before it and
+no ROLLBACK after, and those sessions never execute anything but SELECTs."""
+
+from __future__ import annotations
+
+import psycopg2.extensions
+import pytest
+from sqlalchemy import event, select
+from sqlalchemy.engine import make_url
+
+from models.catalog.queries import listed_clause
+from models.catalog.tables import ResourcePost
+from models.identity import applications
+from modhub import web
+from modhub.app import create_app
+from modhub.db import Database
+from modhub.seed import seed_cli
+from tests.helpers.env import PG_URL, RUN_PG_URL
+from tests.support import Creds, SignedClient, drop_database, migrated_database
+
+
+@pytest.fixture()
+def reads_database():
+    url = make_url(PG_URL)  # this worker's: xdist workers never share it
+    url = url.set(database=f"{url.database}_reads").render_as_string(hide_password=False)
+    migrated_database(url, RUN_PG_URL)
+    yield url
+    drop_database(url)
+
+
+def test_a_read_session_is_autocommit_and_leaves_no_transaction_open(reads_database):
+    db = Database.from_url(reads_database)
+    try:
+        with db.read_session() as session:
+            assert session.scalar(select(1)) == 1
+            raw = session.connection().connection.dbapi_connection
+            assert raw.autocommit is True
+            assert raw.info.transaction_status == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+        with db.session() as session:  # the ordinary sessions are untouched: a transaction
+            session.scalar(select(1))
+            raw = session.connection().connection.dbapi_connection
+            assert raw.autocommit is False
+            assert raw.info.transaction_status == psycopg2.extensions.TRANSACTION_STATUS_INTRANS
+    finally:
+        db.engine.dispose()
+
+
+def test_the_read_handlers_execute_selects_only_on_autocommit_connections(reads_database, settings):
+    import handlers.resources
+    import handlers.search
+
+    assert {
+        handlers.resources.get_detail,
+        handlers.resources.get_batch,
+        handlers.search.search,
+        handlers.search.sync,
+    } <= web.READS_ONLY
+    app = create_app(settings.replace(database_url=reads_database, record_cache_seconds=0))
+    platform = app.app.extensions["modhub"]
+    try:
+        seed_cli(platform, resources=30)
+        with platform.db.session() as s, s.begin():
+            made = applications.create(s, platform.secrets, name="reads", approve=True)
+            ids = list(s.scalars(select(ResourcePost.id).where(listed_clause()).limit(5)))
+        executed: list[tuple[str, bool]] = []
+
+        def seen(conn, cursor, statement, parameters, context, executemany):
+            executed.append((statement.lstrip().split(None, 1)[0].upper(), cursor.connection.autocommit))
+
+        reads_engine = platform.db.reads.kw["bind"]
+        event.listen(reads_engine, "before_cursor_execute", seen)
+        with app.test_client() as client:
+            signed = SignedClient(client, Creds(made.app_id, made.api_key, made.secret_key))
+            answers = [
+                signed.get(f"/openapi/v2/mods/{ids[0]}"),
+                signed.post("/openapi/v2/mods", json={"postIds": ids}),
+                signed.get("/openapi/v2/mods/search", params={"keyword": "mod", "pageSize": 5}),
+                signed.get(
+                    "/openapi/v2/mods/search", params={"sectionCode": "minecraft", "sort": "downloads"}
+                ),
+                signed.get("/openapi/v2/mods/sync", params={"size": 10}),
+            ]
+        assert [a.status_code for a in answers] == [200] * 5
+        assert all(a.json()["code"] == 0 for a in answers)
+        assert len(executed) >= 5
+        assert {verb for verb, _ in executed} <= {"SELECT", "WITH"}, executed
+        assert all(autocommit for _, autocommit in executed)
+    finally:
+        platform.db.engine.dispose()

@@ -20,10 +20,13 @@ from modhub import jsontext
 class Database:
     """An engine and its session factory; tests build one bound to a rolled-back connection.
 
-    `reads`, on PostgreSQL: sessions whose connections are in autocommit, for the handlers that
-    only read (modhub.web.reads_only): a request's SELECT is its one round trip, with no BEGIN
-    before it and no ROLLBACK when the connection goes back to the pool. Where it is None (SQLite,
-    the tests' rolled-back connection), reads take ordinary sessions."""
+    `reads`, on PostgreSQL: sessions whose connection is put in autocommit for their use, for the
+    handlers that only read (modhub.web.reads_only): a request's SELECT is its one round trip,
+    with no BEGIN before it and no ROLLBACK when the connection goes back to the pool. psycopg2's
+    `autocommit` is a client-side flag (SQLAlchemy's isolation-level switch would cost a round
+    trip at checkout and another at checkin); the pool's checkin puts it back off, so the next
+    session of the pool gets a transaction as always. Where it is None (SQLite, the tests'
+    rolled-back connection), reads take ordinary sessions."""
 
     engine: Engine
     sessions: sessionmaker
@@ -63,7 +66,8 @@ class Database:
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)
             return cls(engine, sessionmaker(engine, expire_on_commit=False))
-        reads = sessionmaker(engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
+        event.listen(engine, "checkin", _transactional)
+        reads = sessionmaker(engine, expire_on_commit=False, info={AUTOCOMMIT: True})
         return cls(engine, sessionmaker(engine, expire_on_commit=False), reads)
 
     def session(self) -> Session:
@@ -73,6 +77,23 @@ class Database:
     def read_session(self) -> Session:
         """A new session for reads alone (autocommit where the database has `reads`)."""
         return (self.reads or self.sessions)()
+
+
+AUTOCOMMIT = "modhub.autocommit"  # Session.info key of the read sessions
+
+
+@event.listens_for(Session, "after_begin")
+def _autocommit_reads(session: Session, _transaction, connection) -> None:
+    """A read session's connection in autocommit, before its first statement (psycopg2 sends
+    BEGIN with the first statement, so no transaction is open yet)."""
+    if session.info.get(AUTOCOMMIT):
+        connection.connection.dbapi_connection.autocommit = True
+
+
+def _transactional(dbapi_connection, _record) -> None:
+    """Back in the pool: autocommit off again (client-side; a closed connection has none)."""
+    if dbapi_connection is not None and getattr(dbapi_connection, "autocommit", False):
+        dbapi_connection.autocommit = False
 
 
 def connect_args(settings) -> dict:

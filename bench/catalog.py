@@ -70,6 +70,7 @@ from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
+from modhub.core.statements import REGISTRY as statements_registry  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
 from modhub.settings import Settings  # noqa: E402
@@ -109,7 +110,7 @@ SEARCHES = [
 
 
 class SqlCapture:
-    """Records the DBAPI statements of every engine while `on` (reads only: SELECT and WITH, for
+    """Records the DBAPI statements of every engine while `on` (reads only: SELECT, WITH and EXECUTE, for
     replay), the search's counting engine (models/search/counting.py) included."""
 
     def __init__(self):
@@ -117,8 +118,16 @@ class SqlCapture:
         event.listen(Engine, "before_cursor_execute", self._record)
 
     def _record(self, conn, cursor, statement, parameters, context, executemany):
-        if self.on and statement.lstrip().upper().startswith(("SELECT", "WITH")):
-            self.statements.append((statement, parameters))
+        if not self.on:
+            return
+        prepare = None
+        if statement.startswith("PREPARE "):  # a connection's first EXECUTE of it (modhub.core.statements)
+            prepare, statement = statement.rsplit("; ", 1)
+        elif statement.startswith("EXECUTE "):
+            name = statement[8:].split("(", 1)[0].strip()
+            prepare = statements_registry[name].prepare_sql(conn.dialect)
+        if statement.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE ")):
+            self.statements.append((statement, parameters, prepare))
 
     def around(self, call):
         """Run call() and return (its result, the reads it ran)."""
@@ -155,10 +164,20 @@ def _post_count(settings: Settings) -> int:
         return 0
 
 
+_PREPARED_ON: dict[int, set[str]] = {}  # the PREPAREs run on each replaying connection
+
+
 def run_statements(cur, statements) -> None:
     """Execute captured statements directly, fetching every row as the app would. A search's count
-    runs as on the app's counting connections, with enable_seqscan off (models/search/counting.py)."""
-    for statement, parameters in statements:
+    runs as on the app's counting connections, with enable_seqscan off (models/search/counting.py).
+    A prepared statement's EXECUTE is preceded by its PREPARE on a connection's first use, as the
+    app does (modhub.core.statements)."""
+    for statement, parameters, prepare in statements:
+        if prepare:
+            prepared = _PREPARED_ON.setdefault(id(cur.connection), set())
+            if prepare not in prepared:
+                cur.execute(prepare)
+                prepared.add(prepare)
         counting = statement.startswith("SELECT count(*)")
         if counting:
             cur.execute("SET enable_seqscan = off")

@@ -84,6 +84,7 @@ class Settings:
     db_max_overflow: int = 20
     db_pool_timeout_seconds: float = 5.0
     db_pre_ping: bool = False
+    db_prepared_statements: bool = True
     db_application_name: str = "modhub"
     redis_timeout_seconds: float = 1.0
     s3_connect_timeout_seconds: float = 3.0
@@ -219,6 +220,7 @@ def from_env() -> Settings:
         db_max_overflow=_number("DB_MAX_OVERFLOW", 20),
         db_pool_timeout_seconds=_number("DB_POOL_TIMEOUT_SECONDS", 5.0, float, minimum=0.1),
         db_pre_ping=_flag("DB_PRE_PING"),
+        db_prepared_statements=_flag("DB_PREPARED_STATEMENTS", True),
         db_application_name=_env("DB_APPLICATION_NAME", "modhub"),
         redis_timeout_seconds=_number("REDIS_TIMEOUT_SECONDS", 1.0, float, minimum=0.1),
         s3_connect_timeout_seconds=_number("S3_CONNECT_TIMEOUT_SECONDS", 3.0, float, minimum=0.1),

@@ -316,6 +316,13 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
     ),
     (
         "Bounded waits and pools",
+        "DB_PREPARED_STATEMENTS",
+        "on",
+        "Prepare the catalogue's hot reads once per connection (planned once, not per request). Off "
+        "behind a pooler that moves a client between server connections (PgBouncer in transaction mode).",
+    ),
+    (
+        "Bounded waits and pools",
         "DB_APPLICATION_NAME",
         "modhub",
         "`application_name` of the connections (pg_stat_activity).",
@@ -326,22 +333,7 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "1",
         "Redis connect and socket time-out of the quota store.",
     ),
-    (
-        "Bounded waits and pools",
-        "S3_CONNECT_TIMEOUT_SECONDS",
-        "3",
-        "S3 connect time-out.",
-    ),
-    (
-        "Bounded waits and pools",
-        "S3_READ_TIMEOUT_SECONDS",
-        "10",
-        "S3 read time-out.",
-    ),
-    (
-        "Bounded waits and pools",
-        "S3_MAX_ATTEMPTS",
-        "3",
-        "S3 attempts per call, the first included.",
-    ),
+    ("Bounded waits and pools", "S3_CONNECT_TIMEOUT_SECONDS", "3", "S3 connect time-out."),
+    ("Bounded waits and pools", "S3_READ_TIMEOUT_SECONDS", "10", "S3 read time-out."),
+    ("Bounded waits and pools", "S3_MAX_ATTEMPTS", "3", "S3 attempts per call, the first included."),
 )

@@ -17,13 +17,16 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
     JSON,
+    BigInteger,
     BindParameter,
     ColumnElement,
     FromClause,
     Row,
     Select,
     Subquery,
+    any_,
     bindparam,
     func,
     select,
@@ -48,12 +51,14 @@ from models.catalog.tables import DailyStat, ResourceAuthor, ResourceLink, Resou
 from models.catalog.vos import AuthorBrief, ModDetail, ModLink, ModSummary
 from models.identity.tables import User
 from modhub.core.display import Display
+from modhub.core.statements import Prepared
 
 POSTS, AUTHORS, USERS = ResourcePost.__table__, ResourceAuthor.__table__, User.__table__
 LINK, DAY = ResourceLink.__table__.c, DailyStat.__table__.c
 SUMMARY_COLUMNS = tuple(POST[name] for name in SUMMARY_FIELDS)
 DETAIL_COLUMNS = tuple(POST[name] for name in DETAIL_FIELDS)
-IDS: BindParameter[list[int]] = bindparam("post_ids", expanding=True)
+IDS: BindParameter[list[int]] = bindparam("post_ids", expanding=True)  # SQLite
+IDS_ARRAY: BindParameter[list[int]] = bindparam("post_ids", type_=ARRAY(BigInteger))  # PostgreSQL
 
 # PostgreSQL: the lists of a set of posts, one row per post that has any: (post_id, its list as
 # a JSON array of arrays, in its record's order). For posts given by id, aggregated for the whole
@@ -89,15 +94,23 @@ def _authors_of(which: ColumnElement[bool]) -> Subquery:
     return _author_list(which).add_columns(AUTHOR.post_id).group_by(AUTHOR.post_id).subquery("authors")
 
 
-LINKS_OF_IDS = (
-    select(LINK.post_id, LINK_LIST.label("links")).where(LINK.post_id.in_(IDS)).group_by(LINK.post_id)
-).subquery("links")
-# The counters of the windows (stats.STATS_SUMS) as one array; no row without data (zeros).
-STATS_OF_IDS = (
-    select(DAY.post_id, func.json_build_array(*STATS_SUMS, type_=JSON).label("stats"))
-    .where(DAY.post_id.in_(IDS), *IN_WINDOWS)
-    .group_by(DAY.post_id)
-).subquery("stats")
+def _links_of(which: ColumnElement[bool]) -> Subquery:
+    """(post_id, links) of the posts whose id satisfies which (a condition on post_id)."""
+    return (select(LINK.post_id, LINK_LIST.label("links")).where(which).group_by(LINK.post_id)).subquery(
+        "links"
+    )
+
+
+def _stats_of(which: ColumnElement[bool]) -> Subquery:
+    """(post_id, stats): the counters of the windows (stats.STATS_SUMS) as one array; no row
+    without data (zeros)."""
+    return (
+        select(DAY.post_id, func.json_build_array(*STATS_SUMS, type_=JSON).label("stats"))
+        .where(which, *IN_WINDOWS)
+        .group_by(DAY.post_id)
+    ).subquery("stats")
+
+
 LINKS_OF = (  # SQLite: the links of the posts
     select(LINK.post_id, LINK.link_type, LINK.url, LINK.label)
     .where(LINK.post_id.in_(IDS))
@@ -147,21 +160,48 @@ def summary_records(session: Session, rows: Sequence[Sequence[Any]], *, display:
 
 
 @cache
-def _by_ids(postgres: bool, listed_only: bool, detail: bool) -> Select[*tuple[Any, ...]]:
-    """The posts of :post_ids: summary (or detail) columns, and on PostgreSQL their lists."""
+def _by_ids(listed_only: bool, detail: bool) -> Select[*tuple[Any, ...]]:
+    """SQLite: the summary (or detail) columns of the posts of :post_ids."""
     columns: list[Any] = [*SUMMARY_COLUMNS, *DETAIL_COLUMNS] if detail else [*SUMMARY_COLUMNS]
-    source: FromClause = POSTS
-    if postgres:
-        authors = _authors_of(AUTHOR.post_id.in_(IDS))
-        source = source.outerjoin(authors, authors.c.post_id == POST.id)
-        columns.append(authors.c.authors)
-        if detail:
-            source = source.outerjoin(LINKS_OF_IDS, LINKS_OF_IDS.c.post_id == POST.id).outerjoin(
-                STATS_OF_IDS, STATS_OF_IDS.c.post_id == POST.id
-            )
-            columns += [LINKS_OF_IDS.c.links, STATS_OF_IDS.c.stats]
-    stmt = select(*columns).select_from(source).where(POST.id.in_(IDS))
+    stmt = select(*columns).where(POST.id.in_(IDS))
     return stmt.where(listed_clause()) if listed_only else stmt
+
+
+@cache
+def _prepared_by_ids(listed_only: bool, detail: bool, single: bool) -> Prepared:
+    """PostgreSQL: the summary (or detail) columns of the posts of :post_id (single) or of the
+    array :post_ids, with their lists, prepared (modhub.core.statements): one statement, planned once
+    per connection."""
+    ids: Any = bindparam("post_id", type_=BigInteger) if single else any_(IDS_ARRAY)
+
+    def of(column: ColumnElement[int]) -> ColumnElement[bool]:
+        return column == ids
+
+    columns: list[Any] = [*SUMMARY_COLUMNS, *DETAIL_COLUMNS] if detail else [*SUMMARY_COLUMNS]
+    authors = _authors_of(of(AUTHOR.post_id))
+    source: FromClause = POSTS.outerjoin(authors, authors.c.post_id == POST.id)
+    columns.append(authors.c.authors)
+    if detail:
+        links, stats = _links_of(of(LINK.post_id)), _stats_of(of(DAY.post_id))
+        source = source.outerjoin(links, links.c.post_id == POST.id).outerjoin(
+            stats, stats.c.post_id == POST.id
+        )
+        columns += [links.c.links, stats.c.stats]
+    stmt = select(*columns).select_from(source).where(of(POST.id))
+    kind, size = "detail" if detail else "summary", "one" if single else "many"
+    name = f"modhub_{kind}_{size}" + ("" if listed_only else "_unlisted_too")
+    return Prepared(name, stmt.where(listed_clause()) if listed_only else stmt)
+
+
+def _rows_by_ids(
+    session: Session, post_ids: Sequence[int], *, listed_only: bool, detail: bool, **params: Any
+) -> Sequence[Sequence[Any]]:
+    ids = list(set(post_ids))
+    if not _postgres(session):
+        return session.execute(_by_ids(listed_only, detail), {"post_ids": ids, **params}).all()
+    single = len(ids) == 1
+    statement = _prepared_by_ids(listed_only, detail, single)
+    return statement.rows(session, {"post_id": ids[0]} | params if single else {"post_ids": ids} | params)
 
 
 def summaries_by_ids(
@@ -171,8 +211,7 @@ def summaries_by_ids(
     statement on PostgreSQL."""
     if not post_ids:
         return {}
-    stmt = _by_ids(_postgres(session), listed_only, False)
-    rows = session.execute(stmt, {"post_ids": list(set(post_ids))}).all()
+    rows = _rows_by_ids(session, post_ids, listed_only=listed_only, detail=False)
     return {vo["postId"]: vo for vo in summary_records(session, rows, display=display)}
 
 
@@ -184,8 +223,7 @@ def details_by_ids(
     if not post_ids:
         return {}
     postgres = _postgres(session)
-    params = {"post_ids": list(set(post_ids)), **window_days(today)}
-    rows = session.execute(_by_ids(postgres, True, True), params).all()
+    rows = _rows_by_ids(session, post_ids, listed_only=True, detail=True, **window_days(today))
     if postgres:
         return {
             r[0]: detail_vo(

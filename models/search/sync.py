@@ -26,9 +26,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from sqlalchemy import BigInteger, Integer, Select, bindparam, or_, select, tuple_
+from sqlalchemy import BigInteger, Integer, bindparam, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import POST, listed_clause
@@ -37,6 +37,7 @@ from models.catalog.vos import ModSummary
 from models.search.backends import SearchBackend, backend_for
 from modhub.core.display import Display
 from modhub.core.errors import ApiError
+from modhub.core.statements import Prepared
 
 _CURSOR = re.compile(r"v1\.(\d{1,19})\.(\d{1,19})|v2\.(\d{1,19})\.(\d{1,19})\.(\d{1,19})")
 
@@ -75,10 +76,11 @@ def decode_cursor(cursor: str | None) -> tuple[int, int, int | None]:
     return int(found.group(3)), int(found.group(4)), int(found.group(5))
 
 
-def _changes(session: Session, backend: SearchBackend) -> Select[*tuple[Any, ...]]:
-    """The statement of a feed page on the session's database, built once per database kind:
-    summary rows (models/catalog/reads.py), each with its feed position and whether it is listed,
-    after (:position, :last_id), :limit of them."""
+def _changes(session: Session, backend: SearchBackend) -> Prepared:
+    """The statement of a feed page on the session's database, built once per database kind and
+    prepared on PostgreSQL (modhub.core.statements): summary rows (models/catalog/reads.py), each
+    ending with its feed position and whether it is listed, after (:position, :last_id), :limit
+    of them."""
     kind = session.get_bind().dialect.name
     stmt = _CHANGES.get(kind)
     if stmt is None:
@@ -99,11 +101,12 @@ def _changes(session: Session, backend: SearchBackend) -> Select[*tuple[Any, ...
             .order_by(backend.position, POST.id)
             .limit(bindparam("limit", type_=Integer))
         )
-        stmt = _CHANGES[kind] = summary_page(session, page, order_by=("feed_position", "id"))
+        stmt = summary_page(session, page, order_by=("feed_position", "id"))
+        stmt = _CHANGES[kind] = Prepared(f"modhub_sync_page_{kind}", stmt)
     return stmt
 
 
-_CHANGES: dict[str, Select[*tuple[Any, ...]]] = {}
+_CHANGES: dict[str, Prepared] = {}
 
 
 def sync(session: Session, *, display: Display, cursor: str | None = None, size: int = 100) -> ResourceSyncVO:
@@ -113,16 +116,16 @@ def sync(session: Session, *, display: Display, cursor: str | None = None, size:
     if origin is None:  # a walk from nothing: removals settled until now are none of its business
         origin = backend.last_settled(session)
     params = {"position": position, "last_id": last_id, "limit": size + 1}
-    rows = session.execute(_changes(session, backend), params).all()
+    rows = _changes(session, backend).rows(session, params)
     has_more = len(rows) > size
-    rows = rows[:size]
+    rows = rows[:size]  # each: id first, feed position and listed last
     if rows:
-        next_cursor = encode_cursor(rows[-1].feed_position, rows[-1].id, origin)
+        next_cursor = encode_cursor(rows[-1][-2], rows[-1][0], origin)
     else:
         next_cursor = encode_cursor(position, last_id, origin)
     return {
         "nextCursor": next_cursor,
         "hasMore": has_more,
-        "items": summary_records(session, [r for r in rows if r.listed], display=display),
-        "deletedPostIds": [r.id for r in rows if not r.listed and r.feed_position > origin],
+        "items": summary_records(session, [r for r in rows if r[-1]], display=display),
+        "deletedPostIds": [r[0] for r in rows if not r[-1] and r[-2] > origin],
     }

@@ -5,7 +5,8 @@ here, or is a statement of its own beside the page).
 
 Counted: the statements the request sends (before_cursor_execute), leaving out the test
 wrapper's SAVEPOINT / RELEASE / ROLLBACK TO; the application snapshot is kept, so a warmed-up
-request sends no gateway read.
+request sends no gateway read. A detail and a batch are prepared statements (modhub.core.statements):
+EXECUTE, or on a connection's first use PREPARE and EXECUTE sent together, one round trip.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sqlalchemy import event
 from tests.helpers.catalog import data
 
 DETAIL, BATCH = "/openapi/v2/mods/{}", "/openapi/v2/mods"
+PREPARED = (["EXECUTE"], ["PREPARE"])  # one round trip either way
 SYNC, SEARCH = "/openapi/v2/mods/sync", "/openapi/v2/mods/search"
 WRAPPER = ("SAVEPOINT", "RELEASE", "ROLLBACK")
 
@@ -75,7 +77,7 @@ def test_a_detail_missing_the_cache_is_one_statement(signed, posts, sent):
     signed.get(DETAIL.format(posts[0]))  # warm: the application snapshot
     with sent() as seen:
         detail = data(signed.get(DETAIL.format(posts[1])))
-    assert seen == ["SELECT"]
+    assert seen in PREPARED
     assert [a["role"] for a in detail["authors"]] == ["OWNER", "CONTRIBUTOR"]
     assert [link["linkType"] for link in detail["links"]] == ["SOURCE", "WIKI"]
     assert detail["stats"]["viewsLast24h"] == 1 and detail["displayImages"] == ["https://cdn.example/i/1.png"]
@@ -88,7 +90,7 @@ def test_a_batch_of_50_missing_the_cache_is_one_statement(signed, posts, sent):
     signed.get(DETAIL.format(posts[0]))  # warm
     with sent() as seen:
         batch = data(signed.post(BATCH, json={"postIds": [*posts[1:50], 10**12]}))
-    assert seen == ["SELECT"]
+    assert seen in PREPARED
     assert [s and s["postId"] for s in batch] == [*posts[1:50], None]
     assert all(len(s["authors"]) == 2 for s in batch[:-1])
 
@@ -97,7 +99,7 @@ def test_a_sync_page_is_one_statement(signed, posts, sent):
     first = data(signed.get(SYNC, params={"size": 20}))  # from nothing: the origin is read too
     with sent() as seen:
         page = data(signed.get(SYNC, params={"size": 100, "cursor": first["nextCursor"]}))
-    assert seen == ["SELECT"]  # the page, each row with its authors
+    assert seen in PREPARED  # the page, each row with its authors
     assert [s["postId"] for s in page["items"]] == posts[20:] and page["hasMore"] is False
 
 

@@ -1,0 +1,166 @@
+"""PostgreSQL statements prepared once per connection (modhub.core.statements.Prepared): what is sent,
+that the plan is PostgreSQL's generic one after a few runs, that the rows are the Select's own,
+and what happens when the prepared statement or the connection is gone."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import psycopg2
+import pytest
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Integer,
+    bindparam,
+    cast,
+    create_engine,
+    event,
+    func,
+    select,
+    text,
+)
+from sqlalchemy.exc import DBAPIError
+
+from models.catalog.reads import _prepared_by_ids
+from models.catalog.tables import ResourcePost
+from models.search.sync import sync
+from models.types import UTCDateTime
+from modhub.core.display import Display
+from modhub.core.statements import PREPARE_OPTION, Prepared
+from modhub.db import Database
+from modhub.errors_http import database_unavailable
+from modhub.settings import from_env
+from tests.helpers.env import PG_URL
+
+N = bindparam("n", type_=Integer)
+SERIES = Prepared(
+    "modhub_test_series",
+    select(
+        func.generate_series(1, N).label("i"),
+        cast(bindparam("at", type_=UTCDateTime), UTCDateTime).label("at"),
+        cast(select(func.count(ResourcePost.id)).scalar_subquery(), BigInteger).label("posts"),
+    ),
+)
+AT = dt.datetime(2026, 11, 26, 8, 30, tzinfo=dt.UTC)
+
+
+@pytest.fixture()
+def database(pg_engine):
+    """One pooled connection (every session reuses it), its statements' first words recorded."""
+    db = Database.from_url(PG_URL, pool_size=1, max_overflow=0)
+    db.sent = []
+    event.listen(db.engine, "before_cursor_execute", lambda *a: db.sent.append(a[2]))
+    yield db
+    db.engine.dispose()
+
+
+def rows(db: Database, statement: Prepared = SERIES, **params):
+    with db.read_session() as session:
+        return statement.rows(session, params)
+
+
+def test_prepared_on_a_connection_once_then_executed_by_name(database):
+    with database.read_session() as session:
+        plain = [tuple(r) for r in session.execute(SERIES.select, {"n": 3, "at": AT}).all()]
+    database.sent.clear()
+    assert rows(database, n=3, at=AT) == plain == [(i, AT, 0) for i in (1, 2, 3)]
+    assert rows(database, n=2, at=AT) == plain[:2]
+    first, second = database.sent
+    assert first.startswith("PREPARE modhub_test_series (INTEGER, TIMESTAMP WITH TIME ZONE) AS SELECT")
+    assert first.endswith("; EXECUTE modhub_test_series(%s, %s)")
+    assert second == "EXECUTE modhub_test_series(%s, %s)"
+    assert isinstance(rows(database, n=1, at=AT)[0][1], dt.datetime)  # UTCDateTime's processing
+
+
+def test_postgresql_plans_a_catalogue_read_once_then_keeps_its_generic_plan(database):
+    detail = _prepared_by_ids(True, True, True)
+    today = dt.date(2026, 11, 26)
+    windows = {"since_24h": today, "since_7d": today, "since_30d": today, "today": today}
+    for post_id in range(1, 9):
+        assert rows(database, detail, post_id=post_id, **windows) == []
+    with database.read_session() as session:
+        generic, custom = session.execute(
+            text("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = :n"),
+            {"n": detail.name},
+        ).one()
+    assert custom <= 5 and generic >= 3
+
+
+def test_served_connections_plan_prepared_reads_once_from_their_first_run(pg_engine, settings):
+    """A feed page's LIMIT parameter makes PostgreSQL's auto mode plan it anew every time: the
+    served connections force the generic plan (MODHUB_DB_PREPARED_STATEMENTS, on by default)."""
+    db = Database.from_settings(settings.replace(db_pool_size=1, db_max_overflow=0))
+    try:
+        with db.read_session() as session:
+            assert session.scalar(text("SHOW plan_cache_mode")) == "force_generic_plan"
+            for _ in range(3):
+                sync(session, display=Display(time_zone="UTC"), size=5)
+            generic, custom = session.execute(
+                text("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = :n"),
+                {"n": "modhub_sync_page_postgresql"},
+            ).one()
+        assert (generic, custom) == (3, 0)
+    finally:
+        db.engine.dispose()
+    off = Database.from_settings(settings.replace(db_prepared_statements=False))
+    with off.read_session() as session:
+        assert session.scalar(text("SHOW plan_cache_mode")) == "auto"
+    off.engine.dispose()
+
+
+def test_a_statement_dropped_behind_the_pool_is_prepared_again(database):
+    assert len(rows(database, n=2, at=AT)) == 2
+    with database.read_session() as session:
+        session.connection().exec_driver_sql("DEALLOCATE ALL")
+    database.sent.clear()
+    assert len(rows(database, n=2, at=AT)) == 2  # autocommit: prepared again at once
+    assert [s.split(None, 1)[0] for s in database.sent] == ["EXECUTE", "PREPARE"]
+    with database.read_session() as session:
+        session.connection().exec_driver_sql("DEALLOCATE ALL")
+    with database.session() as session:  # in a transaction: that one fails, the next prepares
+        with pytest.raises(DBAPIError) as caught:
+            SERIES.rows(session, {"n": 1, "at": AT})
+        assert isinstance(caught.value.orig, psycopg2.errors.InvalidSqlStatementName)
+    assert len(rows(database, n=2, at=AT)) == 2
+
+
+def test_a_lost_connection_is_a_database_error_and_the_next_read_reconnects(database):
+    assert len(rows(database, n=1, at=AT)) == 1
+    with database.read_session() as session:
+        pid = session.scalar(text("SELECT pg_backend_pid()"))
+    killer = create_engine(PG_URL)
+    with killer.connect() as conn:
+        conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+    killer.dispose()
+    with pytest.raises(DBAPIError) as caught:
+        rows(database, n=1, at=AT)
+    assert caught.value.connection_invalidated and database_unavailable(caught.value)
+    database.sent.clear()
+    assert len(rows(database, n=1, at=AT)) == 1  # a new connection: prepared there
+    assert database.sent[0].startswith("PREPARE ")
+
+
+def test_off_for_a_pooler_the_select_is_sent_as_it_is(pg_engine, settings, monkeypatch):
+    monkeypatch.setenv("MODHUB_DB_PREPARED_STATEMENTS", "off")
+    assert from_env().db_prepared_statements is False
+    db = Database.from_settings(settings.replace(db_prepared_statements=False, db_pool_size=1))
+    assert db.engine.get_execution_options()[PREPARE_OPTION] is False
+    sent: list[str] = []
+    event.listen(db.engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+    try:
+        assert rows(db, n=2, at=AT) == [(1, AT, 0), (2, AT, 0)]
+        assert sent and sent[0].startswith("SELECT")
+    finally:
+        db.engine.dispose()
+
+
+def test_an_expanding_in_is_refused_it_would_never_get_a_generic_plan(database):
+    expanding = Prepared(
+        "modhub_test_expanding",
+        select(ResourcePost.id).where(ResourcePost.id.in_(bindparam("ids", expanding=True))),
+    )
+    with pytest.raises(ValueError, match="ANY"):
+        rows(database, expanding, ids=[1])
+    with pytest.raises(ValueError, match="named modhub_test_series already"):
+        Prepared("modhub_test_series", select(cast(N, DateTime)))

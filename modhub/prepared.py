@@ -23,21 +23,28 @@ from __future__ import annotations
 
 import functools
 import logging
+from copy import deepcopy
 
 import connexion.decorators.parameter as connexion_parameters
 from connexion.apps.asynchronous import AsyncOperation
 from connexion.apps.flask import FlaskOperation
-from connexion.context import _receive, _scope
+from connexion.context import _receive, _scope, context
 from connexion.context import operation as connexion_operation
 from connexion.decorators import FlaskDecorator, StarletteDecorator
-from connexion.decorators.parameter import AsyncParameterDecorator, prep_kwargs, unwrap_decorators
+from connexion.decorators.parameter import (
+    CONTEXT_NAME,
+    AsyncParameterDecorator,
+    _get_query_defaults,
+    _get_val_from_param,
+    unwrap_decorators,
+)
 from connexion.lifecycle import ConnexionRequest
 from connexion.middleware.request_validation import (
     RequestValidationAPI,
     RequestValidationMiddleware,
     RequestValidationOperation,
 )
-from connexion.utils import inspect_function_arguments, is_nullable
+from connexion.utils import deep_merge, inspect_function_arguments, is_nullable
 from flask.sessions import SecureCookieSessionInterface
 
 log = logging.getLogger("connexion.middleware.validation")  # Connexion's own, for its one message
@@ -65,21 +72,39 @@ class BodilessParameters(AsyncParameterDecorator):
     """Connexion's arguments for an operation that declares no request body: from the path and
     the query alone. Connexion would read the body and parse it as a form for a handler taking
     `**kwargs` to find nothing of the contract's there (`_get_body_argument` answers {} when no
-    body is defined; a file field of such a request is not the contract's)."""
+    body is defined; a file field of such a request is not the contract's). As Connexion's
+    get_arguments and prep_kwargs, with the operation's path and query definitions and its query
+    defaults worked out once (it is decorated during its first request, in its context)."""
 
     def __call__(self, function):
         arguments, has_kwargs = inspect_function_arguments(unwrap_decorators(function))
+        parameters = list(connexion_operation.parameters)
+        paths = {p["name"]: p for p in parameters if p["in"] == "path"}
+        queries = {p["name"]: p for p in parameters if p["in"] == "query"}
+        defaults = _get_query_defaults(queries)
+        plain = all(isinstance(v, str | int | float | bool | None) for v in defaults.values())
+        sanitize = self.sanitize_fn
+        wants_context = CONTEXT_NAME in arguments
 
         @functools.wraps(function)
         async def wrapper(request):
-            kwargs = prep_kwargs(
-                request,
-                request_body=None,
-                files={},
-                arguments=arguments,
-                has_kwargs=has_kwargs,
-                sanitize=self.sanitize_fn,
-            )
+            kwargs = {}
+            for name, value in request.path_params.items():
+                found = paths.get(name)
+                kwargs[sanitize(name)] = value if found is None else _get_val_from_param(value, found)
+            query = request.query_params
+            if defaults:  # scalars need no deep copy
+                query = deep_merge(dict(defaults) if plain else deepcopy(defaults), query)
+            for name, value in query.items():
+                key = sanitize(name)
+                found = queries.get(name)
+                if found is not None and (has_kwargs or key in arguments):
+                    kwargs[key] = _get_val_from_param(value, found)
+            for key, value in context.items():  # e.g. from a security decorator (none here)
+                if has_kwargs or key in arguments:
+                    kwargs[key] = value
+            if wants_context:
+                kwargs[CONTEXT_NAME] = context
             return await function(**kwargs)
 
         return wrapper

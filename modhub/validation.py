@@ -86,19 +86,30 @@ def _plain_integer(schema) -> t.Callable[[t.Any], bool] | None:
     return lambda value: type(value) is int and low <= value <= high
 
 
+_PLAIN: dict[int, tuple[t.Any, t.Callable[[t.Any], bool] | None]] = {}
+
+
+def _plain_check(schema) -> t.Callable[[t.Any], bool] | None:
+    """_plain_integer of a contract schema, worked out on first use and kept (by identity, as
+    _kept_validator; bounded)."""
+    entry = _PLAIN.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        if len(_PLAIN) >= 4096:
+            _PLAIN.clear()
+        entry = _PLAIN[id(schema)] = (schema, _plain_integer(schema))
+    return entry[1]
+
+
 def _with_plain_items(base):
     """`base` whose `items` keyword passes a list of plain integers (a batch's ids) in one loop:
     a list where any value fails the predicate is validated item by item as before, so every
     error is jsonschema's own."""
     check_items = base.VALIDATORS["items"]
-    plain: dict[int, tuple[t.Any, t.Callable[[t.Any], bool] | None]] = {}
 
     def items(validator, items_schema, instance, schema):
         if isinstance(instance, list):
-            entry = plain.get(id(items_schema))
-            if entry is None or entry[0] is not items_schema:
-                entry = plain[id(items_schema)] = (items_schema, _plain_integer(items_schema))
-            if entry[1] is not None and all(map(entry[1], instance)):
+            check = _plain_check(items_schema)
+            if check is not None and all(map(check, instance)):
                 return
         yield from check_items(validator, items_schema, instance, schema)
 
@@ -147,13 +158,17 @@ class NamedParameterValidator(ParameterValidator):
             return None
         if is_nullable(param) and is_null(value):
             return None
+        schema = param.get("schema", param)
+        plain = _plain_check(schema)
+        if plain is not None and plain(value):  # a bounded integer (an id) within its bounds
+            return None
         if any("\x00" in str(v) for v in (value if isinstance(value, list) else [value])):
             # PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
             return f"{parameter_type} parameter '{name}' must not contain NUL characters"
         if _bad_value(value):
             return f"{parameter_type} parameter '{name}' is out of range or not valid UTF-8"
         try:
-            _schema_validator(param.get("schema", param)).validate(value)
+            _schema_validator(schema).validate(value)
         except ValidationError as exc:
             return f"{parameter_type} parameter '{name}': {exc.message}"
         return None

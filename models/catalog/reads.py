@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     ARRAY,
@@ -58,7 +58,7 @@ LINK, DAY = ResourceLink.__table__.c, DailyStat.__table__.c
 SUMMARY_COLUMNS = tuple(POST[name] for name in SUMMARY_FIELDS)
 DETAIL_COLUMNS = tuple(POST[name] for name in DETAIL_FIELDS)
 IDS: BindParameter[list[int]] = bindparam("post_ids", expanding=True)  # SQLite
-IDS_ARRAY: BindParameter[list[int]] = bindparam("post_ids", type_=ARRAY(BigInteger))  # PostgreSQL
+IDS_ARRAY: BindParameter[Any] = bindparam("post_ids", type_=ARRAY(BigInteger))  # PostgreSQL
 
 # PostgreSQL: the lists of a set of posts, one row per post that has any: (post_id, its list as
 # a JSON array of arrays, in its record's order). For posts given by id, aggregated for the whole
@@ -175,7 +175,7 @@ def _prepared_by_ids(listed_only: bool, detail: bool, single: bool) -> Prepared:
     ids: Any = bindparam("post_id", type_=BigInteger) if single else any_(IDS_ARRAY)
 
     def of(column: ColumnElement[int]) -> ColumnElement[bool]:
-        return column == ids
+        return cast(ColumnElement[bool], column == ids)
 
     columns: list[Any] = [*SUMMARY_COLUMNS, *DETAIL_COLUMNS] if detail else [*SUMMARY_COLUMNS]
     authors = _authors_of(of(AUTHOR.post_id))

@@ -101,8 +101,9 @@ def _changes(session: Session, backend: SearchBackend) -> Prepared:
             .order_by(backend.position, POST.id)
             .limit(bindparam("limit", type_=Integer))
         )
-        stmt = summary_page(session, page, order_by=("feed_position", "id"))
-        stmt = _CHANGES[kind] = Prepared(f"modhub_sync_page_{kind}", stmt)
+        stmt = _CHANGES[kind] = Prepared(
+            f"modhub_sync_page_{kind}", summary_page(session, page, order_by=("feed_position", "id"))
+        )
     return stmt
 
 

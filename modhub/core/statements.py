@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import BindParameter, exc, literal_column
 from sqlalchemy.engine import Connection, Dialect
@@ -76,7 +76,7 @@ class Prepared:
         return self._built
 
 
-def _send(conn: Connection, built: _Built, args: list[Any], *, first: bool) -> tuple[list[Any], Any]:
+def _send(conn: Connection, built: _Built, args: list[Any], *, first: bool) -> tuple[Any, Any]:
     """One round trip: EXECUTE (after PREPARE when first), its rows and their description. A DBAPI
     error is raised as SQLAlchemy's DBAPIError, the connection invalidated on a disconnect."""
     dialect, fairy = conn.dialect, conn.connection
@@ -107,7 +107,7 @@ class _Built:
         order: list[str] = []
         kinds: dict[str, TypeEngine[Any]] = {}
 
-        def positional(element: Any) -> Any:
+        def positional(element: Any, **_kw: Any) -> Any:
             if not isinstance(element, BindParameter) or not element.required:
                 return None
             if element.expanding:
@@ -117,7 +117,7 @@ class _Built:
                 kinds[element.key] = element.type
             return literal_column(f"__modhub_{order.index(element.key) + 1}__", element.type)
 
-        swapped = visitors.replacement_traverse(select, {}, positional)
+        swapped = cast(Select[Any], visitors.replacement_traverse(cast(Any, select), {}, positional))
         body = str(swapped.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
         body = _MARKER.sub(lambda m: f"${m.group(1)}", body)
         types = [dialect.type_compiler_instance.process(kinds[n]) for n in order]
@@ -143,13 +143,13 @@ class _Built:
             args.append(process(value) if process else value)
         return args
 
-    def processed(self, rows: list[tuple[Any, ...]], description) -> list[tuple[Any, ...]]:
+    def processed(self, rows: list[tuple[Any, ...]], description: Any) -> list[tuple[Any, ...]]:
         if self.processors is None:  # the DBAPI's type codes decide some (numeric: none needed)
-            found = []
+            found: list[tuple[int, Callable[[Any], Any]]] = []
             for i, (kind, column) in enumerate(zip(self.columns, description, strict=True)):
-                process = kind._cached_result_processor(self.dialect, column.type_code)
-                if process is not None:
-                    found.append((i, process))
+                result_processor = kind._cached_result_processor(self.dialect, column.type_code)
+                if result_processor is not None:
+                    found.append((i, result_processor))
             self.processors = found
         if not self.processors or not rows:
             return rows

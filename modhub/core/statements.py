@@ -40,7 +40,10 @@ class Prepared:
     """One SELECT, prepared on each PostgreSQL connection under `name` (unique per statement)."""
 
     def __init__(self, name: str, select: Select[Any]):
-        if REGISTRY.setdefault(name, self) is not self:
+        # Two threads may build the same statement at once (a lazily built one): the same Select
+        # under the same name is the same statement; another Select under it would not be.
+        kept = REGISTRY.setdefault(name, self)
+        if kept is not self and not kept.select.compare(select):
             raise ValueError(f"a prepared statement is named {name} already")
         self.name, self.select = name, select
         self._built: _Built | None = None

@@ -5,6 +5,7 @@ and what happens when the prepared statement or the connection is gone."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import psycopg2
 import pytest
@@ -24,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from models.catalog.reads import _prepared_by_ids
 from models.catalog.tables import ResourcePost
+from models.search.backends import backend_for
 from models.search.sync import sync
 from models.types import UTCDateTime
 from modhub.core.display import Display
@@ -164,3 +166,37 @@ def test_an_expanding_in_is_refused_it_would_never_get_a_generic_plan(database):
         rows(database, expanding, ids=[1])
     with pytest.raises(ValueError, match="named modhub_test_series already"):
         Prepared("modhub_test_series", select(cast(N, DateTime)))
+    again = Prepared("modhub_test_series", SERIES.select)  # built twice at once by two threads
+    assert rows(database, again, n=1, at=AT) == rows(database, n=1, at=AT)
+
+
+def test_threads_building_the_feed_statement_at_once_all_get_it(database, monkeypatch):
+    """A served process's first feed pages arrive together: each thread may build the statement."""
+    from models.search import sync as feed
+    from modhub.core import statements
+
+    monkeypatch.setattr(feed, "_CHANGES", {})
+    monkeypatch.setattr(statements, "REGISTRY", {})
+    inside, built, failed = threading.Barrier(8), [], []
+    page = feed.summary_page
+
+    def all_inside(*args, **kwargs):  # every thread found no statement and builds its own
+        inside.wait()
+        return page(*args, **kwargs)
+
+    monkeypatch.setattr(feed, "summary_page", all_inside)
+
+    def build() -> None:
+        with database.read_session() as session:
+            backend = backend_for(session)
+            try:
+                built.append(feed._changes(session, backend))
+            except Exception as exc:  # noqa: BLE001 - what the test looks for
+                failed.append(exc)
+
+    threads = [threading.Thread(target=build) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == [] and len(built) == 8

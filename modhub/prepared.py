@@ -117,31 +117,29 @@ class BodilessDecorator(StarletteDecorator):
 
 
 class PreparedAsyncOperation:
-    """An AsyncOperation whose decorated handler is built once (without the body's reading when
-    its operation declares none)."""
+    """An AsyncOperation whose decorated handler is built once, on its first request, when the
+    operation's definition is known (without the body's reading when it declares none)."""
 
     def __init__(self, operation: AsyncOperation):
         self.operation_id = operation.operation_id
         self.function = operation._fn
-        self.decorator = StarletteDecorator(
-            pythonic_params=operation.pythonic_params, jsonifier=operation.jsonifier
-        )
-        self.decorated = self.decorator.decorate(operation._fn)
-        self.uri_parser = None  # read from the operation's context on the first request
+        self.options = {"pythonic_params": operation.pythonic_params, "jsonifier": operation.jsonifier}
+        self.decorator: StarletteDecorator | None = None
+        self.uri_parser = None
 
     async def __call__(self, scope, receive, send) -> None:
-        parser = self.uri_parser
-        if parser is None:  # this object serves one operation: its parser never changes
-            parser = self.uri_parser = self.decorator.uri_parser
-            if not connexion_operation.is_request_body_defined:
-                self.decorated = BodilessDecorator(
-                    pythonic_params=self.decorator.pythonic_params, jsonifier=self.decorator.jsonifier
-                ).decorate(self.function)
+        decorator = self.decorator
+        if decorator is None:  # this object serves one operation: none of this changes
+            kind = StarletteDecorator if connexion_operation.is_request_body_defined else BodilessDecorator
+            decorator = kind(**self.options)
+            self.decorated = decorator.decorate(self.function)
+            self.uri_parser = decorator.uri_parser
+            self.decorator = decorator
         context_scope = _scope.get()
         request = context_scope.pop(VALIDATED, None)  # validated and parsed: no body to read
         if request is None:
-            request = self.decorator.framework.get_request(
-                uri_parser=parser, scope=context_scope, receive=_receive.get()
+            request = decorator.framework.get_request(
+                uri_parser=self.uri_parser, scope=context_scope, receive=_receive.get()
             )
         try:
             response = await self.decorated(request)
@@ -194,7 +192,7 @@ class PreparedValidationOperation(RequestValidationOperation):
         return body
 
     async def __call__(self, scope, receive, send):
-        if not self._operation.consumes:  # no body: the parameters alone
+        if not self._operation.is_request_body_defined:  # no body: the parameters alone
             request = ConnexionRequest(scope, uri_parser=self.parameters.uri_parser)
             self.parameters.validate_request(request)
             scope[VALIDATED] = request  # its parsed path and query, for the handler's arguments

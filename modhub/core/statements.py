@@ -5,17 +5,21 @@ catalogue's hot reads the plan costs more than the run: a cold detail (the post,
 links and window statistics in one statement) plans in about 0.8 ms and runs in 0.25 ms. A
 `Prepared` statement is compiled from its SQLAlchemy Select once per process, PREPAREd on a
 connection the first time that connection runs it (in the same round trip as its first EXECUTE)
-and executed by name afterwards. PostgreSQL's plan cache (plan_cache_mode auto) switches to one
-generic plan after five runs when that plan is estimated no dearer than the custom ones: a
-statement meant for it takes scalars (`= :post_id`) or arrays (`= ANY(:post_ids)`), never an
-expanding IN, whose generic plan the planner prices as ten elements and never picks.
+and executed by name afterwards. The served connections plan such statements once, generically
+(plan_cache_mode=force_generic_plan, modhub.db.connect_args: in the automatic mode a LIMIT
+parameter kept the feed page on custom plans); their parameters are scalars (`= :post_id`) or
+arrays (`= ANY(:post_ids)`), never an expanding IN, whose text changes with the list's length.
+The constants of the Select are inlined, so a plan still sees them (a partial index's predicate).
 
 Rows come back as tuples with the result processors of the selected columns' types applied
 (SQLAlchemy's own, as `Session.execute` would). Listeners of the engine's before_cursor_execute
 see each statement sent (`EXECUTE name(...)`, with its PREPARE on a connection's first use); a
 DBAPI error is raised as SQLAlchemy's DBAPIError, the connection invalidated when it is a
-disconnect, as for any statement. Where the database is not PostgreSQL the Select runs through the
-session as usual.
+disconnect, as for any statement. A statement dropped behind the pool's back (DEALLOCATE, DISCARD
+ALL), one whose table changed under it (a migration: "cached plan must not change result type")
+or one the connection holds that the process lost track of is prepared afresh at once outside a
+transaction, in the same request. Where the database is not PostgreSQL, or MODHUB_DB_PREPARED_STATEMENTS
+is off (PgBouncer in transaction mode), the Select runs through the session as usual.
 """
 
 from __future__ import annotations
@@ -33,11 +37,16 @@ from sqlalchemy.types import TypeEngine
 PREPARED = "modhub.prepared"  # connection info key: the names prepared on that connection
 PREPARE_OPTION = "modhub_prepare"  # engine execution option: False runs each Select unprepared
 REGISTRY: dict[str, Prepared] = {}  # by name: one statement per name in a process
+# SQLSTATE of a failed EXECUTE -> the _Built text that sends it again: missing, stale, present
+_AGAIN = {"26000": "prepare_and_execute", "0A000": "replace_and_execute", "42P05": "replace_and_execute"}
 _MARKER = re.compile(r"__modhub_(\d+)__")
 
 
 class Prepared:
     """One SELECT, prepared on each PostgreSQL connection under `name` (unique per statement)."""
+
+    name: str
+    select: Select[Any]
 
     def __init__(self, name: str, select: Select[Any]):
         # Two threads may build the same statement at once (a lazily built one): the same Select
@@ -62,15 +71,19 @@ class Prepared:
         done: set[str] = conn.connection.info.setdefault(PREPARED, set())
         args = built.arguments(params)
         try:
-            rows, description = _send(conn, built, args, first=self.name not in done)
+            rows, description = _send(
+                conn, built.execute if self.name in done else built.prepare_and_execute, args
+            )
         except exc.DBAPIError as error:
             done.discard(self.name)
-            # prepared statements dropped behind the pool's back (DEALLOCATE, DISCARD ALL):
-            # outside a transaction, prepared again at once; in one, the next use prepares it
-            missing = getattr(error.orig, "pgcode", None) == "26000"
-            if not (missing and getattr(conn.connection.dbapi_connection, "autocommit", False)):
+            # Prepared statements dropped behind the pool's back (DEALLOCATE, DISCARD ALL), one
+            # whose table changed under it (a migration: "cached plan must not change result
+            # type"), or one the connection holds that this process lost track of: outside a
+            # transaction, prepared afresh at once; in one, the next use does it.
+            again = _AGAIN.get(getattr(error.orig, "pgcode", None) or "")
+            if again is None or not getattr(conn.connection.dbapi_connection, "autocommit", False):
                 raise
-            rows, description = _send(conn, built, args, first=True)
+            rows, description = _send(conn, getattr(built, again), args)
         done.add(self.name)
         return built.processed(rows, description)
 
@@ -79,11 +92,11 @@ class Prepared:
         return self._built
 
 
-def _send(conn: Connection, built: _Built, args: list[Any], *, first: bool) -> tuple[Any, Any]:
-    """One round trip: EXECUTE (after PREPARE when first), its rows and their description. A DBAPI
-    error is raised as SQLAlchemy's DBAPIError, the connection invalidated on a disconnect."""
+def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
+    """One round trip (an EXECUTE, after PREPARE or DEALLOCATE and PREPARE), its rows and their
+    description. A DBAPI error is raised as SQLAlchemy's DBAPIError, the connection invalidated on
+    a disconnect."""
     dialect, fairy = conn.dialect, conn.connection
-    sql = built.prepare_and_execute if first else built.execute
     cursor = fairy.dbapi_connection.cursor()  # type: ignore[union-attr]
     for listener in conn.dispatch.before_cursor_execute:
         listener(conn, cursor, sql, args, None, False)
@@ -132,8 +145,11 @@ class _Built:
                 self.bind_processors[n] = process
         call = f"EXECUTE {name}({', '.join(['%s'] * len(order))})" if order else f"EXECUTE {name}"
         self.execute = call
-        self.prepare = f"PREPARE {name} ({', '.join(types)}) AS {body}"
+        self.prepare = (
+            f"PREPARE {name} ({', '.join(types)}) AS {body}" if types else f"PREPARE {name} AS {body}"
+        )
         self.prepare_and_execute = f"{self.prepare}; {call}"
+        self.replace_and_execute = f"DEALLOCATE {name}; {self.prepare}; {call}"
         self.dialect = dialect
         self.columns = [c.type for c in select.selected_columns]
         self.processors: list[tuple[int, Callable[[Any], Any]]] | None = None

@@ -11,8 +11,11 @@ import psycopg2
 import pytest
 from sqlalchemy import (
     BigInteger,
+    Column,
     DateTime,
     Integer,
+    MetaData,
+    Table,
     bindparam,
     cast,
     create_engine,
@@ -29,7 +32,7 @@ from models.search.backends import backend_for
 from models.search.sync import sync
 from models.types import UTCDateTime
 from modhub.core.display import Display
-from modhub.core.statements import PREPARE_OPTION, Prepared
+from modhub.core.statements import PREPARE_OPTION, PREPARED, Prepared
 from modhub.db import Database
 from modhub.errors_http import database_unavailable
 from modhub.settings import from_env
@@ -200,3 +203,22 @@ def test_threads_building_the_feed_statement_at_once_all_get_it(database, monkey
     for thread in threads:
         thread.join()
     assert failed == [] and len(built) == 8
+
+
+def test_a_statement_whose_table_changed_or_that_the_process_lost_is_prepared_afresh(database):
+    with database.read_session() as session:
+        session.connection().exec_driver_sql("CREATE TEMP TABLE modhub_changing (a integer)")
+        session.connection().exec_driver_sql("INSERT INTO modhub_changing VALUES (7)")
+    changing = Table("modhub_changing", MetaData(), Column("a", Integer))
+    statement = Prepared("modhub_test_changing", select(changing.c.a))
+    assert rows(database, statement) == [(7,)]
+    with database.read_session() as session:  # a migration under a running server
+        session.connection().exec_driver_sql("ALTER TABLE modhub_changing ALTER a TYPE text")
+    database.sent.clear()
+    assert rows(database, statement) == [("7",)]
+    assert [s.split(None, 1)[0] for s in database.sent] == ["EXECUTE", "DEALLOCATE"]
+    with database.read_session() as session:  # held by the connection, unknown to the process
+        session.connection().connection.info[PREPARED].clear()
+    database.sent.clear()
+    assert rows(database, statement) == [("7",)]
+    assert [s.split(None, 1)[0] for s in database.sent] == ["PREPARE", "DEALLOCATE"]

@@ -70,6 +70,7 @@ from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
+from modhub.core.statements import GENERIC  # noqa: E402
 from modhub.core.statements import REGISTRY as statements_registry  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
@@ -120,14 +121,15 @@ class SqlCapture:
     def _record(self, conn, cursor, statement, parameters, context, executemany):
         if not self.on:
             return
-        prepare = None
-        if statement.startswith("PREPARE "):  # a connection's first EXECUTE of it (modhub.core.statements)
-            prepare, statement = statement.rsplit("; ", 1)
-        elif statement.startswith("EXECUTE "):
-            name = statement[8:].split("(", 1)[0].strip()
+        prepare, generic = None, statement.startswith(GENERIC)  # modhub.core.statements
+        body = statement.removeprefix(GENERIC)
+        if body.startswith("PREPARE "):  # a connection's first EXECUTE of it
+            prepare, body = body.rsplit("; ", 1)
+        elif body.startswith("EXECUTE "):
+            name = body[8:].split("(", 1)[0].strip()
             prepare = statements_registry[name].prepare_sql(conn.dialect)
-        if statement.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE ")):
-            self.statements.append((statement, parameters, prepare))
+        if body.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE ")):
+            self.statements.append((GENERIC + body if generic else body, parameters, prepare))
 
     def around(self, call):
         """Run call() and return (its result, the reads it ran)."""

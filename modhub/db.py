@@ -99,17 +99,13 @@ def _transactional(dbapi_connection, _record) -> None:
 
 
 def connect_args(settings) -> dict:
-    """libpq options of the settings: connect time-out, statement time-out, application name, and
-    with prepared statements on, generic plans for them from their first run."""
+    """libpq options of the settings: connect time-out, statement time-out, application name."""
     if settings.embedded:
         return {}
     return {
         "connect_timeout": max(1, math.ceil(settings.db_connect_timeout_seconds)),
         "application_name": settings.db_application_name,
-        "options": f"-c statement_timeout={int(settings.db_statement_timeout_seconds * 1000)}"
-        # prepared reads planned once (modhub.core.statements): psycopg2 prepares nothing else,
-        # and the triggers' plpgsql statements are lookups by key, planned alike either way
-        + (" -c plan_cache_mode=force_generic_plan" if settings.db_prepared_statements else ""),
+        "options": f"-c statement_timeout={int(settings.db_statement_timeout_seconds * 1000)}",
     }
 
 

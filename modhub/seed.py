@@ -107,16 +107,27 @@ GIN_TABLES = [
 
 
 def seed_cli(platform, *, resources: int, only_if_empty: bool = False) -> dict | None:
-    """Seed through the platform's database in one transaction (None when skipped as non-empty)."""
+    """Seed through the platform's database in one transaction (None when skipped as non-empty).
+    An administrator's command, not a request: on PostgreSQL its transactions run without
+    MODHUB_DB_STATEMENT_TIMEOUT_SECONDS (one COPY of a chunk of a million-resource seed, with its
+    foreign-key checks, can take longer on a small machine)."""
     with platform.db.session() as session, session.begin():
+        _unbounded(session)
         if only_if_empty and not catalogue_is_empty(session):
             return None
         counts = seed(session, resources=resources, progress=True, storage=platform.storage)
     with platform.db.session() as session, session.begin():
+        _unbounded(session)
         forget(session)
         if session.get_bind().dialect.name == "postgresql":
             session.execute(text("ANALYZE"))  # planner statistics for the freshly filled tables
     return counts
+
+
+def _unbounded(session) -> None:
+    """No statement time-out for the rest of this transaction (PostgreSQL)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL statement_timeout = 0"))
 
 
 class _PostWriter:

@@ -5,10 +5,13 @@ catalogue's hot reads the plan costs more than the run: a cold detail (the post,
 links and window statistics in one statement) plans in about 0.8 ms and runs in 0.25 ms. A
 `Prepared` statement is compiled from its SQLAlchemy Select once per process, PREPAREd on a
 connection the first time that connection runs it (in the same round trip as its first EXECUTE)
-and executed by name afterwards. The served connections plan such statements once, generically
-(plan_cache_mode=force_generic_plan, modhub.db.connect_args: in the automatic mode a LIMIT
-parameter kept the feed page on custom plans); their parameters are scalars (`= :post_id`) or
-arrays (`= ANY(:post_ids)`), never an expanding IN, whose text changes with the list's length.
+and executed by name afterwards. Outside a transaction (the read sessions) each EXECUTE comes
+after `SET LOCAL plan_cache_mode = force_generic_plan` in the same query string, one implicit
+transaction: PostgreSQL plans the statement once, generically, where its automatic mode kept a
+feed page (a LIMIT parameter) on custom plans, and nothing else on the connection is affected
+(the plans of triggers and foreign-key checks stay PostgreSQL's own choice). Parameters are
+scalars (`= :post_id`) or arrays (`= ANY(:post_ids)`), never an expanding IN, whose text changes
+with the list's length.
 The constants of the Select are inlined, so a plan still sees them (a partial index's predicate).
 
 Rows come back as tuples with the result processors of the selected columns' types applied
@@ -37,6 +40,7 @@ from sqlalchemy.types import TypeEngine
 PREPARED = "modhub.prepared"  # connection info key: the names prepared on that connection
 PREPARE_OPTION = "modhub_prepare"  # engine execution option: False runs each Select unprepared
 REGISTRY: dict[str, Prepared] = {}  # by name: one statement per name in a process
+GENERIC = "SET LOCAL plan_cache_mode = force_generic_plan; "  # before an EXECUTE in autocommit
 # SQLSTATE of a failed EXECUTE -> the _Built text that sends it again: missing, stale, present
 _AGAIN = {"26000": "prepare_and_execute", "0A000": "replace_and_execute", "42P05": "replace_and_execute"}
 _MARKER = re.compile(r"__modhub_(\d+)__")
@@ -70,10 +74,10 @@ class Prepared:
         built = self._built or self._build(dialect)
         done: set[str] = conn.connection.info.setdefault(PREPARED, set())
         args = built.arguments(params)
+        generic = GENERIC if getattr(conn.connection.dbapi_connection, "autocommit", False) else ""
         try:
-            rows, description = _send(
-                conn, built.execute if self.name in done else built.prepare_and_execute, args
-            )
+            sent = built.execute if self.name in done else built.prepare_and_execute
+            rows, description = _send(conn, generic + sent, args)
         except exc.DBAPIError as error:
             done.discard(self.name)
             # Prepared statements dropped behind the pool's back (DEALLOCATE, DISCARD ALL), one
@@ -81,9 +85,9 @@ class Prepared:
             # type"), or one the connection holds that this process lost track of: outside a
             # transaction, prepared afresh at once; in one, the next use does it.
             again = _AGAIN.get(getattr(error.orig, "pgcode", None) or "")
-            if again is None or not getattr(conn.connection.dbapi_connection, "autocommit", False):
+            if again is None or not generic:
                 raise
-            rows, description = _send(conn, getattr(built, again), args)
+            rows, description = _send(conn, generic + getattr(built, again), args)
         done.add(self.name)
         return built.processed(rows, description)
 

@@ -2,10 +2,12 @@
 
 import datetime as dt
 import json
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select, text
+from sqlalchemy.exc import OperationalError
 
 from models.catalog.tables import DailyStat, Rating, ResourcePost
 from models.community.tables import Comment
@@ -113,3 +115,23 @@ def test_cli_demo_seed_then_refusal(tmp_path, monkeypatch):
     assert again.exit_code == 1 and "not empty" in again.output
     assert runner.invoke(main, ["demo", "seed", "--resources", "0"]).exit_code == 2
     assert "EMPTY" in runner.invoke(main, ["demo", "seed", "--help"]).output
+
+
+def test_the_seed_is_not_bound_by_the_statement_time_out_and_requests_still_are(settings, monkeypatch):
+    """One COPY of a million-resource seed can outlast MODHUB_DB_STATEMENT_TIMEOUT_SECONDS on a
+    small machine: the seed's transactions lift it for themselves alone."""
+    import modhub.seed as seeding
+
+    db = Database.from_settings(settings.replace(db_statement_timeout_seconds=0.1))
+
+    def slow_seed(session, **_):
+        session.execute(text("SELECT pg_sleep(0.3)"))
+        return {"resource_post": 0}
+
+    monkeypatch.setattr(seeding, "seed", slow_seed)
+    try:
+        assert seeding.seed_cli(SimpleNamespace(db=db, storage=None), resources=1) == {"resource_post": 0}
+        with db.session() as session, pytest.raises(OperationalError, match="statement timeout"):
+            session.execute(text("SELECT pg_sleep(0.3)"))
+    finally:
+        db.engine.dispose()

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 
+from modhub.core.statements import GENERIC
 from tests.helpers.catalog import data
 
 DETAIL, BATCH = "/openapi/v2/mods/{}", "/openapi/v2/mods"
@@ -43,7 +44,7 @@ def sent(pg_engine):
         seen: list[str] = []
 
         def on(_conn, _cursor, statement, *_args) -> None:
-            word = statement.split(None, 1)[0].upper()
+            word = statement.removeprefix(GENERIC).split(None, 1)[0].upper()
             if word not in WRAPPER:
                 seen.append(word)
 

@@ -32,7 +32,7 @@ from models.search.backends import backend_for
 from models.search.sync import sync
 from models.types import UTCDateTime
 from modhub.core.display import Display
-from modhub.core.statements import PREPARE_OPTION, PREPARED, Prepared
+from modhub.core.statements import GENERIC, PREPARE_OPTION, PREPARED, Prepared
 from modhub.db import Database
 from modhub.errors_http import database_unavailable
 from modhub.settings import from_env
@@ -60,6 +60,11 @@ def database(pg_engine):
     db.engine.dispose()
 
 
+def words(sent: list[str]) -> list[str]:
+    """The first word of each statement sent, after the generic-plan prefix of a read session's."""
+    return [s.removeprefix(GENERIC).split(None, 1)[0] for s in sent]
+
+
 def rows(db: Database, statement: Prepared = SERIES, **params):
     with db.read_session() as session:
         return statement.rows(session, params)
@@ -71,10 +76,12 @@ def test_prepared_on_a_connection_once_then_executed_by_name(database):
     database.sent.clear()
     assert rows(database, n=3, at=AT) == plain == [(i, AT, 0) for i in (1, 2, 3)]
     assert rows(database, n=2, at=AT) == plain[:2]
-    first, second = database.sent
-    assert first.startswith("PREPARE modhub_test_series (INTEGER, TIMESTAMP WITH TIME ZONE) AS SELECT")
+    first, second = database.sent  # a read session's: planned generically, one query string
+    assert first.startswith(
+        GENERIC + "PREPARE modhub_test_series (INTEGER, TIMESTAMP WITH TIME ZONE) AS SELECT"
+    )
     assert first.endswith("; EXECUTE modhub_test_series(%s, %s)")
-    assert second == "EXECUTE modhub_test_series(%s, %s)"
+    assert second == GENERIC + "EXECUTE modhub_test_series(%s, %s)"
     assert isinstance(rows(database, n=1, at=AT)[0][1], dt.datetime)  # UTCDateTime's processing
 
 
@@ -92,26 +99,27 @@ def test_postgresql_plans_a_catalogue_read_once_then_keeps_its_generic_plan(data
     assert custom <= 5 and generic >= 3
 
 
-def test_served_connections_plan_prepared_reads_once_from_their_first_run(pg_engine, settings):
-    """A feed page's LIMIT parameter makes PostgreSQL's auto mode plan it anew every time: the
-    served connections force the generic plan (MODHUB_DB_PREPARED_STATEMENTS, on by default)."""
+def test_read_sessions_plan_a_prepared_read_once_and_change_nothing_else(pg_engine, settings):
+    """A feed page's LIMIT parameter makes PostgreSQL's auto mode plan it anew every time: a read
+    session's EXECUTE forces the generic plan for itself alone (SET LOCAL, one implicit
+    transaction); the connection stays in the auto mode, and so does a read in a transaction."""
     db = Database.from_settings(settings.replace(db_pool_size=1, db_max_overflow=0))
     try:
-        with db.read_session() as session:
-            assert session.scalar(text("SHOW plan_cache_mode")) == "force_generic_plan"
-            for _ in range(3):
+        for _ in range(3):
+            with db.read_session() as session:
                 sync(session, display=Display(time_zone="UTC"), size=5)
+        with db.session() as session:  # in a transaction: the automatic mode, left as it is
+            sync(session, display=Display(time_zone="UTC"), size=5)
+            assert session.scalar(text("SHOW plan_cache_mode")) == "auto"
+        with db.read_session() as session:
+            assert session.scalar(text("SHOW plan_cache_mode")) == "auto"
             generic, custom = session.execute(
                 text("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = :n"),
                 {"n": "modhub_sync_page_postgresql"},
             ).one()
-        assert (generic, custom) == (3, 0)
+        assert (generic, custom) == (3, 1)
     finally:
         db.engine.dispose()
-    off = Database.from_settings(settings.replace(db_prepared_statements=False))
-    with off.read_session() as session:
-        assert session.scalar(text("SHOW plan_cache_mode")) == "auto"
-    off.engine.dispose()
 
 
 def test_a_statement_dropped_behind_the_pool_is_prepared_again(database):
@@ -120,7 +128,7 @@ def test_a_statement_dropped_behind_the_pool_is_prepared_again(database):
         session.connection().exec_driver_sql("DEALLOCATE ALL")
     database.sent.clear()
     assert len(rows(database, n=2, at=AT)) == 2  # autocommit: prepared again at once
-    assert [s.split(None, 1)[0] for s in database.sent] == ["EXECUTE", "PREPARE"]
+    assert words(database.sent) == ["EXECUTE", "PREPARE"]
     with database.read_session() as session:
         session.connection().exec_driver_sql("DEALLOCATE ALL")
     with database.session() as session:  # in a transaction: that one fails, the next prepares
@@ -143,7 +151,7 @@ def test_a_lost_connection_is_a_database_error_and_the_next_read_reconnects(data
     assert caught.value.connection_invalidated and database_unavailable(caught.value)
     database.sent.clear()
     assert len(rows(database, n=1, at=AT)) == 1  # a new connection: prepared there
-    assert database.sent[0].startswith("PREPARE ")
+    assert words(database.sent) == ["PREPARE"]
 
 
 def test_off_for_a_pooler_the_select_is_sent_as_it_is(pg_engine, settings, monkeypatch):
@@ -216,9 +224,9 @@ def test_a_statement_whose_table_changed_or_that_the_process_lost_is_prepared_af
         session.connection().exec_driver_sql("ALTER TABLE modhub_changing ALTER a TYPE text")
     database.sent.clear()
     assert rows(database, statement) == [("7",)]
-    assert [s.split(None, 1)[0] for s in database.sent] == ["EXECUTE", "DEALLOCATE"]
+    assert words(database.sent) == ["EXECUTE", "DEALLOCATE"]
     with database.read_session() as session:  # held by the connection, unknown to the process
         session.connection().connection.info[PREPARED].clear()
     database.sent.clear()
     assert rows(database, statement) == [("7",)]
-    assert [s.split(None, 1)[0] for s in database.sent] == ["PREPARE", "DEALLOCATE"]
+    assert words(database.sent) == ["PREPARE", "DEALLOCATE"]

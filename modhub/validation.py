@@ -86,18 +86,24 @@ def _plain_integer(schema) -> t.Callable[[t.Any], bool] | None:
     return lambda value: type(value) is int and low <= value <= high
 
 
+def _kept(table: dict, key: t.Hashable, schema, build: t.Callable[[t.Any], t.Any]) -> t.Any:
+    """build(schema), worked out on first use and kept under key (holding the schema's identity:
+    the contract's schemas live as long as the app). Bounded: one app has a few hundred; many apps
+    (tests) start over."""
+    entry = table.get(key)
+    if entry is None or entry[0] is not schema:
+        if len(table) >= 4096:
+            table.clear()
+        entry = table[key] = (schema, build(schema))
+    return entry[1]
+
+
 _PLAIN: dict[int, tuple[t.Any, t.Callable[[t.Any], bool] | None]] = {}
 
 
 def _plain_check(schema) -> t.Callable[[t.Any], bool] | None:
-    """_plain_integer of a contract schema, worked out on first use and kept (by identity, as
-    _kept_validator; bounded)."""
-    entry = _PLAIN.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        if len(_PLAIN) >= 4096:
-            _PLAIN.clear()
-        entry = _PLAIN[id(schema)] = (schema, _plain_integer(schema))
-    return entry[1]
+    """_plain_integer of a contract schema, kept."""
+    return _kept(_PLAIN, id(schema), schema, _plain_integer)
 
 
 def _with_plain_items(base):
@@ -123,15 +129,8 @@ _VALIDATORS: dict[tuple[type, int], tuple[dict, Draft4Validator]] = {}
 
 
 def _kept_validator(cls, schema: dict) -> Draft4Validator:
-    """The validator of a schema, built on first use and kept: the schemas are the contract's own
-    objects, alive as long as the app, so their identity is the key."""
-    entry = _VALIDATORS.get((cls, id(schema)))
-    if entry is None or entry[0] is not schema:
-        if len(_VALIDATORS) >= 4096:  # one app has a few hundred; many apps (tests) start over
-            _VALIDATORS.clear()
-        entry = (schema, cls(schema, format_checker=FORMATS))
-        _VALIDATORS[(cls, id(schema))] = entry
-    return entry[1]
+    """The validator of a schema, built on first use and kept."""
+    return _kept(_VALIDATORS, (cls, id(schema)), schema, lambda s: cls(s, format_checker=FORMATS))
 
 
 def _schema_validator(schema: dict) -> Draft4Validator:

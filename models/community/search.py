@@ -74,6 +74,7 @@ def _resource_hits(postgres: bool, keyword: str, section_code: str | None) -> Hi
             doc=RESOURCE_DOC.c.search_doc,
             main_name=RESOURCE_DOC.c.main_name,
             words_cover_cjk=True,
+            lowered=True,
         )
         if section_code:
             stmt = stmt.where(RESOURCE_DOC.c.section_code == section_code)

@@ -39,7 +39,8 @@ from models.types import UTCDateTime
 P = ResourcePost
 Ts = TypeVarTuple("Ts")  # the columns of a statement a backend narrows (kept as they are)
 # Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
-# copies of the search filters, kept by a trigger on resource_post in the writing transaction.
+# copies of the search filters, kept by a trigger on resource_post in the writing transaction;
+# main_name and search_doc lower-cased (0016: compared by contains(..., lowered=True)).
 RESOURCE_DOC = table(
     "resource_search_doc",
     column("id", Integer),
@@ -64,6 +65,15 @@ def like_pattern(keyword: str) -> str:
     """A %substring% LIKE pattern with the wildcards of the keyword escaped (escape char \\)."""
     escaped = keyword.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+def contains(column: Any, keyword: str, *, lowered: bool) -> ColumnElement[bool]:
+    """column holds keyword as a substring, whatever the case: ILIKE, or over a column stored
+    lower-cased a LIKE of the pattern lower-cased once by PostgreSQL's own lower(), which finds
+    the same rows (ILIKE is lower(text) LIKE lower(pattern)) without lower-casing every row."""
+    if lowered:
+        return column.like(func.lower(like_pattern(keyword)), escape="\\")  # folded once, at planning
+    return column.ilike(like_pattern(keyword), escape="\\")
 
 
 def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement[Any] | None:
@@ -122,16 +132,18 @@ def postgres_match(
     doc: ColumnElement[Any],
     main_name: ColumnElement[Any] | InstrumentedAttribute[Any],
     words_cover_cjk: bool = False,
+    lowered: bool = False,
 ) -> tuple[Select[*Ts], ColumnElement[float]]:
     """PostgresSearch.match over given columns: resource_post's own, or those of its copy in
-    resource_search_doc (migration 0012, read by the community search). words_cover_cjk: leave
-    out the substring alternative for a keyword of CJK runs alone (only_cjk), whose bigram phrases
-    already find every title, abbreviation and tag holding it (the community search)."""
-    query, pattern = tsquery(keyword), like_pattern(keyword)
+    resource_search_doc (migration 0012, read by the community search; lowered: doc and main_name
+    are stored lower-cased, 0016). words_cover_cjk: leave out the substring alternative for a
+    keyword of CJK runs alone (only_cjk), whose bigram phrases already find every title,
+    abbreviation and tag holding it (the community search)."""
+    query = tsquery(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
     if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
-        hits.append(doc.ilike(pattern, escape="\\"))
-    in_main_title = case((main_name.ilike(pattern, escape="\\"), ONE), else_=ZERO)
+        hits.append(contains(doc, keyword, lowered=lowered))
+    in_main_title = case((contains(main_name, keyword, lowered=lowered), ONE), else_=ZERO)
     # the phrase query is None exactly when the words query is (same words, other operator)
     if query is None or (phrase := tsquery(keyword, phrase=True)) is None:
         # only partial words or single characters: substring matches alone

@@ -8,12 +8,15 @@ snapshot (READ COMMITTED), as they were when they ran one after the other.
 
 The counting connections come from a pool of their own with as many connections as counting
 threads, so a count never waits for a connection that a request waiting for it holds. A count
-runs with enable_seqscan off (SET LOCAL): it stops at TOTAL_CAP + 1 rows (a LIMIT), and with a
-match overestimated (pg_trgm's estimate of a substring pattern can be twice the truth)
-PostgreSQL would scan the table in the hope of meeting them early: 224 ms for a keyword at a
-million resources, where the bitmap of its indexes takes 23 ms. A session bound to one connection
-(the tests' rolled-back transaction) or to SQLite counts in line, after the page: another
-connection would not see its uncommitted rows.
+runs with enable_seqscan off: it stops at TOTAL_CAP + 1 rows (a LIMIT), and with a match
+overestimated (pg_trgm's estimate of a substring pattern can be twice the truth) PostgreSQL would
+scan the table in the hope of meeting them early: 224 ms for a keyword at a million resources,
+where the bitmap of its indexes takes 23 ms. The counting connections are in autocommit and each
+count is sent after `SET LOCAL enable_seqscan = off` in the same query string: one implicit
+transaction, one round trip (BEGIN, SET LOCAL, the count and ROLLBACK were four), and nothing
+left on the connection for a pooler to hand on (PgBouncer's transaction mode). A session bound
+to one connection (the tests' rolled-back transaction) or to SQLite counts in line, after the
+page: another connection would not see its uncommitted rows.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypedDict
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, create_engine, func, literal_column, select
+from sqlalchemy import Select, create_engine, event, func, literal_column, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
+NO_SEQSCAN = "SET LOCAL enable_seqscan = off; "  # before each count, in its own query string
 
 
 class _State(TypedDict, total=False):
@@ -77,10 +81,14 @@ def count_beside(session: Session, stmt: Select[int]) -> Count:
 
 def _scalar(engine: Engine, stmt: Select[int]) -> int:
     with engine.connect() as connection:
-        # per transaction, not per connection: a pooler (PgBouncer's transaction mode) hands the
-        # server connection on, and refuses startup options
-        connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
         return connection.execute(stmt).scalar_one()
+
+
+def _without_seqscan(conn, cursor, statement: str, parameters, context, executemany) -> tuple[str, Any]:
+    """A counting connection's statement, after the setting for its own implicit transaction (per
+    transaction, not per connection: a pooler hands the server connection on, and refuses
+    startup options)."""
+    return NO_SEQSCAN + statement, parameters
 
 
 def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
@@ -97,6 +105,9 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
             )
         counting = _state["engines"].get(engine)
         if counting is None:
-            counting = create_engine(engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800)
+            counting = create_engine(
+                engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800, isolation_level="AUTOCOMMIT"
+            )
+            event.listen(counting, "before_cursor_execute", _without_seqscan, retval=True)
             _state["engines"][engine] = counting
         return _state["executor"], counting

@@ -16,10 +16,11 @@ Scoring every match cannot stay fast for a broad keyword: at a million resources
 matches a hundred thousand of them. Tiers and postId allow a bounded read instead. The window query
 reads the WINDOW newest documents once (an index scan of the primary key) and gives each match its
 tier. A tier with enough matches there needs nothing else: older documents cannot precede them.
-A tier too rare in the window is read from the indexes, past the window: the head index
-(migration 0013: the A and B weights of search_tsv) for tiers 1 to 3, search_tsv's for tier 4, the
-trigram index of search_doc for substrings. For such a tier the index holds few documents, or the
-window would have found them. The result equals ranking every match (tests/functional/search/
+A tier too rare in the window is read from the indexes, past the window, every such tier in one
+statement: the head index (migration 0013: the A and B weights of search_tsv) for tiers 1 to 3,
+search_tsv's for tier 4, the trigram index of search_doc for substrings. For such a tier the index
+holds few documents, or the window would have found them. Substrings are compared with LIKE over
+the lower-cased copies of mainName and the search text (migration 0016; the same rows as ILIKE). The result equals ranking every match (tests/functional/search/
 test_search_tiers.py checks it with a window of a few rows).
 """
 
@@ -30,12 +31,25 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
 
-from sqlalchemy import Integer, Row, Select, and_, case, func, literal_column, not_, or_, select
+from sqlalchemy import (
+    Integer,
+    Row,
+    Select,
+    and_,
+    case,
+    func,
+    literal,
+    literal_column,
+    not_,
+    or_,
+    select,
+    union_all,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.search.backends import RESOURCE_DOC as D
-from models.search.backends import in_weight, like_pattern, needs_substring, tsquery
+from models.search.backends import contains, in_weight, needs_substring, tsquery
 from models.search.counting import capped_count
 
 WINDOW = 4000  # newest documents read first; a tier rarer than page/WINDOW there goes to its index
@@ -59,18 +73,15 @@ class Tiers:
         cold keyword search's handler (cProfile, bench/cold_reads.py), and a search asks twice
         (its count and its ranking): they are kept for the last keywords, immutable and shared
         between threads like any prebuilt statement."""
-        query, pattern = tsquery(keyword), like_pattern(keyword)
-        substring = (
-            D.c.search_doc.ilike(pattern, escape="\\")
-            if needs_substring(keyword, query, words_cover_cjk=False)
-            else None
-        )
-        in_main = D.c.main_name.ilike(pattern, escape="\\")
+        query = tsquery(keyword)
+        # main_name and search_doc are stored lower-cased (migration 0016)
+        everywhere = contains(D.c.search_doc, keyword, lowered=True)
+        substring = everywhere if needs_substring(keyword, query, words_cover_cjk=False) else None
+        in_main = contains(D.c.main_name, keyword, lowered=True)
         # the phrase query is None exactly when the words query is (same words, other operator)
         phrase_query = tsquery(keyword, phrase=True)
         if query is None or phrase_query is None:
-            # partial words or single characters only: substring matches alone
-            everywhere = D.c.search_doc.ilike(pattern, escape="\\")  # needs_substring: always here
+            # partial words or single characters only: substring matches alone (needs_substring)
             return cls(
                 match=everywhere,
                 tier=case((in_main, 1), else_=5),
@@ -180,14 +191,20 @@ def ranked_ids(
         if tier is not None:
             in_window[tier].append(post_id)
     need, picked = offset + page_size, list[int]()
-    for tier in TIERS if desc else reversed(TIERS):
-        condition = tiers.conditions.get(tier)
-        if condition is None:
-            continue
-        ids = sorted(in_window[tier], reverse=desc)
-        missing = need - len(picked) - len(ids)
-        if missing > 0 and seen >= window:  # the window holds too few: the rest from the index, beyond it
-            ids += _beyond(session, condition, filters, edge, desc, missing)
+    ranked = [t for t in (TIERS if desc else reversed(TIERS)) if t in tiers.conditions]
+    past: dict[int, list[int]] = {}
+    if seen >= window:  # a tier the window holds too few of: the rest from the index, beyond it
+        ahead, lacking = 0, dict[int, int]()
+        for tier in ranked:
+            missing = need - ahead - len(in_window[tier])
+            if missing <= 0:
+                break
+            lacking[tier] = missing  # at most: the tiers before may bring some from past the window
+            ahead += len(in_window[tier])
+        if lacking:
+            past = _beyond(session, tiers, lacking, filters, edge, desc)
+    for tier in ranked:
+        ids = sorted(in_window[tier], reverse=desc) + past.get(tier, [])
         picked += ids[: need - len(picked)]
         if len(picked) >= need:
             break
@@ -196,22 +213,29 @@ def ranked_ids(
 
 def _beyond(
     session: Session,
-    condition: ColumnElement[bool],
+    tiers: Tiers,
+    lacking: dict[int, int],
     filters: list[ColumnElement[bool]],
     edge: int,
     desc: bool,
-    limit: int,
-) -> list[int]:
-    """Up to limit ids of one tier older (desc) or newer (asc) than edge, in order. The inner query
-    has no ORDER BY or LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier through its index
-    instead of walking the primary key in the hope of meeting the tier's rows early."""
+) -> dict[int, list[int]]:
+    """Up to lacking[tier] ids of each tier older (desc) or newer (asc) than edge, in order, in one
+    statement (a UNION ALL of one read per tier). Each inner query has no ORDER BY or LIMIT
+    (OFFSET 0 fences it), so PostgreSQL reads the tier through its index instead of walking the
+    primary key in the hope of meeting the tier's rows early."""
     beyond = D.c.id < edge if desc else D.c.id > edge
-    inner = select(D.c.id).where(condition, *filters, beyond).offset(0).subquery()
-    return list(
-        session.scalars(
-            select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc()).limit(limit)
+    reads = []
+    for tier, limit in lacking.items():
+        inner = select(D.c.id).where(tiers.conditions[tier], *filters, beyond).offset(0).subquery()
+        reads.append(
+            select(literal(tier, Integer).label("tier"), inner.c.id)
+            .order_by(inner.c.id.desc() if desc else inner.c.id.asc())
+            .limit(limit)
         )
-    )
+    found: dict[int, list[int]] = {tier: [] for tier in lacking}
+    for tier, post_id in session.execute(union_all(*reads) if len(reads) > 1 else reads[0]):
+        found[tier].append(post_id)
+    return {tier: sorted(ids, reverse=desc) for tier, ids in found.items()}
 
 
 def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool]], order: str) -> list[int]:

@@ -32,8 +32,8 @@ WHERE is_delete IS false"""
 ACTUAL_COMMUNITY = (
     "SELECT kind, entity_id, section_code, at, title, search_tsv, search_text FROM community_search_doc"
 )
-EXPECTED_RESOURCE = (
-    "SELECT id, section_code, publish_time, main_name, search_doc, search_tsv "
+EXPECTED_RESOURCE = (  # titles and text lower-cased (migration 0016)
+    "SELECT id, section_code, publish_time, lower(main_name), lower(search_doc), search_tsv "
     "FROM resource_post WHERE status = 'PUBLISHED' AND visibility = 'PUBLIC' "
     "AND is_delete IS false"
 )

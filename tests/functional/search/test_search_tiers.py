@@ -8,12 +8,14 @@ import itertools
 import threading
 
 import pytest
-from sqlalchemy import event, select, update
+from sqlalchemy import String, event, func, literal_column, select, update
 from sqlalchemy.engine import Engine
 
+from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost as P
-from models.search import service, tiers
+from models.search import counting, service, tiers
 from models.search.backends import RESOURCE_DOC as D
+from models.search.backends import contains
 from tests.functional.search.test_search_http import PATHS, get
 from tests.helpers.search import ids
 
@@ -104,6 +106,55 @@ def test_the_document_copies_follow_resource_post(db, signed, make_post):
     assert get(signed, PATHS[0], keyword="lantern")["total"] == 0
 
 
+def test_the_lowered_copies_find_what_ilike_finds_in_the_posts(db, make_post):
+    """resource_search_doc holds mainName and the search text lower-cased (migration 0016) and is
+    compared by LIKE with the pattern lower-cased by PostgreSQL: the same rows as ILIKE over the
+    posts' own columns, for letters whose case changes their length or form, and for wildcards."""
+    names = [
+        "ÉCLAIR Straße",
+        "ΣΟΦΊΑ σοφία",
+        "İstanbul Nights",
+        "Привет МИР",
+        "100%_Pure",
+        "光影 Pack",
+        "plain",
+    ]
+    for name in names:
+        make_post(main_name=name, introduction=name.upper())
+    keywords = [
+        "éclair",
+        "STRASSE",
+        "straße",
+        "ΣΟΦ",
+        "οφία",
+        "istanbul",
+        "İST",
+        "мир",
+        "% _p",
+        "0%_",
+        "光影 p",
+        "ain",
+    ]
+    with db.session() as session:
+        for keyword, own, copy in (
+            (keyword, own, copy)
+            for keyword in keywords
+            for own, copy in (
+                (literal_column("resource_post.search_doc", String), D.c.search_doc),
+                (P.main_name, D.c.main_name),
+            )
+        ):
+            expected = set(
+                session.scalars(select(P.id).where(contains(own, keyword, lowered=False), listed_clause()))
+            )
+            found = set(session.scalars(select(D.c.id).where(contains(copy, keyword, lowered=True))))
+            assert found == expected, (keyword, own)
+        # a keyword whose case differs from the text's is found at all
+        assert (
+            session.scalar(select(func.count()).where(contains(D.c.main_name, "ÉCLAIR", lowered=True))) == 1
+        )
+
+
 @pytest.mark.parametrize(
     "params",
     [{"keyword": "lantern"}, {"keyword": "lantern", "sort": "downloads"}, {"sectionCode": "minecraft"}],
@@ -129,13 +180,18 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     live_catalogue.add(5, main_name="Lantern Glow")
     live_catalogue.add(2, main_name="Other")
     monkeypatch.setattr(tiers, "WINDOW", 2)  # the window cannot hold every match: the count is needed
-    counted_in = []
+    counted_in, sent = [], []
 
     def spy(conn, cursor, statement, parameters, context, executemany):
         if statement.startswith("SELECT count(*)"):
             counted_in.append(threading.current_thread().name)
 
+    def spy_sent(conn, cursor, statement, parameters, context, executemany):  # as sent, after every listener
+        if threading.current_thread().name.startswith("search-count"):
+            sent.append(statement)
+
     event.listen(Engine, "before_cursor_execute", spy)
+    event.listen(Engine, "after_cursor_execute", spy_sent)
     try:
         page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
         assert (page["total"], page["pages"], page["extData"]) == (5, 3, None)
@@ -145,4 +201,22 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
             assert (page["total"], page["extData"]) == (3, {"totalExact": False}), params
     finally:
         event.remove(Engine, "before_cursor_execute", spy)
+        event.remove(Engine, "after_cursor_execute", spy_sent)
     assert len(counted_in) == 3 and all(name.startswith("search-count") for name in counted_in), counted_in
+    # one round trip a count: its setting for itself, then the count, in one implicit transaction
+    assert len(sent) == 3 and all(s.startswith(counting.NO_SEQSCAN + "SELECT count(*)") for s in sent), sent
+
+
+def test_a_count_turns_sequential_scans_off_for_itself_only(live_catalogue):
+    """The counting connection counts in autocommit, with sequential scans off for that statement
+    alone: the connection itself keeps PostgreSQL's setting (a pooler may hand it on)."""
+    engine = live_catalogue.db.engine
+    executor, counting_engine = counting._counting(engine)
+    setting = select(func.current_setting("enable_seqscan"))
+    assert executor.submit(counting._scalar, counting_engine, setting).result() == "off"
+    with counting_engine.connect() as connection:
+        raw = connection.connection.dbapi_connection
+        assert raw.autocommit
+        with raw.cursor() as cursor:  # past the engine's listeners: as the server holds it
+            cursor.execute("SHOW enable_seqscan")
+            assert cursor.fetchone()[0] == "on"

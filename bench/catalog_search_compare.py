@@ -112,7 +112,7 @@ def main() -> None:
                         session, keyword, where, order, offset=offset, page_size=size
                     )
                     if total is None:
-                        total = session.scalar(tiers.count_matches(keyword, where, 10**9))
+                        total = session.scalar(*tiers.count_matches(keyword, where, 10**9))
                     compared += 1
                     if page != every[offset : offset + size] or total != len(every):
                         differ += 1

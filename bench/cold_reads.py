@@ -56,7 +56,6 @@ import modhub.app  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
-from models.search import tiers  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
@@ -177,11 +176,8 @@ async def run(app: Any, creds: Creds, listed: list[int], args: argparse.Namespac
             "sync(100)": lambda n: call(
                 "GET", "/openapi/v2/mods/sync", {"size": 100, "cursor": cursors[n % len(cursors)]}
             ),
-            "search(20)": lambda n: (
-                cold(tiers.Tiers.of)
-                and call(
-                    "GET", "/openapi/v2/mods/search", {"keyword": KEYWORDS[n % len(KEYWORDS)], "pageSize": 20}
-                )
+            "search(20)": lambda n: call(
+                "GET", "/openapi/v2/mods/search", {"keyword": KEYWORDS[n % len(KEYWORDS)], "pageSize": 20}
             ),
         }
         if args.bodies:
@@ -244,14 +240,6 @@ def report(profile: cProfile.Profile, times: int, top: int) -> str:
                 f"{where}:{line}({name})"
             )
     return "\n".join(lines)
-
-
-def cold(function: Any) -> bool:
-    """Forget what a cached function kept (the keyword's tiers, models/search/tiers.py): every
-    search is a cold one, as with keywords never seen before."""
-    if hasattr(function, "cache_clear"):
-        function.cache_clear()
-    return True
 
 
 TRACE_ID = re.compile(r',"traceId":"[^"]*"}$')

@@ -10,10 +10,12 @@ them). Everything else in search and sync is plain SQLAlchemy shared by both dat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import reduce
 from typing import Any, Protocol, TypeVarTuple
 
 from sqlalchemy import (
+    BindParameter,
     Boolean,
     Float,
     Integer,
@@ -67,30 +69,58 @@ def like_pattern(keyword: str) -> str:
     return f"%{escaped}%"
 
 
-def contains(column: Any, keyword: str, *, lowered: bool) -> ColumnElement[bool]:
-    """column holds keyword as a substring, whatever the case: ILIKE, or over a column stored
+def contains(column: Any, pattern: str | BindParameter[str], *, lowered: bool) -> ColumnElement[bool]:
+    """column holds a like_pattern's substring, whatever the case: ILIKE, or over a column stored
     lower-cased a LIKE of the pattern lower-cased once by PostgreSQL's own lower(), which finds
     the same rows (ILIKE is lower(text) LIKE lower(pattern)) without lower-casing every row."""
     if lowered:
-        return column.like(func.lower(like_pattern(keyword)), escape="\\")  # folded once, at planning
-    return column.ilike(like_pattern(keyword), escape="\\")
+        return column.like(func.lower(pattern), escape="\\")  # folded once, at planning
+    return column.ilike(pattern, escape="\\")
+
+
+@dataclass(frozen=True)
+class KeywordParts:
+    """A keyword cut as its text queries take it: the words outside CJK runs (None without a
+    word), the CJK runs of 2+ characters as a to_tsquery text of bigram phrases (None without
+    one), and its %substring% LIKE pattern."""
+
+    words: str | None
+    bigrams: str | None
+    pattern: str
+
+    @classmethod
+    def of(cls, keyword: str) -> KeywordParts:
+        rest = CJK_RUN.sub(" ", keyword)
+        phrases = [
+            " <-> ".join(f"'{run[i : i + 2]}'" for i in range(len(run) - 1))
+            for run in CJK_RUN.findall(keyword)
+            if len(run) >= 2
+        ]
+        return cls(
+            words=rest if re.search(r"[^\W_]", rest) else None,
+            bigrams=" & ".join(f"({p})" for p in phrases) if phrases else None,
+            pattern=like_pattern(keyword),
+        )
 
 
 def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement[Any] | None:
     """The keyword as a 'simple' tsquery: its words (in order and adjacent with phrase=True), and
     its CJK runs as phrases of bigrams."""
-    parts: list[ColumnElement[Any]] = []
-    rest = CJK_RUN.sub(" ", keyword)
-    if re.search(r"[^\W_]", rest):
-        parts.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", rest))
-    phrases = [
-        " <-> ".join(f"'{run[i : i + 2]}'" for i in range(len(run) - 1))
-        for run in CJK_RUN.findall(keyword)
-        if len(run) >= 2
-    ]
-    if phrases:
-        parts.append(func.to_tsquery("simple", " & ".join(f"({p})" for p in phrases)))
-    return reduce(lambda a, b: a.op("&&")(b), parts) if parts else None
+    parts = KeywordParts.of(keyword)
+    return tsquery_of(parts.words, parts.bigrams, phrase=phrase)
+
+
+def tsquery_of(
+    words: str | BindParameter[str] | None, bigrams: str | BindParameter[str] | None, *, phrase: bool = False
+) -> ColumnElement[Any] | None:
+    """The 'simple' tsquery of a keyword's parts (KeywordParts, or bound parameters that take
+    them): None when it has neither words nor bigrams."""
+    queries: list[ColumnElement[Any]] = []
+    if words is not None:
+        queries.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", words))
+    if bigrams is not None:
+        queries.append(func.to_tsquery("simple", bigrams))
+    return reduce(lambda a, b: a.op("&&")(b), queries) if queries else None
 
 
 def in_weight(query: ColumnElement[Any], weights: str) -> ColumnElement[Any]:
@@ -139,11 +169,11 @@ def postgres_match(
     are stored lower-cased, 0016). words_cover_cjk: leave out the substring alternative for a
     keyword of CJK runs alone (only_cjk), whose bigram phrases already find every title,
     abbreviation and tag holding it (the community search)."""
-    query = tsquery(keyword)
+    query, pattern = tsquery(keyword), like_pattern(keyword)
     hits = [] if query is None else [tsv.op("@@")(query)]
     if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
-        hits.append(contains(doc, keyword, lowered=lowered))
-    in_main_title = case((contains(main_name, keyword, lowered=lowered), ONE), else_=ZERO)
+        hits.append(contains(doc, pattern, lowered=lowered))
+    in_main_title = case((contains(main_name, pattern, lowered=lowered), ONE), else_=ZERO)
     # the phrase query is None exactly when the words query is (same words, other operator)
     if query is None or (phrase := tsquery(keyword, phrase=True)) is None:
         # only partial words or single characters: substring matches alone

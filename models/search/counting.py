@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypedDict
 from weakref import WeakKeyDictionary
@@ -60,18 +61,19 @@ class Count(Protocol):
     def __call__(self, known: int | None = None) -> int: ...
 
 
-def count_beside(session: Session, stmt: Select[int]) -> Count:
-    """Start counting (stmt: a SELECT of one integer) and return the function that gives the
-    count: given a count already known (a window that held every document), it returns that one."""
+def count_beside(session: Session, stmt: Select[int], params: Mapping[str, Any] | None = None) -> Count:
+    """Start counting (stmt: a SELECT of one integer, with params) and return the function that
+    gives the count: given a count already known (a window that held every document), it returns
+    that one."""
     bind = session.get_bind()
     if not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
 
         def count_here(known: int | None = None) -> int:
-            return known if known is not None else session.execute(stmt).scalar_one()
+            return known if known is not None else session.execute(stmt, params).scalar_one()
 
         return count_here
     executor, engine = _counting(bind)
-    future = executor.submit(_scalar, engine, stmt)
+    future = executor.submit(_scalar, engine, stmt, params)
 
     def count_beside_result(known: int | None = None) -> int:
         return known if known is not None else future.result()
@@ -79,9 +81,9 @@ def count_beside(session: Session, stmt: Select[int]) -> Count:
     return count_beside_result
 
 
-def _scalar(engine: Engine, stmt: Select[int]) -> int:
+def _scalar(engine: Engine, stmt: Select[int], params: Mapping[str, Any] | None = None) -> int:
     with engine.connect() as connection:
-        return connection.execute(stmt).scalar_one()
+        return connection.execute(stmt, params).scalar_one()
 
 
 def _without_seqscan(conn, cursor, statement: str, parameters, context, executemany) -> tuple[str, Any]:

@@ -162,7 +162,7 @@ def _tiered_page(
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap, then the page's records by id (one statement)."""
     where = doc_filters(**filters)
-    count = count_beside(session, count_matches(keyword, where, TOTAL_CAP))
+    count = count_beside(session, *count_matches(keyword, where, TOTAL_CAP))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
     found = summaries_by_ids(session, post_ids=ids, display=display, listed_only=False)
     return *_capped(count(total)), [found[i] for i in ids if i in found]

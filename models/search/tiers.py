@@ -20,22 +20,25 @@ A tier too rare in the window is read from the indexes, past the window, every s
 statement: the head index (migration 0013: the A and B weights of search_tsv) for tiers 1 to 3,
 search_tsv's for tier 4, the trigram index of search_doc for substrings. For such a tier the index
 holds few documents, or the window would have found them. Substrings are compared with LIKE over
-the lower-cased copies of mainName and the search text (migration 0016; the same rows as ILIKE). The result equals ranking every match (tests/functional/search/
-test_search_tiers.py checks it with a window of a few rows).
+the lower-cased copies of mainName and the search text (migration 0016; the same rows as ILIKE).
+The result equals ranking every match (tests/functional/search/test_search_tiers.py checks it
+with a window of a few rows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
 
 from sqlalchemy import (
     Integer,
     Row,
     Select,
+    Text,
     and_,
+    bindparam,
     case,
     func,
     literal,
@@ -49,7 +52,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.search.backends import RESOURCE_DOC as D
-from models.search.backends import contains, in_weight, needs_substring, tsquery
+from models.search.backends import KeywordParts, contains, in_weight, needs_substring, tsquery_of
 from models.search.counting import capped_count
 
 WINDOW = 4000  # newest documents read first; a tier rarer than page/WINDOW there goes to its index
@@ -58,36 +61,57 @@ TIERS = (1, 2, 3, 4, 5)
 HEAD = func.ts_filter(D.c.search_tsv, literal_column("'{a,b}'::\"char\"[]"))
 
 
+# What a keyword's statements bind: the Tiers of its shape are built once, with these parameters.
+WORDS, BIGRAMS, PATTERN = (
+    bindparam(f"keyword_{part}", type_=Text) for part in ("words", "bigrams", "pattern")
+)
+Params = dict[str, str]
+
+
 @dataclass(frozen=True)
 class Tiers:
-    """The match and the tier conditions of one keyword over the columns of resource_search_doc."""
+    """The match and the tier conditions of a keyword's shape over the columns of
+    resource_search_doc, the keyword's parts bound as parameters (WORDS, BIGRAMS, PATTERN)."""
 
     match: ColumnElement[bool]
     tier: ColumnElement[int]  # for a matching row
     conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
 
-    @classmethod
-    @lru_cache(maxsize=256)
-    def of(cls, keyword: str) -> Tiers:
-        """The tiers of a keyword. Building their expressions costs more CPU than the rest of a
-        cold keyword search's handler (cProfile, bench/cold_reads.py), and a search asks twice
-        (its count and its ranking): they are kept for the last keywords, immutable and shared
-        between threads like any prebuilt statement."""
-        query = tsquery(keyword)
-        # main_name and search_doc are stored lower-cased (migration 0016)
-        everywhere = contains(D.c.search_doc, keyword, lowered=True)
-        substring = everywhere if needs_substring(keyword, query, words_cover_cjk=False) else None
-        in_main = contains(D.c.main_name, keyword, lowered=True)
+    @staticmethod
+    def of(keyword: str) -> tuple[Tiers, Params]:
+        """The tiers of a keyword and the parameters its statements take. Building the tiers'
+        expressions cost 1.6 ms of CPU per keyword (more than the rest of a cold search's
+        handler): they are built once per shape of keyword (words, CJK bigrams, a substring
+        alternative: at most eight), immutable and shared between threads like any prebuilt
+        statement, and a keyword binds its parts."""
+        parts = KeywordParts.of(keyword)
+        words, bigrams = parts.words is not None, parts.bigrams is not None
+        substring = needs_substring(keyword, None if not (words or bigrams) else WORDS, words_cover_cjk=False)
+        params = {"keyword_pattern": parts.pattern}
+        if parts.words is not None:
+            params["keyword_words"] = parts.words
+        if parts.bigrams is not None:
+            params["keyword_bigrams"] = parts.bigrams
+        return Tiers.shaped(words, bigrams, substring), params
+
+    @staticmethod
+    @cache
+    def shaped(words: bool, bigrams: bool, substring: bool) -> Tiers:
+        """The tiers of every keyword of a shape."""
+        query = tsquery_of(WORDS if words else None, BIGRAMS if bigrams else None)
+        # mainName and the search text are stored lower-cased (migration 0016)
+        everywhere = contains(D.c.search_doc, PATTERN, lowered=True)
+        in_main = contains(D.c.main_name, PATTERN, lowered=True)
         # the phrase query is None exactly when the words query is (same words, other operator)
-        phrase_query = tsquery(keyword, phrase=True)
+        phrase_query = tsquery_of(WORDS if words else None, BIGRAMS if bigrams else None, phrase=True)
         if query is None or phrase_query is None:
             # partial words or single characters only: substring matches alone (needs_substring)
-            return cls(
+            return Tiers(
                 match=everywhere,
                 tier=case((in_main, 1), else_=5),
                 conditions={1: and_(everywhere, in_main), 5: and_(everywhere, not_(in_main))},
             )
-        words = D.c.search_tsv.op("@@")(query)
+        words_match = D.c.search_tsv.op("@@")(query)
         head = HEAD.op("@@")(query)
         phrase = D.c.search_tsv.op("@@")(in_weight(phrase_query, "A"))
         titles = D.c.search_tsv.op("@@")(in_weight(query, "A"))
@@ -96,16 +120,16 @@ class Tiers:
             1: and_(head, phrase),
             2: and_(head, titles, not_(phrase)),
             3: and_(head, not_(titles)),
-            4: and_(words, not_(head)),
+            4: and_(words_match, not_(head)),
         }
-        if substring is None:
-            return cls(match=words, tier=word_tier, conditions=conditions)
-        only_substring = and_(substring, not_(words))
+        if not substring:
+            return Tiers(match=words_match, tier=word_tier, conditions=conditions)
+        only_substring = and_(everywhere, not_(words_match))
         conditions[1] = or_(conditions[1], and_(only_substring, in_main))
         conditions[5] = and_(only_substring, not_(in_main))
-        return cls(
-            match=or_(words, substring),
-            tier=case((words, word_tier), (in_main, 1), else_=5),
+        return Tiers(
+            match=or_(words_match, everywhere),
+            tier=case((words_match, word_tier), (in_main, 1), else_=5),
             conditions=conditions,
         )
 
@@ -164,7 +188,7 @@ def ranked_ids(
 ) -> tuple[list[int], int | None]:
     """The postIds of one page of a keyword search by relevance (tiers, then postId), and the number
     of matches when the window held every document (else None: count_matches tells)."""
-    tiers, window = Tiers.of(keyword), window or WINDOW
+    (tiers, params), window = Tiers.of(keyword), window or WINDOW
     desc = order != "asc"
     w = (
         select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
@@ -182,7 +206,8 @@ def ranked_ids(
                     literal_column("NULL", Integer),
                     func.count(),
                 ).select_from(w)
-            )
+            ),
+            params,
         )
     ).all()
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
@@ -202,7 +227,7 @@ def ranked_ids(
             lacking[tier] = missing  # at most: the tiers before may bring some from past the window
             ahead += len(in_window[tier])
         if lacking:
-            past = _beyond(session, tiers, lacking, filters, edge, desc)
+            past = _beyond(session, (tiers, params), lacking, filters, edge, desc)
     for tier in ranked:
         ids = sorted(in_window[tier], reverse=desc) + past.get(tier, [])
         picked += ids[: need - len(picked)]
@@ -213,7 +238,7 @@ def ranked_ids(
 
 def _beyond(
     session: Session,
-    tiers: Tiers,
+    keyword: tuple[Tiers, Params],
     lacking: dict[int, int],
     filters: list[ColumnElement[bool]],
     edge: int,
@@ -223,7 +248,7 @@ def _beyond(
     statement (a UNION ALL of one read per tier). Each inner query has no ORDER BY or LIMIT
     (OFFSET 0 fences it), so PostgreSQL reads the tier through its index instead of walking the
     primary key in the hope of meeting the tier's rows early."""
-    beyond = D.c.id < edge if desc else D.c.id > edge
+    (tiers, params), beyond = keyword, D.c.id < edge if desc else D.c.id > edge
     reads = []
     for tier, limit in lacking.items():
         inner = select(D.c.id).where(tiers.conditions[tier], *filters, beyond).offset(0).subquery()
@@ -233,7 +258,7 @@ def _beyond(
             .limit(limit)
         )
     found: dict[int, list[int]] = {tier: [] for tier in lacking}
-    for tier, post_id in session.execute(union_all(*reads) if len(reads) > 1 else reads[0]):
+    for tier, post_id in session.execute(union_all(*reads) if len(reads) > 1 else reads[0], params):
         found[tier].append(post_id)
     return {tier: sorted(ids, reverse=desc) for tier, ids in found.items()}
 
@@ -241,11 +266,12 @@ def _beyond(
 def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool]], order: str) -> list[int]:
     """The definition that ranked_ids computes fast: every match ranked in one plain query by tier,
     then postId (both reversed with asc). For tests and bench/catalog_search_compare.py."""
-    tiers = Tiers.of(keyword)
+    tiers, params = Tiers.of(keyword)
     by = [tiers.tier.asc(), D.c.id.desc()] if order != "asc" else [tiers.tier.desc(), D.c.id.asc()]
-    return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by)))
+    return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by), params))
 
 
-def count_matches(keyword: str, filters: list[ColumnElement[bool]], cap: int) -> Select[int]:
-    """The statement counting the matches, at most cap + 1 of them."""
-    return capped_count(select(D.c.id).where(Tiers.of(keyword).match, *filters), cap)
+def count_matches(keyword: str, filters: list[ColumnElement[bool]], cap: int) -> tuple[Select[int], Params]:
+    """The statement counting the matches, at most cap + 1 of them, and its parameters."""
+    tiers, params = Tiers.of(keyword)
+    return capped_count(select(D.c.id).where(tiers.match, *filters), cap), params

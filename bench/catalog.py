@@ -373,7 +373,8 @@ def sql_throughput(requests: list[Request], seconds: int, connections: int) -> f
     """Runs/s of the requests' SQL replayed directly by `connections` client processes, all
     started (and connected) before the common measuring window opens."""
     u = make_url(DB_URL)
-    dsn = f"host={u.host} port={u.port or 5432} user={u.username} dbname={u.database}"
+    # as the app's connections are (modhub.db.connect_args): no JIT compilation
+    dsn = f"host={u.host} port={u.port or 5432} user={u.username} dbname={u.database} options='-c jit=off'"
     sets = [r.statements for r in requests]
     with multiprocessing.get_context("spawn").Pool(connections) as pool:
         begin = time.time() + 3 + connections  # every process connected before the window opens
@@ -473,7 +474,9 @@ def main() -> None:
     with platform.db.session() as s:
         listed = list(s.scalars(select(ResourcePost.id).where(listed_clause())))
     u = make_url(DB_URL)
-    raw = psycopg2.connect(host=u.host, port=u.port or 5432, user=u.username, dbname=u.database)
+    raw = psycopg2.connect(
+        host=u.host, port=u.port or 5432, user=u.username, dbname=u.database, options="-c jit=off"
+    )
     raw.autocommit = True
     with raw.cursor() as cur:  # a settled database: statistics and visibility map up to date
         cur.execute("VACUUM ANALYZE")

@@ -24,6 +24,7 @@ def test_postgresql_session_settings_and_pool_from_settings(settings, pg_engine)
         with db.engine.connect() as conn:
             assert conn.execute(text("SHOW application_name")).scalar() == "modhub-ops-test"
             assert conn.execute(text("SHOW statement_timeout")).scalar() == "2500ms"
+            assert conn.execute(text("SHOW jit")).scalar() == "off"  # an estimate past its cost: 57 ms
         pool = db.engine.pool
         assert pool.size() == 3 and pool._max_overflow == 1 and pool._timeout == 0.5 and pool._pre_ping
         assert connect_args(chosen)["connect_timeout"] == 3

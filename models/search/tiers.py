@@ -16,10 +16,10 @@ Scoring every match cannot stay fast for a broad keyword: at a million resources
 matches a hundred thousand of them. Tiers and postId allow a bounded read instead. The window query
 reads the WINDOW newest documents once (an index scan of the primary key) and gives each match its
 tier. A tier with enough matches there needs nothing else: older documents cannot precede them.
-A tier too rare in the window is read from the indexes, past the window, every such tier in one
-statement: the head index (migration 0013: the A and B weights of search_tsv) for tiers 1 to 3,
-search_tsv's for tier 4, the trigram index of search_doc for substrings. For such a tier the index
-holds few documents, or the window would have found them. Substrings are compared with LIKE over
+A tier too rare in the window is read from the indexes, past the window: the head index
+(migration 0013: the A and B weights of search_tsv) for tiers 1 to 3, search_tsv's for tier 4, the
+trigram index of search_doc for substrings. For such a tier the index holds few documents, or the
+window would have found them. Substrings are compared with LIKE over
 the lower-cased copies of mainName and the search text (migration 0016; the same rows as ILIKE).
 The result equals ranking every match (tests/functional/search/test_search_tiers.py checks it
 with a window of a few rows).
@@ -41,12 +41,10 @@ from sqlalchemy import (
     bindparam,
     case,
     func,
-    literal,
     literal_column,
     not_,
     or_,
     select,
-    union_all,
 )
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
@@ -216,20 +214,14 @@ def ranked_ids(
         if tier is not None:
             in_window[tier].append(post_id)
     need, picked = offset + page_size, list[int]()
-    ranked = [t for t in (TIERS if desc else reversed(TIERS)) if t in tiers.conditions]
-    past: dict[int, list[int]] = {}
-    if seen >= window:  # a tier the window holds too few of: the rest from the index, beyond it
-        ahead, lacking = 0, dict[int, int]()
-        for tier in ranked:
-            missing = need - ahead - len(in_window[tier])
-            if missing <= 0:
-                break
-            lacking[tier] = missing  # at most: the tiers before may bring some from past the window
-            ahead += len(in_window[tier])
-        if lacking:
-            past = _beyond(session, (tiers, params), lacking, filters, edge, desc)
-    for tier in ranked:
-        ids = sorted(in_window[tier], reverse=desc) + past.get(tier, [])
+    for tier in TIERS if desc else reversed(TIERS):
+        condition = tiers.conditions.get(tier)
+        if condition is None:
+            continue
+        ids = sorted(in_window[tier], reverse=desc)
+        missing = need - len(picked) - len(ids)
+        if missing > 0 and seen >= window:  # the window holds too few: the rest from the index, beyond it
+            ids += _beyond(session, (condition, params), filters, edge, desc, missing)
         picked += ids[: need - len(picked)]
         if len(picked) >= need:
             break
@@ -238,29 +230,25 @@ def ranked_ids(
 
 def _beyond(
     session: Session,
-    keyword: tuple[Tiers, Params],
-    lacking: dict[int, int],
+    tier: tuple[ColumnElement[bool], Params],
     filters: list[ColumnElement[bool]],
     edge: int,
     desc: bool,
-) -> dict[int, list[int]]:
-    """Up to lacking[tier] ids of each tier older (desc) or newer (asc) than edge, in order, in one
-    statement (a UNION ALL of one read per tier). Each inner query has no ORDER BY or LIMIT
-    (OFFSET 0 fences it), so PostgreSQL reads the tier through its index instead of walking the
-    primary key in the hope of meeting the tier's rows early."""
-    (tiers, params), beyond = keyword, D.c.id < edge if desc else D.c.id > edge
-    reads = []
-    for tier, limit in lacking.items():
-        inner = select(D.c.id).where(tiers.conditions[tier], *filters, beyond).offset(0).subquery()
-        reads.append(
-            select(literal(tier, Integer).label("tier"), inner.c.id)
-            .order_by(inner.c.id.desc() if desc else inner.c.id.asc())
-            .limit(limit)
+    limit: int,
+) -> list[int]:
+    """Up to limit ids of one tier (its condition and the keyword's parameters) older (desc) or
+    newer (asc) than edge, in order. One statement per tier, each only when the tiers before it
+    left the page short: reading them all at once cost 2 to 3 times more at a million resources
+    for a keyword of two words (a later tier's index read when an earlier one filled the page).
+    The inner query has no ORDER BY or LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier
+    through its index instead of walking the primary key in the hope of meeting its rows early."""
+    (condition, params), beyond = tier, D.c.id < edge if desc else D.c.id > edge
+    inner = select(D.c.id).where(condition, *filters, beyond).offset(0).subquery()
+    return list(
+        session.scalars(
+            select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc()).limit(limit), params
         )
-    found: dict[int, list[int]] = {tier: [] for tier in lacking}
-    for tier, post_id in session.execute(union_all(*reads) if len(reads) > 1 else reads[0], params):
-        found[tier].append(post_id)
-    return {tier: sorted(ids, reverse=desc) for tier, ids in found.items()}
+    )
 
 
 def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool]], order: str) -> list[int]:

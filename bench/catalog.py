@@ -180,7 +180,7 @@ def run_statements(cur, statements) -> None:
             if prepare not in prepared:
                 cur.execute(prepare)
                 prepared.add(prepare)
-        counting = statement.startswith("SELECT count(*)")
+        counting = statement.startswith(("SELECT count(*)", "SELECT CASE WHEN ((SELECT count(*)"))
         if counting:
             cur.execute("SET enable_seqscan = off")
         cur.execute(statement, parameters)

@@ -19,7 +19,14 @@ from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, SearchBackend, backend_for
 from models.search.counting import capped_count, count_beside
-from models.search.tiers import SearchFilters, count_matches, doc_filters, equal_filters, ranked_ids
+from models.search.tiers import (
+    SearchFilters,
+    broad_catalogue,
+    count_matches,
+    doc_filters,
+    equal_filters,
+    ranked_ids,
+)
 from modhub.core.display import Display
 
 P = ResourcePost
@@ -162,7 +169,8 @@ def _tiered_page(
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap, then the page's records by id (one statement)."""
     where = doc_filters(**filters)
-    count = count_beside(session, *count_matches(keyword, where, TOTAL_CAP))
+    words_first = broad_catalogue(session)
+    count = count_beside(session, *count_matches(keyword, where, TOTAL_CAP, words_first=words_first))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
     found = summaries_by_ids(session, post_ids=ids, display=display, listed_only=False)
     return *_capped(count(total)), [found[i] for i in ids if i in found]

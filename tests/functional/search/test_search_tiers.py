@@ -55,8 +55,12 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
                 )
                 assert page == expected[offset : offset + 4], (keyword, where, order, window, offset)
                 assert total in (None, len(expected)), (keyword, where, order, window, offset)
-            assert session.scalar(*tiers.count_matches(keyword, where, cap=100)) == len(expected)
-            assert session.scalar(*tiers.count_matches(keyword, where, cap=2)) == min(len(expected), 3)
+            for words_first in (False, True):  # the words counted first: the same counts
+                counted = {
+                    cap: tiers.count_matches(keyword, where, cap, words_first=words_first) for cap in (100, 2)
+                }
+                assert session.scalar(*counted[100]) == len(expected), (keyword, where, words_first)
+                assert session.scalar(*counted[2]) == min(len(expected), 3), (keyword, where, words_first)
 
 
 def test_tiers_follow_the_documented_order(db, shelf):
@@ -212,6 +216,29 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     assert len(counted_in) == 3 and all(name.startswith("search-count") for name in counted_in), counted_in
     # one round trip a count: its setting for itself, then the count, in one implicit transaction
     assert len(sent) == 3 and all(s.startswith(counting.NO_SEQSCAN + "SELECT count(*)") for s in sent), sent
+
+
+def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeypatch):
+    """Past WORDS_FIRST_FROM documents (PostgreSQL's estimate, kept a minute) a keyword's count
+    starts with its words; the totals are the same."""
+    live_catalogue.add(5, main_name="Lantern Glow")
+    live_catalogue.add(2, main_name="Lanterns")  # a substring of the keyword alone
+    monkeypatch.setattr(tiers, "WINDOW", 2)  # the count is needed
+    counts = []
+
+    def spy(conn, cursor, statement, parameters, context, executemany):
+        if threading.current_thread().name.startswith("search-count"):
+            counts.append(statement.split(None, 2)[1])
+
+    event.listen(Engine, "before_cursor_execute", spy)
+    try:
+        for documents, form in ((10**9, "count(*)"), (-1, "CASE")):  # -1: never analyzed
+            monkeypatch.setattr(tiers, "WORDS_FIRST_FROM", documents)
+            tiers._documents.clear()
+            page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
+            assert page["total"] == 7 and counts[-1] == form, (documents, counts)
+    finally:
+        event.remove(Engine, "before_cursor_execute", spy)
 
 
 def test_a_count_turns_sequential_scans_off_for_itself_only(live_catalogue):

@@ -81,7 +81,7 @@ def postgres_hits(keyword: str, kinds: list[str], section_code: str | None) -> H
     hits = [] if query is None else [tsv.op("@@")(query)]
     # A keyword of CJK runs alone needs no substring scan: its bigram phrases already find every
     # substring of 2+ characters.
-    if needs_substring(keyword, query, words_cover_cjk=True):
+    if needs_substring(keyword, has_query=query is not None, words_cover_cjk=True):
         hits.append(DOC.c.search_text.like(pattern, escape="\\"))
     title_hit = case((DOC.c.title.like(pattern, escape="\\"), ONE), else_=ZERO)  # null title: 0
     score: ColumnElement[Any]

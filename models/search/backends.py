@@ -73,9 +73,12 @@ def contains(column: Any, pattern: str | BindParameter[str], *, lowered: bool) -
     """column holds a like_pattern's substring, whatever the case: ILIKE, or over a column stored
     lower-cased a LIKE of the pattern lower-cased once by PostgreSQL's own lower(), which finds
     the same rows (ILIKE is lower(text) LIKE lower(pattern)) without lower-casing every row."""
-    if lowered:
-        return column.like(func.lower(pattern), escape="\\")  # folded once, at planning
-    return column.ilike(pattern, escape="\\")
+    found: ColumnElement[bool] = (
+        column.like(func.lower(pattern), escape="\\")  # lower-cased once, at planning
+        if lowered
+        else column.ilike(pattern, escape="\\")
+    )
+    return found
 
 
 @dataclass(frozen=True)
@@ -145,11 +148,12 @@ def only_cjk(keyword: str) -> bool:
     )
 
 
-def needs_substring(keyword: str, query: ColumnElement[Any] | None, *, words_cover_cjk: bool) -> bool:
+def needs_substring(keyword: str, *, has_query: bool, words_cover_cjk: bool) -> bool:
     """Whether matches must also be sought as substrings (the trigram index): for partial Latin
     words of 3+ characters (shorter patterns cannot use the index), or when the keyword has no
-    word to look up; with words_cover_cjk, never for a keyword of CJK runs alone (only_cjk)."""
-    if query is None:
+    word to look up (no tsquery); with words_cover_cjk, never for a keyword of CJK runs alone
+    (only_cjk)."""
+    if not has_query:
         return True
     return len(keyword) >= 3 and not (words_cover_cjk and only_cjk(keyword))
 
@@ -170,8 +174,8 @@ def postgres_match(
     keyword of CJK runs alone (only_cjk), whose bigram phrases already find every title,
     abbreviation and tag holding it (the community search)."""
     query, pattern = tsquery(keyword), like_pattern(keyword)
-    hits = [] if query is None else [tsv.op("@@")(query)]
-    if needs_substring(keyword, query, words_cover_cjk=words_cover_cjk):
+    hits: list[ColumnElement[Any]] = [] if query is None else [tsv.op("@@")(query)]
+    if needs_substring(keyword, has_query=query is not None, words_cover_cjk=words_cover_cjk):
         hits.append(contains(doc, pattern, lowered=lowered))
     in_main_title = case((contains(main_name, pattern, lowered=lowered), ONE), else_=ZERO)
     # the phrase query is None exactly when the words query is (same words, other operator)

@@ -86,7 +86,9 @@ def _scalar(engine: Engine, stmt: Select[int], params: Mapping[str, Any] | None 
         return connection.execute(stmt, params).scalar_one()
 
 
-def _without_seqscan(conn, cursor, statement: str, parameters, context, executemany) -> tuple[str, Any]:
+def _without_seqscan(
+    conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
+) -> tuple[str, Any]:
     """A counting connection's statement, after the setting for its own implicit transaction (per
     transaction, not per connection: a pooler hands the server connection on, and refuses
     startup options)."""

@@ -19,10 +19,9 @@ tier. A tier with enough matches there needs nothing else: older documents canno
 A tier too rare in the window is read from the indexes, past the window: the head index
 (migration 0013: the A and B weights of search_tsv) for tiers 1 to 3, search_tsv's for tier 4, the
 trigram index of search_doc for substrings. For such a tier the index holds few documents, or the
-window would have found them. Substrings are compared with LIKE over
-the lower-cased copies of mainName and the search text (migration 0016; the same rows as ILIKE).
-The result equals ranking every match (tests/functional/search/test_search_tiers.py checks it
-with a window of a few rows).
+window would have found them. Substrings are compared with LIKE over the lower-cased copies of
+mainName and the search text (migration 0016; the same rows as ILIKE). The result equals ranking
+every match (tests/functional/search/test_search_tiers.py checks it with a window of a few rows).
 """
 
 from __future__ import annotations
@@ -89,7 +88,7 @@ class Tiers:
         statement, and a keyword binds its parts."""
         parts = KeywordParts.of(keyword)
         words, bigrams = parts.words is not None, parts.bigrams is not None
-        substring = needs_substring(keyword, None if not (words or bigrams) else WORDS, words_cover_cjk=False)
+        substring = needs_substring(keyword, has_query=words or bigrams, words_cover_cjk=False)
         params = {"keyword_pattern": parts.pattern}
         if parts.words is not None:
             params["keyword_words"] = parts.words
@@ -277,7 +276,7 @@ def broad_catalogue(session: Session) -> bool:
     bind, now = session.get_bind(), time.monotonic()
     kept = _documents.get(bind) if isinstance(bind, Engine) else None
     if kept is None or kept[0] < now:
-        estimate = session.execute(ESTIMATE).scalar_one()
+        estimate: float = session.execute(ESTIMATE).scalar_one()
         kept = (now + 60, float(estimate))
         if isinstance(bind, Engine):
             _documents[bind] = kept

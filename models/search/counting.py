@@ -14,7 +14,9 @@ scan the table in the hope of meeting them early: 224 ms for a keyword at a mill
 where the bitmap of its indexes takes 23 ms. The counting connections are in autocommit and each
 count is sent after `SET LOCAL enable_seqscan = off` in the same query string: one implicit
 transaction, one round trip (BEGIN, SET LOCAL, the count and ROLLBACK were four), and nothing
-left on the connection for a pooler to hand on (PgBouncer's transaction mode). A session bound
+left on the connection for a pooler to hand on (PgBouncer's transaction mode). The same prefix
+carries the statement time-out and the JIT setting of the app's own connections (read once), so
+a count is bounded as every other statement is. A session bound
 to one connection (the tests' rolled-back transaction) or to SQLite counts in line, after the
 page: another connection would not see its uncommitted rows.
 """
@@ -34,6 +36,7 @@ from sqlalchemy.orm import Session
 
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
 NO_SEQSCAN = "SET LOCAL enable_seqscan = off; "  # before each count, in its own query string
+SETTINGS = "SELECT current_setting('statement_timeout'), current_setting('jit')"
 
 
 class _State(TypedDict, total=False):
@@ -86,13 +89,15 @@ def _scalar(engine: Engine, stmt: Select[int], params: Mapping[str, Any] | None 
         return connection.execute(stmt, params).scalar_one()
 
 
-def _without_seqscan(
-    conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
-) -> tuple[str, Any]:
-    """A counting connection's statement, after the setting for its own implicit transaction (per
-    transaction, not per connection: a pooler hands the server connection on, and refuses
-    startup options)."""
-    return NO_SEQSCAN + statement, parameters
+def _prefixed(prefix: str) -> Any:
+    """A before_cursor_execute listener sending each statement after prefix, in its query string."""
+
+    def before(
+        conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
+    ) -> tuple[str, Any]:
+        return prefix + statement, parameters
+
+    return before
 
 
 def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
@@ -109,9 +114,15 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
             )
         counting = _state["engines"].get(engine)
         if counting is None:
+            # Once: the settings the app's own connections start with (modhub.db.connect_args: the
+            # statement time-out, no JIT), which a count holds too, set for its own transaction
+            # (per transaction, not per connection: a pooler hands the server connection on)
+            with engine.connect() as connection:
+                timeout, jit = connection.exec_driver_sql(SETTINGS).one()
             counting = create_engine(
                 engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800, isolation_level="AUTOCOMMIT"
             )
-            event.listen(counting, "before_cursor_execute", _without_seqscan, retval=True)
+            prefix = f"{NO_SEQSCAN}SET LOCAL statement_timeout = '{timeout}'; SET LOCAL jit = {jit}; "
+            event.listen(counting, "before_cursor_execute", _prefixed(prefix), retval=True)
             _state["engines"][engine] = counting
         return _state["executor"], counting

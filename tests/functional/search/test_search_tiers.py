@@ -10,12 +10,14 @@ import threading
 import pytest
 from sqlalchemy import String, event, func, literal_column, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost as P
 from models.search import counting, service, tiers
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import contains, like_pattern
+from modhub.db import Database
 from tests.functional.search.test_search_http import PATHS, get
 from tests.helpers.search import ids
 
@@ -215,7 +217,8 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
         event.remove(Engine, "after_cursor_execute", spy_sent)
     assert len(counted_in) == 3 and all(name.startswith("search-count") for name in counted_in), counted_in
     # one round trip a count: its setting for itself, then the count, in one implicit transaction
-    assert len(sent) == 3 and all(s.startswith(counting.NO_SEQSCAN + "SELECT count(*)") for s in sent), sent
+    assert len(sent) == 3, sent
+    assert all(s.startswith(counting.NO_SEQSCAN) and "; SELECT count(*)" in s for s in sent), sent
 
 
 def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeypatch):
@@ -241,9 +244,23 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
         event.remove(Engine, "before_cursor_execute", spy)
 
 
+def test_a_count_is_bounded_by_the_apps_statement_time_out(settings, pg_engine):
+    """The counting connections hold the statement time-out and the JIT setting the app's own
+    connections start with (modhub.db.connect_args), set for each count's own transaction."""
+    db = Database.from_settings(settings.replace(db_statement_timeout_seconds=0.2))
+    try:
+        _, counting_engine = counting._counting(db.engine)
+        assert counting._scalar(counting_engine, select(func.current_setting("jit"))) == "off"
+        with pytest.raises(OperationalError, match="statement timeout"):
+            counting._scalar(counting_engine, select(func.pg_sleep(2)))
+    finally:
+        db.engine.dispose()
+
+
 def test_a_count_turns_sequential_scans_off_for_itself_only(live_catalogue):
     """The counting connection counts in autocommit, with sequential scans off for that statement
-    alone: the connection itself keeps PostgreSQL's setting (a pooler may hand it on)."""
+    alone (and the app's statement time-out and JIT setting): the connection itself keeps
+    PostgreSQL's settings (a pooler may hand it on)."""
     engine = live_catalogue.db.engine
     executor, counting_engine = counting._counting(engine)
     setting = select(func.current_setting("enable_seqscan"))

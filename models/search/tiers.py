@@ -272,14 +272,16 @@ _documents: WeakKeyDictionary[Engine, tuple[float, float]] = WeakKeyDictionary()
 
 def broad_catalogue(session: Session) -> bool:
     """Whether the search documents number WORDS_FIRST_FROM or more, by PostgreSQL's estimate
-    (pg_class.reltuples, -1 before the first ANALYZE), read at most once a minute per process."""
+    (pg_class.reltuples, -1 before the first ANALYZE), read at most once a minute per process and
+    engine. A session bound to one connection (the tests' rolled-back transaction) counts in line
+    and is told no, without a statement."""
     bind, now = session.get_bind(), time.monotonic()
-    kept = _documents.get(bind) if isinstance(bind, Engine) else None
+    if not isinstance(bind, Engine):
+        return False
+    kept = _documents.get(bind)
     if kept is None or kept[0] < now:
         estimate: float = session.execute(ESTIMATE).scalar_one()
-        kept = (now + 60, float(estimate))
-        if isinstance(bind, Engine):
-            _documents[bind] = kept
+        kept = _documents[bind] = (now + 60, float(estimate))
     return kept[1] >= WORDS_FIRST_FROM
 
 

@@ -53,6 +53,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -69,6 +70,7 @@ from bench.servers import start, stop, wait_serving  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
+from models.search.counting import THREAD_PREFIX as COUNTING_THREADS  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
 from modhub.core.statements import GENERIC  # noqa: E402
 from modhub.core.statements import REGISTRY as statements_registry  # noqa: E402
@@ -129,7 +131,8 @@ class SqlCapture:
             name = body[8:].split("(", 1)[0].strip()
             prepare = statements_registry[name].prepare_sql(conn.dialect)
         if body.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE ")):
-            self.statements.append((GENERIC + body if generic else body, parameters, prepare))
+            counting = threading.current_thread().name.startswith(COUNTING_THREADS)  # a search's count
+            self.statements.append((GENERIC + body if generic else body, parameters, prepare, counting))
 
     def around(self, call):
         """Run call() and return (its result, the reads it ran)."""
@@ -174,13 +177,12 @@ def run_statements(cur, statements) -> None:
     runs as on the app's counting connections, with enable_seqscan off (models/search/counting.py).
     A prepared statement's EXECUTE is preceded by its PREPARE on a connection's first use, as the
     app does (modhub.core.statements)."""
-    for statement, parameters, prepare in statements:
+    for statement, parameters, prepare, counting in statements:
         if prepare:
             prepared = _PREPARED_ON.setdefault(id(cur.connection), set())
             if prepare not in prepared:
                 cur.execute(prepare)
                 prepared.add(prepare)
-        counting = statement.startswith(("SELECT count(*)", "SELECT CASE WHEN ((SELECT count(*)"))
         if counting:
             cur.execute("SET enable_seqscan = off")
         cur.execute(statement, parameters)

@@ -16,9 +16,9 @@ count is sent after `SET LOCAL enable_seqscan = off` in the same query string: o
 transaction, one round trip (BEGIN, SET LOCAL, the count and ROLLBACK were four), and nothing
 left on the connection for a pooler to hand on (PgBouncer's transaction mode). The same prefix
 carries the statement time-out and the JIT setting of the app's own connections (read once), so
-a count is bounded as every other statement is. A session bound
-to one connection (the tests' rolled-back transaction) or to SQLite counts in line, after the
-page: another connection would not see its uncommitted rows.
+a count is bounded as every other statement is. A session bound to one connection (the tests'
+rolled-back transaction) or to SQLite counts in line, after the page: another connection would
+not see its uncommitted rows.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
+THREAD_PREFIX = "search-count"  # the counting threads' names
 NO_SEQSCAN = "SET LOCAL enable_seqscan = off; "  # before each count, in its own query string
 SETTINGS = "SELECT current_setting('statement_timeout'), current_setting('jit')"
 
@@ -109,7 +110,7 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
                 _State(
                     pid=os.getpid(),
                     engines=WeakKeyDictionary(),
-                    executor=ThreadPoolExecutor(THREADS, thread_name_prefix="search-count"),
+                    executor=ThreadPoolExecutor(THREADS, thread_name_prefix=THREAD_PREFIX),
                 )
             )
         counting = _state["engines"].get(engine)

@@ -268,6 +268,7 @@ def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool
 # (5% of the documents in the demo catalogue) then passes the cap of 10,000 on its own.
 WORDS_FIRST_FROM = 200_000
 _documents: WeakKeyDictionary[Engine, tuple[float, float]] = WeakKeyDictionary()  # -> (until, estimate)
+ESTIMATE = text("SELECT reltuples FROM pg_class WHERE oid = 'resource_search_doc'::regclass")
 
 
 def broad_catalogue(session: Session) -> bool:
@@ -283,9 +284,6 @@ def broad_catalogue(session: Session) -> bool:
         estimate: float = session.execute(ESTIMATE).scalar_one()
         kept = _documents[bind] = (now + 60, float(estimate))
     return kept[1] >= WORDS_FIRST_FROM
-
-
-ESTIMATE = text("SELECT reltuples FROM pg_class WHERE oid = 'resource_search_doc'::regclass")
 
 
 def count_matches(

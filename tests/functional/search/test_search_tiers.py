@@ -200,7 +200,7 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
             counted_in.append(threading.current_thread().name)
 
     def spy_sent(conn, cursor, statement, parameters, context, executemany):  # as sent, after every listener
-        if threading.current_thread().name.startswith("search-count"):
+        if threading.current_thread().name.startswith(counting.THREAD_PREFIX):
             sent.append(statement)
 
     event.listen(Engine, "before_cursor_execute", spy)
@@ -215,7 +215,8 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     finally:
         event.remove(Engine, "before_cursor_execute", spy)
         event.remove(Engine, "after_cursor_execute", spy_sent)
-    assert len(counted_in) == 3 and all(name.startswith("search-count") for name in counted_in), counted_in
+    in_counting_threads = all(name.startswith(counting.THREAD_PREFIX) for name in counted_in)
+    assert len(counted_in) == 3 and in_counting_threads, counted_in
     # one round trip a count: its setting for itself, then the count, in one implicit transaction
     assert len(sent) == 3, sent
     assert all(s.startswith(counting.NO_SEQSCAN) and "; SELECT count(*)" in s for s in sent), sent
@@ -230,7 +231,7 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
     counts = []
 
     def spy(conn, cursor, statement, parameters, context, executemany):
-        if threading.current_thread().name.startswith("search-count"):
+        if threading.current_thread().name.startswith(counting.THREAD_PREFIX):
             counts.append(statement.split(None, 2)[1])
 
     event.listen(Engine, "before_cursor_execute", spy)

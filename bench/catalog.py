@@ -72,7 +72,7 @@ from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
 from models.search.counting import THREAD_PREFIX as COUNTING_THREADS  # noqa: E402
 from modhub.app import build_platform, create_app  # noqa: E402
-from modhub.core.statements import GENERIC  # noqa: E402
+from modhub.core.statements import PLANS  # noqa: E402
 from modhub.core.statements import REGISTRY as statements_registry  # noqa: E402
 from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
@@ -123,8 +123,9 @@ class SqlCapture:
     def _record(self, conn, cursor, statement, parameters, context, executemany):
         if not self.on:
             return
-        prepare, generic = None, statement.startswith(GENERIC)  # modhub.core.statements
-        body = statement.removeprefix(GENERIC)
+        # a prepared read's plan mode, before its EXECUTE (modhub.core.statements)
+        plan = next((prefix for prefix in PLANS.values() if statement.startswith(prefix)), "")
+        prepare, body = None, statement.removeprefix(plan)
         if body.startswith("PREPARE "):  # a connection's first EXECUTE of it
             prepare, body = body.rsplit("; ", 1)
         elif body.startswith("EXECUTE "):
@@ -132,7 +133,7 @@ class SqlCapture:
             prepare = statements_registry[name].prepare_sql(conn.dialect)
         if body.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE ")):
             counting = threading.current_thread().name.startswith(COUNTING_THREADS)  # a search's count
-            self.statements.append((GENERIC + body if generic else body, parameters, prepare, counting))
+            self.statements.append((plan + body, parameters, prepare, counting))
 
     def around(self, call):
         """Run call() and return (its result, the reads it ran)."""

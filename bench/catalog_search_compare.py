@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from models.search import tiers  # noqa: E402
 from models.search.backends import CJK_RUN  # noqa: E402
-from models.search.backends import RESOURCE_DOC as D  # noqa: E402
+from models.search.filters import doc_filters  # noqa: E402
 
 DB_URL = os.environ.get(
     "MODHUB_BENCH_CATALOG_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/modhub_bench_catalog"
@@ -103,7 +103,11 @@ def main() -> None:
         ]
         words = keywords(session, rng, args.keywords)
         print(f"{len(words)} keywords; sections {sections}")
-        filters = [[], *([D.c.section_code == c] for c in sections), [D.c.resource_type == "mod"]]
+        filters = [
+            doc_filters(),
+            *(doc_filters(section_code=c) for c in sections),
+            doc_filters(resource_type="mod"),
+        ]
         for keyword, where in itertools.product(words, filters):
             for order in ("desc", "asc"):
                 every = tiers.every_match(session, keyword, where, order)
@@ -112,7 +116,8 @@ def main() -> None:
                         session, keyword, where, order, offset=offset, page_size=size
                     )
                     if total is None:
-                        total = session.scalar(*tiers.count_matches(keyword, where, 10**9))
+                        statement, params = tiers.count_matches(keyword, where, 10**9)
+                        total = statement.rows(session, params)[0][0]
                     compared += 1
                     if page != every[offset : offset + size] or total != len(every):
                         differ += 1

@@ -318,8 +318,9 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Bounded waits and pools",
         "DB_PREPARED_STATEMENTS",
         "on",
-        "Prepare the catalogue's hot reads once per connection (planned once, not per request). Off "
-        "behind a pooler that moves a client between server connections (PgBouncer in transaction mode).",
+        "Prepare the catalogue's hot reads (planned once, not per request) and a keyword search's "
+        "statements once per connection. Off behind a pooler that moves a client between server "
+        "connections (PgBouncer in transaction mode).",
     ),
     (
         "Bounded waits and pools",

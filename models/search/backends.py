@@ -113,6 +113,11 @@ def tsquery(keyword: str, *, phrase: bool = False) -> ColumnElement[Any] | None:
     return tsquery_of(parts.words, parts.bigrams, phrase=phrase)
 
 
+# The text search configuration of every query: a constant in the SQL text (a statement prepared
+# with its constants inline, modhub.core.statements, has no literal form of a bound regconfig).
+SIMPLE: ColumnElement[Any] = literal_column("'simple'::regconfig")
+
+
 def tsquery_of(
     words: str | BindParameter[str] | None, bigrams: str | BindParameter[str] | None, *, phrase: bool = False
 ) -> ColumnElement[Any] | None:
@@ -120,9 +125,9 @@ def tsquery_of(
     them): None when it has neither words nor bigrams."""
     queries: list[ColumnElement[Any]] = []
     if words is not None:
-        queries.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)("simple", words))
+        queries.append((func.phraseto_tsquery if phrase else func.plainto_tsquery)(SIMPLE, words))
     if bigrams is not None:
-        queries.append(func.to_tsquery("simple", bigrams))
+        queries.append(func.to_tsquery(SIMPLE, bigrams))
     return reduce(lambda a, b: a.op("&&")(b), queries) if queries else None
 
 
@@ -130,7 +135,7 @@ def in_weight(query: ColumnElement[Any], weights: str) -> ColumnElement[Any]:
     """The tsquery with every lexeme restricted to the given weight labels ('A': titles). Built
     from constants, so PostgreSQL computes it once per statement."""
     labelled = func.regexp_replace(cast(query, Text), r"'(\s|\)|$)", rf"':{weights}\1", "g")
-    return func.to_tsquery("simple", labelled)
+    return func.to_tsquery(SIMPLE, labelled)
 
 
 # float8 constants of the scores: a bare 1.0 is a numeric, which PostgreSQL then casts to float8 on

@@ -34,6 +34,8 @@ from sqlalchemy import Select, create_engine, event, func, literal_column, selec
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from modhub.core.statements import PREPARE_OPTION, Prepared
+
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
 THREAD_PREFIX = "search-count"  # the counting threads' names
 NO_SEQSCAN = "SET LOCAL enable_seqscan = off; "  # before each count, in its own query string
@@ -65,15 +67,21 @@ class Count(Protocol):
     def __call__(self, known: int | None = None) -> int: ...
 
 
-def count_beside(session: Session, stmt: Select[int], params: Mapping[str, Any] | None = None) -> Count:
-    """Start counting (stmt: a SELECT of one integer, with params) and return the function that
-    gives the count: given a count already known (a window that held every document), it returns
-    that one."""
+def count_beside(
+    session: Session, stmt: Select[int] | Prepared, params: Mapping[str, Any] | None = None
+) -> Count:
+    """Start counting (stmt: a SELECT of one integer, or its Prepared, with params) and return the
+    function that gives the count: given a count already known (a window that held every
+    document), it returns that one."""
     bind = session.get_bind()
     if not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
 
         def count_here(known: int | None = None) -> int:
-            return known if known is not None else session.execute(stmt, params).scalar_one()
+            if known is not None:
+                return known
+            if isinstance(stmt, Prepared):
+                return int(stmt.rows(session, params or {})[0][0])
+            return session.execute(stmt, params).scalar_one()
 
         return count_here
     executor, engine = _counting(bind)
@@ -85,8 +93,10 @@ def count_beside(session: Session, stmt: Select[int], params: Mapping[str, Any] 
     return count_beside_result
 
 
-def _scalar(engine: Engine, stmt: Select[int], params: Mapping[str, Any] | None = None) -> int:
+def _scalar(engine: Engine, stmt: Select[int] | Prepared, params: Mapping[str, Any] | None = None) -> int:
     with engine.connect() as connection:
+        if isinstance(stmt, Prepared):
+            return int(stmt.rows_on(connection, params or {})[0][0])
         return connection.execute(stmt, params).scalar_one()
 
 
@@ -121,7 +131,13 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
             with engine.connect() as connection:
                 timeout, jit = connection.exec_driver_sql(SETTINGS).one()
             counting = create_engine(
-                engine.url, pool_size=THREADS, max_overflow=0, pool_recycle=1800, isolation_level="AUTOCOMMIT"
+                engine.url,
+                pool_size=THREADS,
+                max_overflow=0,
+                pool_recycle=1800,
+                isolation_level="AUTOCOMMIT",
+                # prepared statements as on the app's connections (off behind a pooler)
+                execution_options={PREPARE_OPTION: engine.get_execution_options().get(PREPARE_OPTION, True)},
             )
             prefix = f"{NO_SEQSCAN}SET LOCAL statement_timeout = '{timeout}'; SET LOCAL jit = {jit}; "
             event.listen(counting, "before_cursor_execute", _prefixed(prefix), retval=True)

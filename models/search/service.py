@@ -19,14 +19,8 @@ from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, SearchBackend, backend_for
 from models.search.counting import capped_count, count_beside
-from models.search.tiers import (
-    SearchFilters,
-    broad_catalogue,
-    count_matches,
-    doc_filters,
-    equal_filters,
-    ranked_ids,
-)
+from models.search.filters import SearchFilters, doc_filters, equal_filters
+from models.search.tiers import broad_catalogue, count_matches, ranked_ids
 from modhub.core.display import Display
 
 P = ResourcePost

@@ -27,15 +27,15 @@ every match (tests/functional/search/test_search_tiers.py checks it with a windo
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import (
+    BigInteger,
+    CompoundSelect,
     Integer,
-    Row,
     Select,
     Text,
     and_,
@@ -54,7 +54,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import KeywordParts, contains, in_weight, needs_substring, tsquery_of
-from models.search.counting import capped_count
+from models.search.filters import DOC_CONDITIONS, Params
+from modhub.core.statements import Prepared, prepared
 
 WINDOW = 4000  # newest documents read first; a tier rarer than page/WINDOW there goes to its index
 TIERS = (1, 2, 3, 4, 5)
@@ -66,7 +67,6 @@ HEAD = func.ts_filter(D.c.search_tsv, literal_column("'{a,b}'::\"char\"[]"))
 WORDS, BIGRAMS, PATTERN = (
     bindparam(f"keyword_{part}", type_=Text) for part in ("words", "bigrams", "pattern")
 )
-Params = dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,7 @@ class Tiers:
     """The match and the tier conditions of a keyword's shape over the columns of
     resource_search_doc, the keyword's parts bound as parameters (WORDS, BIGRAMS, PATTERN)."""
 
+    shape: str  # the keyword's shape, in the names of its prepared statements: words, bigrams, substring
     match: ColumnElement[bool]
     tier: ColumnElement[int]  # for a matching row
     conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
@@ -100,6 +101,7 @@ class Tiers:
     @cache
     def shaped(words: bool, bigrams: bool, substring: bool) -> Tiers:
         """The tiers of every keyword of a shape."""
+        shape = f"{words:d}{bigrams:d}{substring:d}"
         query = tsquery_of(WORDS if words else None, BIGRAMS if bigrams else None)
         # mainName and the search text are stored lower-cased (migration 0016)
         everywhere = contains(D.c.search_doc, PATTERN, lowered=True)
@@ -109,6 +111,7 @@ class Tiers:
         if query is None or phrase_query is None:
             # partial words or single characters only: substring matches alone (needs_substring)
             return Tiers(
+                shape=shape,
                 match=everywhere,
                 tier=case((in_main, 1), else_=5),
                 conditions={1: and_(everywhere, in_main), 5: and_(everywhere, not_(in_main))},
@@ -125,11 +128,12 @@ class Tiers:
             4: and_(words_match, not_(head)),
         }
         if not substring:
-            return Tiers(match=words_match, tier=word_tier, conditions=conditions)
+            return Tiers(shape=shape, match=words_match, tier=word_tier, conditions=conditions)
         only_substring = and_(everywhere, not_(words_match))
         conditions[1] = or_(conditions[1], and_(only_substring, in_main))
         conditions[5] = and_(only_substring, not_(in_main))
         return Tiers(
+            shape=shape,
             match=or_(words_match, everywhere),
             tier=case((words_match, word_tier), (in_main, 1), else_=5),
             conditions=conditions,
@@ -137,52 +141,48 @@ class Tiers:
         )
 
 
-# The search filters that are equalities over a column of the same name in resource_post and in
-# its copy resource_search_doc (mainCategory, a containment, is written per table; runPlatform and
-# gameVersion look at the files too: search/service.py).
-EqualFilter = Literal[
-    "section_code", "resource_type", "client_environment", "server_environment", "is_paid", "resource_state"
-]
-EQUAL_FILTERS: tuple[EqualFilter, ...] = get_args(EqualFilter)
+# A keyword search's statements are prepared once per shape of keyword and direction, every filter
+# in them (models/search/filters.py: DOC_CONDITIONS), and planned for their values at each run
+# ("custom", modhub.core.statements): how many rows a word matches decides a plan, and the filters
+# not given fold away. At most eight shapes, two directions, a window, five tiers and two counts:
+# a bounded number of statements on each connection.
+WINDOW_ROWS = bindparam("window", type_=Integer)
+EDGE = bindparam("edge", type_=BigInteger)
+BEYOND_ROWS = bindparam("beyond_rows", type_=Integer)
+COUNT_ROWS = bindparam("count_rows", type_=Integer)  # the cap + 1
 
 
-class SearchFilters(TypedDict, total=False):
-    """The search's filters by column name (None or absent: not filtered)."""
+def _window_statement(tiers: Tiers, desc: bool) -> Prepared:
+    """The window's matches (id, tier) and, in a last row, its oldest id (newest with asc) and how
+    many documents it read."""
 
-    section_code: str | None
-    resource_type: str | None
-    main_category: str | None
-    run_platform: str | None
-    client_environment: str | None
-    server_environment: str | None
-    is_paid: bool | None
-    resource_state: str | None
-    game_version: str | None
+    def build() -> CompoundSelect[Any]:
+        w = (
+            select(D.c.id, case((and_(tiers.match, *DOC_CONDITIONS), tiers.tier)).label("tier"))
+            .order_by(D.c.id.desc() if desc else D.c.id.asc())
+            .limit(WINDOW_ROWS)
+            .cte("w")
+        )
+        return (
+            select(w.c.id, w.c.tier, literal_column("NULL", Integer))
+            .where(w.c.tier.is_not(None))
+            .union_all(
+                select(
+                    func.min(w.c.id) if desc else func.max(w.c.id),
+                    literal_column("NULL", Integer),
+                    func.count(),
+                ).select_from(w)
+            )
+        )
 
-
-class Columns(Protocol):
-    """A table's column collection (its .c), by column name."""
-
-    def __getitem__(self, key: str, /) -> ColumnElement[Any]: ...
-
-
-def equal_filters(columns: Columns, filters: SearchFilters) -> list[ColumnElement[bool]]:
-    """column == value for each EQUAL_FILTERS filter given (columns: a table's column collection)."""
-    return [columns[name] == filters[name] for name in EQUAL_FILTERS if filters.get(name) is not None]
-
-
-def doc_filters(**filters: Unpack[SearchFilters]) -> list[ColumnElement[bool]]:
-    """The search filters over resource_search_doc's copies of the resource_post columns."""
-    clauses = equal_filters(D.c, filters)
-    if filters.get("main_category") is not None:
-        clauses.append(D.c.main_categories.op("@>")(func.jsonb_build_array(filters["main_category"])))
-    return clauses
+    name = f"modhub_search_window_{tiers.shape}_{'d' if desc else 'a'}"
+    return prepared(name, build, plan="custom")
 
 
 def ranked_ids(
     session: Session,
     keyword: str,
-    filters: list[ColumnElement[bool]],
+    filters: Params,
     order: str,
     *,
     offset: int,
@@ -192,27 +192,9 @@ def ranked_ids(
     """The postIds of one page of a keyword search by relevance (tiers, then postId), and the number
     of matches when the window held every document (else None: count_matches tells)."""
     (tiers, params), window = Tiers.of(keyword), window or WINDOW
+    params |= filters
     desc = order != "asc"
-    w = (
-        select(D.c.id, case((and_(tiers.match, *filters), tiers.tier)).label("tier"))
-        .order_by(D.c.id.desc() if desc else D.c.id.asc())
-        .limit(window)
-        .cte("w")
-    )
-    rows: Sequence[Row[int, int | None, int | None]] = (
-        session.execute(
-            select(w.c.id, w.c.tier, literal_column("NULL", Integer))
-            .where(w.c.tier.is_not(None))
-            .union_all(
-                select(
-                    func.min(w.c.id) if desc else func.max(w.c.id),
-                    literal_column("NULL", Integer),
-                    func.count(),
-                ).select_from(w)
-            ),
-            params,
-        )
-    ).all()
+    rows = _window_statement(tiers, desc).rows(session, params | {"window": window})
     edge, seen = next((r[0], r[2]) for r in rows if r[2] is not None)
     in_window: dict[int, list[int]] = {t: [] for t in TIERS}
     for post_id, tier, _ in rows:
@@ -220,48 +202,43 @@ def ranked_ids(
             in_window[tier].append(post_id)
     need, picked = offset + page_size, list[int]()
     for tier in TIERS if desc else reversed(TIERS):
-        condition = tiers.conditions.get(tier)
-        if condition is None:
+        if tier not in tiers.conditions:
             continue
         ids = sorted(in_window[tier], reverse=desc)
         missing = need - len(picked) - len(ids)
         if missing > 0 and seen >= window:  # the window holds too few: the rest from the index, beyond it
-            ids += _beyond(session, (condition, params), filters, edge, desc, missing)
+            beyond = _beyond_statement(tiers, tier, desc)
+            ids += [r[0] for r in beyond.rows(session, params | {"edge": edge, "beyond_rows": missing})]
         picked += ids[: need - len(picked)]
         if len(picked) >= need:
             break
     return picked[offset:], (sum(map(len, in_window.values())) if seen < window else None)
 
 
-def _beyond(
-    session: Session,
-    tier: tuple[ColumnElement[bool], Params],
-    filters: list[ColumnElement[bool]],
-    edge: int,
-    desc: bool,
-    limit: int,
-) -> list[int]:
-    """Up to limit ids of one tier (its condition and the keyword's parameters) older (desc) or
-    newer (asc) than edge, in order. One statement per tier, each only when the tiers before it
-    left the page short: reading them all at once cost 2 to 3 times more at a million resources
-    for a keyword of two words (a later tier's index read when an earlier one filled the page).
-    The inner query has no ORDER BY or LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier
-    through its index instead of walking the primary key in the hope of meeting its rows early."""
-    (condition, params), beyond = tier, D.c.id < edge if desc else D.c.id > edge
-    inner = select(D.c.id).where(condition, *filters, beyond).offset(0).subquery()
-    return list(
-        session.scalars(
-            select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc()).limit(limit), params
-        )
-    )
+def _beyond_statement(tiers: Tiers, tier: int, desc: bool) -> Prepared:
+    """Up to :beyond_rows ids of one tier older (desc) or newer (asc) than :edge, in order. One
+    statement per tier, each run only when the tiers before it left the page short: reading them
+    all at once cost 2 to 3 times more at a million resources for a keyword of two words (a later
+    tier's index read when an earlier one filled the page). The inner query has no ORDER BY or
+    LIMIT (OFFSET 0 fences it), so PostgreSQL reads the tier through its index instead of walking
+    the primary key in the hope of meeting its rows early."""
+
+    def build() -> Select[Any]:
+        beyond = D.c.id < EDGE if desc else D.c.id > EDGE
+        inner = select(D.c.id).where(tiers.conditions[tier], *DOC_CONDITIONS, beyond).offset(0).subquery()
+        return select(inner.c.id).order_by(inner.c.id.desc() if desc else inner.c.id.asc()).limit(BEYOND_ROWS)
+
+    name = f"modhub_search_tier{tier}_{tiers.shape}_{'d' if desc else 'a'}"
+    return prepared(name, build, plan="custom")
 
 
-def every_match(session: Session, keyword: str, filters: list[ColumnElement[bool]], order: str) -> list[int]:
+def every_match(session: Session, keyword: str, filters: Params, order: str) -> list[int]:
     """The definition that ranked_ids computes fast: every match ranked in one plain query by tier,
     then postId (both reversed with asc). For tests and bench/catalog_search_compare.py."""
     tiers, params = Tiers.of(keyword)
     by = [tiers.tier.asc(), D.c.id.desc()] if order != "asc" else [tiers.tier.desc(), D.c.id.asc()]
-    return list(session.scalars(select(D.c.id).where(tiers.match, *filters).order_by(*by), params))
+    stmt = select(D.c.id).where(tiers.match, *DOC_CONDITIONS).order_by(*by)
+    return list(session.scalars(stmt, params | filters))
 
 
 # From this many documents on, a keyword's words are counted first (count_matches): a common word
@@ -287,8 +264,8 @@ def broad_catalogue(session: Session) -> bool:
 
 
 def count_matches(
-    keyword: str, filters: list[ColumnElement[bool]], cap: int, *, words_first: bool = False
-) -> tuple[Select[int], Params]:
+    keyword: str, filters: Params, cap: int, *, words_first: bool = False
+) -> tuple[Prepared, Params]:
     """The statement counting the matches, at most cap + 1 of them, and its parameters.
 
     words_first (for a catalogue where a keyword's words often pass the cap): where the match is
@@ -298,8 +275,20 @@ def count_matches(
     count at a million resources 52 -> 21 ms. Where the words stay under the cap it costs a count
     more (the ten keywords of bench/catalog.py at 20,000 resources: 14 -> 23 ms in all)."""
     tiers, params = Tiers.of(keyword)
-    every = capped_count(select(D.c.id).where(tiers.match, *filters), cap)
-    if tiers.words is None or not words_first:
-        return every, params
-    words = capped_count(select(D.c.id).where(tiers.words, *filters), cap)
-    return select(case((words.scalar_subquery() > cap, cap + 1), else_=every.scalar_subquery())), params
+    words_first = words_first and tiers.words is not None
+
+    def capped(match: ColumnElement[bool]) -> Select[int]:
+        rows: Select[Any] = (
+            select(literal_column("1")).select_from(D).where(match, *DOC_CONDITIONS).limit(COUNT_ROWS)
+        )
+        return select(func.count()).select_from(rows.subquery())
+
+    def build() -> Select[int]:
+        every = capped(tiers.match)
+        if not words_first or tiers.words is None:
+            return every
+        words = capped(tiers.words).scalar_subquery()
+        return select(case((words >= COUNT_ROWS, COUNT_ROWS), else_=every.scalar_subquery()))
+
+    name = f"modhub_search_count_{tiers.shape}" + ("_words_first" if words_first else "")
+    return prepared(name, build, plan="custom"), params | filters | {"count_rows": cap + 1}

@@ -11,7 +11,10 @@ transaction: PostgreSQL plans the statement once, generically, where its automat
 feed page (a LIMIT parameter) on custom plans, and nothing else on the connection is affected
 (the plans of triggers and foreign-key checks stay PostgreSQL's own choice). Parameters are
 scalars (`= :post_id`) or arrays (`= ANY(:post_ids)`), never an expanding IN, whose text changes
-with the list's length.
+with the list's length. A statement whose best plan depends on its values (a keyword search's
+tiers: how many rows a word matches) is prepared with `plan="custom"`: its EXECUTE comes after
+`SET LOCAL plan_cache_mode = force_custom_plan` instead, and PostgreSQL plans each run for its
+values, as for a statement sent as text; the parsing and SQLAlchemy's compiling are still saved.
 The constants of the Select are inlined, so a plan still sees them (a partial index's predicate).
 
 Rows come back as tuples with the result processors of the selected columns' types applied
@@ -29,18 +32,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from sqlalchemy import BindParameter, exc, literal_column
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.orm import Session
-from sqlalchemy.sql import Select, visitors
+from sqlalchemy.sql import CompoundSelect, Select, visitors
 from sqlalchemy.types import TypeEngine
 
 PREPARED = "modhub.prepared"  # connection info key: the names prepared on that connection
 PREPARE_OPTION = "modhub_prepare"  # engine execution option: False runs each Select unprepared
 REGISTRY: dict[str, Prepared] = {}  # by name: one statement per name in a process
 GENERIC = "SET LOCAL plan_cache_mode = force_generic_plan; "  # before an EXECUTE in autocommit
+CUSTOM = "SET LOCAL plan_cache_mode = force_custom_plan; "  # the same, for plan="custom"
+PLANS = {"generic": GENERIC, "custom": CUSTOM}
+Plan = Literal["generic", "custom"]
+Statement = Select[Any] | CompoundSelect[Any]  # a SELECT, or a UNION of them
 # SQLSTATE of a failed EXECUTE -> the _Built text that sends it again: missing, stale, present
 _AGAIN = {"26000": "prepare_and_execute", "0A000": "replace_and_execute", "42P05": "replace_and_execute"}
 _MARKER = re.compile(r"__modhub_(\d+)__")
@@ -50,15 +57,15 @@ class Prepared:
     """One SELECT, prepared on each PostgreSQL connection under `name` (unique per statement)."""
 
     name: str
-    select: Select[Any]
+    select: Statement
 
-    def __init__(self, name: str, select: Select[Any]):
+    def __init__(self, name: str, select: Statement, *, plan: Plan = "generic"):
         # Two threads may build the same statement at once (a lazily built one): the same Select
         # under the same name is the same statement; another Select under it would not be.
         kept = REGISTRY.setdefault(name, self)
         if kept is not self and not kept.select.compare(select):
             raise ValueError(f"a prepared statement is named {name} already")
-        self.name, self.select = name, select
+        self.name, self.select, self.plan = name, select, PLANS[plan]
         self._built: _Built | None = None
 
     def prepare_sql(self, dialect: Dialect) -> str:
@@ -68,13 +75,21 @@ class Prepared:
     def rows(self, session: Session, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
         """The statement's rows for params (every bind parameter without a value in the Select)."""
         conn = session.connection()
-        dialect = conn.dialect
-        if dialect.name != "postgresql" or not conn.get_execution_options().get(PREPARE_OPTION, True):
+        if not _prepares(conn):
             return session.execute(self.select, params).all()
-        built = self._built or self._build(dialect)
+        return self._rows(conn, params)
+
+    def rows_on(self, conn: Connection, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+        """The same on a connection of one's own (a search's count, on its counting thread)."""
+        if not _prepares(conn):
+            return conn.execute(self.select, params).all()
+        return self._rows(conn, params)
+
+    def _rows(self, conn: Connection, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+        built = self._built or self._build(conn.dialect)
         done: set[str] = conn.connection.info.setdefault(PREPARED, set())
         args = built.arguments(params)
-        generic = GENERIC if getattr(conn.connection.dbapi_connection, "autocommit", False) else ""
+        generic = self.plan if getattr(conn.connection.dbapi_connection, "autocommit", False) else ""
         try:
             sent = built.execute if self.name in done else built.prepare_and_execute
             rows, description = _send(conn, generic + sent, args)
@@ -96,16 +111,32 @@ class Prepared:
         return self._built
 
 
+def prepared(name: str, build: Callable[[], Statement], *, plan: Plan = "generic") -> Prepared:
+    """The statement prepared under name, its Select built by build() at the first use (statements
+    made per combination of their parts: a keyword search's, models/search/tiers.py)."""
+    kept = REGISTRY.get(name)
+    return kept if kept is not None else Prepared(name, build(), plan=plan)
+
+
+def _prepares(conn: Connection) -> bool:
+    """Whether statements are prepared on this connection: PostgreSQL's, unless switched off."""
+    return conn.dialect.name == "postgresql" and conn.get_execution_options().get(PREPARE_OPTION, True)
+
+
 def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
     """One round trip (an EXECUTE, after PREPARE or DEALLOCATE and PREPARE), its rows and their
-    description. A DBAPI error is raised as SQLAlchemy's DBAPIError, the connection invalidated on
-    a disconnect."""
+    description. The engine's before_cursor_execute listeners see it and may rewrite it (a
+    counting connection's prefix: models/search/counting.py), its after_cursor_execute ones see it
+    as sent. A DBAPI error is raised as
+    SQLAlchemy's DBAPIError, the connection invalidated on a disconnect."""
     dialect, fairy = conn.dialect, conn.connection
     cursor = fairy.dbapi_connection.cursor()  # type: ignore[union-attr]
     for listener in conn.dispatch.before_cursor_execute:
-        listener(conn, cursor, sql, args, None, False)
+        sql, args = listener(conn, cursor, sql, args, None, False)
     try:
         cursor.execute(sql, args)
+        for after in conn.dispatch.after_cursor_execute:
+            after(conn, cursor, sql, args, None, False)
         return cursor.fetchall(), cursor.description
     except dialect.loaded_dbapi.Error as error:
         gone = dialect.is_disconnect(error, fairy.dbapi_connection, cursor)
@@ -121,7 +152,7 @@ def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
 class _Built:
     """A Prepared's SQL for one dialect: PREPARE and EXECUTE texts, argument order, processors."""
 
-    def __init__(self, name: str, select: Select[Any], dialect: Dialect):
+    def __init__(self, name: str, select: Statement, dialect: Dialect):
         # The Select's constants inline (a plan must see them: a partial index's predicate, a
         # CASE's values), each bind parameter without a value as $n of its own type.
         order: list[str] = []
@@ -137,7 +168,7 @@ class _Built:
                 kinds[element.key] = element.type
             return literal_column(f"__modhub_{order.index(element.key) + 1}__", element.type)
 
-        swapped = cast(Select[Any], visitors.replacement_traverse(cast(Any, select), {}, positional))
+        swapped = cast(Statement, visitors.replacement_traverse(cast(Any, select), {}, positional))
         body = str(swapped.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
         body = _MARKER.sub(lambda m: f"${m.group(1)}", body)
         types = [dialect.type_compiler_instance.process(kinds[n]) for n in order]

@@ -5,6 +5,7 @@ a total beyond the cap is reported as a lower bound."""
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 
 import pytest
@@ -17,6 +18,8 @@ from models.catalog.tables import ResourcePost as P
 from models.search import counting, service, tiers
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import contains, like_pattern
+from models.search.filters import doc_filters
+from modhub.core.statements import CUSTOM
 from modhub.db import Database
 from tests.functional.search.test_search_http import PATHS, get
 from tests.helpers.search import ids
@@ -42,11 +45,12 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
     all; each page, in both directions and past the last page, equals the plain ranking."""
     keywords = ("shader", "shader pack", "PACK SHADER", "光影", "hader pa", "ader", "pack 光影", "zzz", "k")
     filters = (
-        [],
-        [D.c.section_code == "terraria"],
-        [D.c.resource_type == "shader"],
-        tiers.doc_filters(is_paid=True),
-        tiers.doc_filters(main_category="graphics"),
+        doc_filters(),
+        doc_filters(section_code="terraria"),
+        doc_filters(resource_type="shader"),
+        doc_filters(is_paid=True),
+        doc_filters(main_category="graphics"),
+        doc_filters(section_code="minecraft", is_paid=False),
     )
     with db.session() as session:
         for keyword, where, order in itertools.product(keywords, filters, ("desc", "asc")):
@@ -61,14 +65,19 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
                 counted = {
                     cap: tiers.count_matches(keyword, where, cap, words_first=words_first) for cap in (100, 2)
                 }
-                assert session.scalar(*counted[100]) == len(expected), (keyword, where, words_first)
-                assert session.scalar(*counted[2]) == min(len(expected), 3), (keyword, where, words_first)
+                assert count(session, *counted[100]) == len(expected), (keyword, where, words_first)
+                assert count(session, *counted[2]) == min(len(expected), 3), (keyword, where, words_first)
+
+
+def count(session, statement, params) -> int:
+    """A count_matches statement's count, run in the session."""
+    return statement.rows(session, params)[0][0]
 
 
 def test_tiers_follow_the_documented_order(db, shelf):
     with db.session() as session:
-        found = tiers.every_match(session, "shader pack", [], "desc")
-        partial = tiers.every_match(session, "shader", [], "desc")
+        found = tiers.every_match(session, "shader pack", doc_filters(), "desc")
+        partial = tiers.every_match(session, "shader", doc_filters(), "desc")
         names = dict(session.execute(select(P.id, P.main_name).where(P.id.in_(partial))).all())
     kinds = [names[i].split()[0] for i in found]
     # phrase in the titles, words in the titles, in tags, in the introduction (光影包: 'shader' in
@@ -196,7 +205,8 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     counted_in, sent = [], []
 
     def spy(conn, cursor, statement, parameters, context, executemany):
-        if statement.startswith("SELECT count(*)"):
+        # the keyword's count is prepared (modhub_search_count_...), the filters' count a SELECT
+        if statement.startswith("SELECT count(*)") or "EXECUTE modhub_search_count_" in statement:
             counted_in.append(threading.current_thread().name)
 
     def spy_sent(conn, cursor, statement, parameters, context, executemany):  # as sent, after every listener
@@ -217,9 +227,11 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
         event.remove(Engine, "after_cursor_execute", spy_sent)
     in_counting_threads = all(name.startswith(counting.THREAD_PREFIX) for name in counted_in)
     assert len(counted_in) == 3 and in_counting_threads, counted_in
-    # one round trip a count: its setting for itself, then the count, in one implicit transaction
+    # one round trip a count: its settings for itself, then the count (the keyword's prepared on
+    # the connection's first use), in one implicit transaction
     assert len(sent) == 3, sent
-    assert all(s.startswith(counting.NO_SEQSCAN) and "; SELECT count(*)" in s for s in sent), sent
+    counts = ("; SELECT count(*)", "; EXECUTE modhub_search_count_")
+    assert all(s.startswith(counting.NO_SEQSCAN) and any(c in s for c in counts) for s in sent), sent
 
 
 def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeypatch):
@@ -232,15 +244,16 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
 
     def spy(conn, cursor, statement, parameters, context, executemany):
         if threading.current_thread().name.startswith(counting.THREAD_PREFIX):
-            counts.append(statement.split(None, 2)[1])
+            counts.append(re.search(r"EXECUTE (modhub_search_count_\w+)", statement)[1])
 
     event.listen(Engine, "before_cursor_execute", spy)
     try:
-        for documents, form in ((10**9, "count(*)"), (-1, "CASE")):  # -1: never analyzed
+        for documents, words_first in ((10**9, False), (-1, True)):  # -1: never analyzed
             monkeypatch.setattr(tiers, "WORDS_FIRST_FROM", documents)
             tiers._documents.clear()
             page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
-            assert page["total"] == 7 and counts[-1] == form, (documents, counts)
+            assert page["total"] == 7, (documents, counts)
+            assert counts[-1].endswith("_words_first") == words_first, (documents, counts)
     finally:
         event.remove(Engine, "before_cursor_execute", spy)
 
@@ -272,3 +285,42 @@ def test_a_count_turns_sequential_scans_off_for_itself_only(live_catalogue):
         with raw.cursor() as cursor:  # past the engine's listeners: as the server holds it
             cursor.execute("SHOW enable_seqscan")
             assert cursor.fetchone()[0] == "on"
+
+
+def test_a_keyword_search_sends_the_same_prepared_statements_whatever_its_filters(
+    live_catalogue, monkeypatch
+):
+    """A keyword search's statements are prepared per shape of keyword and direction, each filter
+    in them as an optional condition (models/search/filters.py), and planned for their values
+    (force_custom_plan): a new combination of filters prepares nothing new, and each filters."""
+    monkeypatch.setattr(tiers, "WINDOW", 1)  # every tier read past the window, and the count awaited
+    mod = live_catalogue.add(1, main_name="Lantern Glow", resource_type="mod", main_categories=["tech"])
+    shader = live_catalogue.add(1, main_name="Lantern Light", resource_type="shader", is_paid=True)
+    sent: dict[str, set[str]] = {}
+
+    def spy(conn, cursor, statement, parameters, context, executemany):
+        for name in re.findall(r"EXECUTE (modhub_search_\w+)", statement):
+            sent.setdefault(name, set()).add(statement.split("; ", 1)[0] + "; ")
+
+    combinations = [
+        ({}, mod + shader),
+        ({"resourceType": "mod"}, mod),
+        ({"resourceType": "shader", "isPaid": "true"}, shader),
+        ({"mainCategory": "tech", "isPaid": "false"}, mod),
+        ({"sectionCode": "terraria"}, []),
+    ]
+    names = []
+    event.listen(Engine, "before_cursor_execute", spy)
+    try:
+        for params, expected in combinations:
+            sent.clear()
+            found = get(live_catalogue.signed, PATHS[0], keyword="lantern", **params)
+            assert sorted(ids(found)) == sorted(expected), params
+            names.append(set(sent))
+    finally:
+        event.remove(Engine, "before_cursor_execute", spy)
+    # a word, and a substring of a longer word: shape 101 (Tiers.shaped), five tiers
+    tier_reads = {f"modhub_search_tier{n}_101_d" for n in range(1, 6)}
+    assert names[0] == {"modhub_search_window_101_d", "modhub_search_count_101", *tier_reads}, names[0]
+    assert all(n == names[0] for n in names), names
+    assert {prefix for prefixes in sent.values() for prefix in prefixes} <= {CUSTOM, counting.NO_SEQSCAN}

@@ -1,7 +1,10 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
+from handlers.resources import kept_json
+from models.catalog import service as catalog
 from models.search import service as search_domain
 from models.search import sync as sync_domain
+from modhub.jsontext import Raw
 from modhub.web import ok, platform, reads_only, session
 
 FILTERS = (
@@ -29,9 +32,22 @@ def search(page_num=1, page_size=20, order="desc", **params):
             page_num=page_num,
             page_size=page_size,
             order=order,
+            summaries=_kept_summaries,
             **filters,
         )
     )
+
+
+def _kept_summaries(post_ids: list[int]) -> dict[int, Raw]:
+    """The ModSummaryVO of the listed posts among post_ids as their JSON text, by id: the records
+    a batch keeps (models.record_cache), the missing ones read in one statement and kept."""
+    display = platform().display
+    texts = kept_json(
+        "summary",
+        post_ids,
+        lambda ids: dict(zip(ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)),
+    )
+    return {i: Raw(text) for i, text in texts.items() if text != b"null"}
 
 
 def sync(cursor=None, size=100, **_):

@@ -22,20 +22,48 @@ import orjson
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+class Raw:
+    """JSON text kept from an earlier serialization (a kept record), written as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes):
+        self.text = text
+
+
 def dumps(data: Any, default: Callable[[Any], Any] | None = None) -> str:
-    """Compact JSON text (no spaces, non-ASCII characters as they are)."""
+    """Compact JSON text (no spaces, non-ASCII characters as they are); a Raw as its text."""
     try:
-        return orjson.dumps(data, default=default, option=_OPTIONS).decode()
+        return orjson.dumps(data, default=_with_raw(default, orjson.Fragment), option=_OPTIONS).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=default)
+        return _standard(data, default)
 
 
 def dumps_bytes(data: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """dumps() as UTF-8 bytes (orjson's own output: no text in between)."""
     try:
-        return orjson.dumps(data, default=default, option=_OPTIONS)
+        return orjson.dumps(data, default=_with_raw(default, orjson.Fragment), option=_OPTIONS)
     except orjson.JSONEncodeError:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=default).encode()
+        return _standard(data, default).encode()
+
+
+def _standard(data: Any, default: Callable[[Any], Any] | None) -> str:
+    """The standard library's text, a Raw read back into its value."""
+    kept = _with_raw(default, loads)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=kept)
+
+
+def _with_raw(default: Callable[[Any], Any] | None, write: Callable[[bytes], Any]) -> Callable[[Any], Any]:
+    """default, with a Raw written by write(its text)."""
+
+    def with_raw(value: Any) -> Any:
+        if isinstance(value, Raw):
+            return write(value.text)
+        if default is None:
+            raise TypeError(f"Type is not JSON serializable: {type(value).__name__}")
+        return default(value)
+
+    return with_raw
 
 
 # A run of 20 digits may be an integer beyond 64 bits (orjson would give a float).

@@ -6,6 +6,7 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import Exists, Select, UnaryExpression, exists, func, or_, select
@@ -88,6 +89,9 @@ def _by(key: SortKey, post_id: SortKey, order: str) -> list[UnaryExpression[Any]
     return [key.asc(), post_id.asc()] if order == "asc" else [key.desc(), post_id.desc()]
 
 
+# The records of a page's ids, by id (the listed ones): ModSummaryVO, or its JSON text (jsontext.Raw).
+Summaries = Callable[[list[int]], Mapping[int, Any]]
+
 # A search counts its matches up to the deepest offset a page may start at (MAX_OFFSET): every
 # reachable page is counted, and a broad keyword at a million resources is not counted in full.
 TOTAL_CAP = MAX_OFFSET
@@ -158,15 +162,16 @@ def _tiered_page(
     *,
     offset: int,
     page_size: int,
-    display: Display,
-) -> tuple[int, bool, list[ModSummary]]:
+    summaries: Summaries,
+) -> tuple[int, bool, list[Any]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
-    count up to the cap, then the page's records by id (one statement)."""
+    count up to the cap, then the page's records by id (summaries: one statement, or none for
+    records kept)."""
     where = doc_filters(**filters)
     words_first = broad_catalogue(session)
     count = count_beside(session, *count_matches(keyword, where, TOTAL_CAP, words_first=words_first))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
-    found = summaries_by_ids(session, post_ids=ids, display=display, listed_only=False)
+    found = summaries(ids) if ids else {}
     return *_capped(count(total)), [found[i] for i in ids if i in found]
 
 
@@ -188,8 +193,11 @@ def search(
     order: str = "desc",
     page_num: int = 1,
     page_size: int = 20,
+    summaries: Summaries | None = None,
 ) -> dict[str, Any]:
-    """PageResult of ModSummaryVO: listed posts matching keyword and every given filter."""
+    """PageResult of ModSummaryVO: listed posts matching keyword and every given filter. A keyword
+    search by relevance takes its page's records from summaries (the handler's: the records the
+    record cache keeps, as their JSON text) when given."""
     offset = check_page(page_num=page_num, page_size=page_size)
     keyword = (keyword or "").strip()
     backend = backend_for(session)
@@ -206,8 +214,18 @@ def search(
     )
     by_files = run_platform is not None or game_version is not None  # the tiers read no files
     if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch) and not by_files:
+
+        def summaries_of(post_ids: list[int]) -> dict[int, Any]:
+            return summaries_by_ids(session, post_ids=post_ids, display=display, listed_only=False)
+
         total, exact, items = _tiered_page(
-            session, keyword, filters, order or "desc", offset=offset, page_size=page_size, display=display
+            session,
+            keyword,
+            filters,
+            order or "desc",
+            offset=offset,
+            page_size=page_size,
+            summaries=summaries or summaries_of,
         )
     else:
         stmt = select(P).where(listed_clause(), *_filters(session, filters))

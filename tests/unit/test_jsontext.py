@@ -67,3 +67,13 @@ def test_loads_reads_what_json_reads(text):
 def test_loads_refuses_what_json_refuses():
     with pytest.raises(json.JSONDecodeError):
         jsontext.loads('{"a":')
+
+
+@pytest.mark.parametrize("around", [{"n": 1}, {"n": 2**70}, {"n": "\ud800"}])  # orjson, then json's
+def test_raw_text_is_written_as_it_is(around):
+    """A Raw (a kept record's JSON text) stands in the text as it is, in orjson's text and in the
+    standard library's (where orjson refuses the data around it)."""
+    kept = '{"postId":7,"mainName":"光影"}'
+    text = jsontext.dumps({**around, "list": [jsontext.Raw(kept.encode()), None]}, default=_default)
+    assert text == _json({**around, "list": [json.loads(kept), None]})
+    assert jsontext.dumps_bytes([jsontext.Raw(b"[1,2]")]) == b"[[1,2]]"

@@ -1,6 +1,7 @@
-"""Detail and batch records kept between requests (models.record_cache): a kept record is served
-without a database statement, and a change made through the domain (update, visibility change,
-deletion) is seen by the very next read, in this process and in every other one."""
+"""Detail and batch records kept between requests (models.record_cache), which a keyword search's
+page takes too: a kept record is served without a database statement, and a change made through
+the domain (update, visibility change, deletion) is seen by the very next read, in this process
+and in every other one."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.support import Creds
 
 DETAIL = "/openapi/v2/mods/{}"
 BATCH = "/openapi/v2/mods"
+SEARCH = "/openapi/v2/mods/search"
 
 
 @pytest.fixture()
@@ -69,6 +71,35 @@ def test_batch_reads_only_the_ids_it_does_not_keep(signed, cat, statements):
     assert statements == []  # a and the unknown id are both kept
     assert [r and r["postId"] for r in answer] == [None, a, a]
     assert [r["postId"] for r in data(signed.post(BATCH, json={"postIds": [b, a]}))] == [b, a]
+
+
+def test_a_keyword_search_takes_its_records_from_the_kept_ones(signed, cat, db, display, platform, request):
+    """A keyword search by relevance reads its page's ids, then the records a batch keeps: the
+    search keeps what it read, a kept record needs no statement, and a change is seen by the next
+    search."""
+    a, b = cat.post(main_name="Lantern Glow"), cat.post(main_name="Lantern Light")
+    sent: list[str] = []
+
+    def spy(*args) -> None:
+        sent.append(args[2])
+
+    engine = platform.db.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute", spy)
+    request.addfinalizer(lambda: event.remove(engine, "before_cursor_execute", spy))
+
+    def summaries_read() -> int:  # the statement that reads summaries by id (models.catalog.reads)
+        return sum("modhub_summary_" in statement for statement in sent)
+
+    first = signed.get(SEARCH, params={"keyword": "lantern"})
+    assert [r["postId"] for r in data(first)["list"]] == [b, a] and summaries_read() == 1
+    sent.clear()
+    assert data(signed.post(BATCH, json={"postIds": [a, b]})) == data(first)["list"][::-1]
+    assert sent == []  # the search kept them
+    again = signed.get(SEARCH, params={"keyword": "lantern"})
+    assert data(again) == data(first) and sent and summaries_read() == 0
+    _change(db, display, post_id=a, main_name="Lantern Renamed")
+    names = [r["mainName"] for r in data(signed.get(SEARCH, params={"keyword": "lantern"}))["list"]]
+    assert names == ["Lantern Light", "Lantern Renamed"] and summaries_read() == 1
 
 
 def test_kept_records_are_answered_on_the_event_loop(signed, cat, monkeypatch):

@@ -934,6 +934,12 @@ export interface paths {
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
          *
+         *     Freshness: which resources match, and their order, are read live. A keyword search by
+         *     relevance answers with the summaries the batch operation keeps, so, as there, a change of
+         *     a resource is seen by the next request and the counters and statistics inside a summary
+         *     (viewsCount, downloadCount, likeCount, collectionCount, commentCount, averageRating,
+         *     ratingCount, stats) may lag by up to 30 s (MODHUB_RECORD_CACHE_SECONDS).
+         *
          *     Same operation (same handler) also served at:
          *
          *     - `GET /openapi/v2/resource/query` (queryResources)
@@ -979,6 +985,12 @@ export interface paths {
          *     game version, and `runPlatform` also matches a resource through one of its files; together,
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
+         *
+         *     Freshness: which resources match, and their order, are read live. A keyword search by
+         *     relevance answers with the summaries the batch operation keeps, so, as there, a change of
+         *     a resource is seen by the next request and the counters and statistics inside a summary
+         *     (viewsCount, downloadCount, likeCount, collectionCount, commentCount, averageRating,
+         *     ratingCount, stats) may lag by up to 30 s (MODHUB_RECORD_CACHE_SECONDS).
          *
          *     Same operation (same handler) also served at:
          *

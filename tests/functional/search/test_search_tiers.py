@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import String, event, func, literal_column, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost as P
@@ -19,7 +20,7 @@ from models.search import counting, service, tiers
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import contains, like_pattern
 from models.search.filters import doc_filters
-from modhub.core.statements import CUSTOM
+from modhub.core.statements import CUSTOM, PREPARE_OPTION
 from modhub.db import Database
 from tests.functional.search.test_search_http import PATHS, get
 from tests.helpers.search import ids
@@ -324,3 +325,28 @@ def test_a_keyword_search_sends_the_same_prepared_statements_whatever_its_filter
     assert names[0] == {"modhub_search_window_101_d", "modhub_search_count_101", *tier_reads}, names[0]
     assert all(n == names[0] for n in names), names
     assert {prefix for prefixes in sent.values() for prefix in prefixes} <= {CUSTOM, counting.NO_SEQSCAN}
+
+
+def test_with_prepared_statements_off_a_keyword_search_sends_its_selects(live_catalogue):
+    """Behind a pooler (MODHUB_DB_PREPARED_STATEMENTS=off) a keyword search's statements, its
+    count on the counting connections included, are sent as SELECTs with their values, and the
+    filters not given fold away there too."""
+    glow = live_catalogue.add(1, main_name="Lantern Glow", resource_type="mod")
+    live_catalogue.add(1, main_name="Lantern Light", resource_type="shader")
+    engine = live_catalogue.db.engine.execution_options(**{PREPARE_OPTION: False})
+    sent: list[str] = []
+
+    def spy(conn, cursor, statement, parameters, context, executemany):
+        sent.append(statement)
+
+    event.listen(Engine, "after_cursor_execute", spy)  # as sent, after every listener
+    try:
+        with Session(engine) as session:
+            mods = doc_filters(resource_type="mod")
+            page, total = tiers.ranked_ids(session, "lantern", mods, "desc", offset=0, page_size=20)
+            count = counting.count_beside(session, *tiers.count_matches("lantern", mods, 100))()
+    finally:
+        event.remove(Engine, "after_cursor_execute", spy)
+    assert (page, total, count) == (glow, 1, 1)
+    assert sent and not any("PREPARE" in s or "EXECUTE" in s for s in sent), sent
+    assert any(s.startswith(counting.NO_SEQSCAN) for s in sent), sent  # the count, beside

@@ -16,9 +16,10 @@ count is sent after `SET LOCAL enable_seqscan = off` in the same query string: o
 transaction, one round trip (BEGIN, SET LOCAL, the count and ROLLBACK were four), and nothing
 left on the connection for a pooler to hand on (PgBouncer's transaction mode). The same prefix
 carries the statement time-out and the JIT setting of the app's own connections (read once), so
-a count is bounded as every other statement is. A session bound to one connection (the tests'
-rolled-back transaction) or to SQLite counts in line, after the page: another connection would
-not see its uncommitted rows.
+a count is bounded as every other statement is; the connections start with the app's
+application_name, and prepare the keyword's count as the app's prepare their reads. A session
+bound to one connection (the tests' rolled-back transaction) or to SQLite counts in line, after
+the page: another connection would not see its uncommitted rows.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from modhub.core.statements import PREPARE_OPTION, Prepared
 THREADS = 4  # counts running at once per process; more wait in the executor's queue
 THREAD_PREFIX = "search-count"  # the counting threads' names
 NO_SEQSCAN = "SET LOCAL enable_seqscan = off; "  # before each count, in its own query string
-SETTINGS = "SELECT current_setting('statement_timeout'), current_setting('jit')"
+SETTINGS = (
+    "SELECT current_setting('statement_timeout'), current_setting('jit'), current_setting('application_name')"
+)
 
 
 class _State(TypedDict, total=False):
@@ -129,13 +132,14 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
             # statement time-out, no JIT), which a count holds too, set for its own transaction
             # (per transaction, not per connection: a pooler hands the server connection on)
             with engine.connect() as connection:
-                timeout, jit = connection.exec_driver_sql(SETTINGS).one()
+                timeout, jit, name = connection.exec_driver_sql(SETTINGS).one()
             counting = create_engine(
                 engine.url,
                 pool_size=THREADS,
                 max_overflow=0,
                 pool_recycle=1800,
                 isolation_level="AUTOCOMMIT",
+                connect_args={"application_name": name},  # the app's, in pg_stat_activity
                 # prepared statements as on the app's connections (off behind a pooler)
                 execution_options={PREPARE_OPTION: engine.get_execution_options().get(PREPARE_OPTION, True)},
             )

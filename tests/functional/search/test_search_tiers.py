@@ -261,11 +261,16 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
 
 def test_a_count_is_bounded_by_the_apps_statement_time_out(settings, pg_engine):
     """The counting connections hold the statement time-out and the JIT setting the app's own
-    connections start with (modhub.db.connect_args), set for each count's own transaction."""
-    db = Database.from_settings(settings.replace(db_statement_timeout_seconds=0.2))
+    connections start with (modhub.db.connect_args), set for each count's own transaction, and
+    the app's application_name."""
+    db = Database.from_settings(
+        settings.replace(db_statement_timeout_seconds=0.2, db_application_name="modhub-count-test")
+    )
     try:
         _, counting_engine = counting._counting(db.engine)
         assert counting._scalar(counting_engine, select(func.current_setting("jit"))) == "off"
+        name = select(func.current_setting("application_name"))
+        assert counting._scalar(counting_engine, name) == "modhub-count-test"
         with pytest.raises(OperationalError, match="statement timeout"):
             counting._scalar(counting_engine, select(func.pg_sleep(2)))
     finally:

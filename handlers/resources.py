@@ -9,7 +9,7 @@ from modhub.envelope import dumps_bytes
 from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, reads_only, session
 
 
-def kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
+def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
     """UTF-8 JSON of each record by post id (b'null' when absent), kept between requests
     (models.record_cache): a batch joins the bytes of its records without serializing again."""
     return platform().records.kept_json(
@@ -22,15 +22,21 @@ def kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
     )
 
 
-def get_batch(body: dict, **_):
-    """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
-    post_ids = body["postIds"]
+def kept_summaries(post_ids: list[int]) -> dict[int, bytes]:
+    """UTF-8 JSON of each ModSummaryVO by post id (b'null' when not listed): the kept ones, the
+    rest read in one statement and kept (a batch's records, and a keyword search page's)."""
     display = platform().display
-    texts = kept_json(
+    return _kept_json(
         "summary",
         post_ids,
         lambda ids: dict(zip(ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)),
     )
+
+
+def get_batch(body: dict, **_):
+    """List of ModSummaryVO (or null) in request order (batchGetMods, getResourceBatch)."""
+    post_ids = body["postIds"]
+    texts = kept_summaries(post_ids)
     return ok_tagged_json(b"[" + b",".join([texts[i] for i in post_ids]) + b"]", data_type=2)
 
 
@@ -70,7 +76,7 @@ def _kept_only(kind: str, post_ids: list[int]) -> dict[int, bytes] | None:
 
 def get_detail(post_id: int, **_):
     """ModDetailVO of one resource (getModDetail, getResourceDetail)."""
-    return _detail_answer(post_id, kept_json("detail", [post_id], _read_detail)[post_id])
+    return _detail_answer(post_id, _kept_json("detail", [post_id], _read_detail)[post_id])
 
 
 def _detail_on_loop(post_id: int, **_):

@@ -1,7 +1,6 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
-from handlers.resources import kept_json
-from models.catalog import service as catalog
+from handlers.resources import kept_summaries
 from models.search import service as search_domain
 from models.search import sync as sync_domain
 from modhub.jsontext import Raw
@@ -40,14 +39,8 @@ def search(page_num=1, page_size=20, order="desc", **params):
 
 def _kept_summaries(post_ids: list[int]) -> dict[int, Raw]:
     """The ModSummaryVO of the listed posts among post_ids as their JSON text, by id: the records
-    a batch keeps (models.record_cache), the missing ones read in one statement and kept."""
-    display = platform().display
-    texts = kept_json(
-        "summary",
-        post_ids,
-        lambda ids: dict(zip(ids, catalog.get_batch(session(), post_ids=ids, display=display), strict=True)),
-    )
-    return {i: Raw(text) for i, text in texts.items() if text != b"null"}
+    a batch keeps (handlers.resources.kept_summaries)."""
+    return {i: Raw(text) for i, text in kept_summaries(post_ids).items() if text != b"null"}
 
 
 def sync(cursor=None, size=100, **_):

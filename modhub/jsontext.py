@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import orjson
@@ -53,8 +54,10 @@ def _standard(data: Any, default: Callable[[Any], Any] | None) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=kept)
 
 
+@cache
 def _with_raw(default: Callable[[Any], Any] | None, write: Callable[[bytes], Any]) -> Callable[[Any], Any]:
-    """default, with a Raw written by write(its text)."""
+    """default, with a Raw written by write(its text): made once per default (every answer's
+    serialization asks for it)."""
 
     def with_raw(value: Any) -> Any:
         if isinstance(value, Raw):

@@ -1,6 +1,6 @@
 """The search filters: which ones a request gives and their conditions, over resource_post's
 columns (models/search/service.py) and over the copies resource_search_doc holds of them
-(models/search/tiers.py: conditions built once for each combination of filters, values bound)."""
+(models/search/tiers.py: every filter in every statement, built once, its value bound)."""
 
 from __future__ import annotations
 

@@ -127,8 +127,8 @@ def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
     """One round trip (an EXECUTE, after PREPARE or DEALLOCATE and PREPARE), its rows and their
     description. The engine's before_cursor_execute listeners see it and may rewrite it (a
     counting connection's prefix: models/search/counting.py), its after_cursor_execute ones see it
-    as sent. A DBAPI error is raised as
-    SQLAlchemy's DBAPIError, the connection invalidated on a disconnect."""
+    as sent. A DBAPI error is raised as SQLAlchemy's DBAPIError, the connection invalidated on a
+    disconnect."""
     dialect, fairy = conn.dialect, conn.connection
     cursor = fairy.dbapi_connection.cursor()  # type: ignore[union-attr]
     for listener in conn.dispatch.before_cursor_execute:

@@ -18,6 +18,7 @@ import pytest
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own (a first-result hook): it would answer 2
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: three workers per two cores. Some long tests wait (on a worker process, a
     private PostgreSQL or Redis, a production-timed sweep, Chromium), so a few more workers than

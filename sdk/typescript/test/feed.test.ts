@@ -73,7 +73,9 @@ test("a deletion is a tombstone of the next walk and a verified resource.deleted
   assert.deepEqual(changes, [{ kind: "delete", postId: victim }]);
   assert.notEqual(walker.cursor, firstCursor);
 
-  await Promise.race([delivered, new Promise((_, fail) => setTimeout(() => fail(new Error("no delivery in 15 s")), 15_000))]);
+  let deadline: NodeJS.Timeout | undefined; // cleared: a pending timer would keep the file's process 15 s
+  await Promise.race([delivered, new Promise((_, fail) => (deadline = setTimeout(() => fail(new Error("no delivery in 15 s")), 15_000)))])
+    .finally(() => clearTimeout(deadline));
   const { headers, body } = deliveries[0]!;
   const hooks = new WebhookReceiver({ secrets: secret });
   const event = await hooks.verify<{ postId: number }>(headers, body);

@@ -3,10 +3,8 @@ envelope, with the Flask site pages mounted beside the API in the same ASGI app.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import importlib
-import json
 import logging
 import os
 import weakref
@@ -15,10 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 import connexion
-import yaml
 from connexion.middleware.context import ContextMiddleware
 from connexion.middleware.exceptions import ExceptionMiddleware
 from connexion.middleware.lifespan import LifespanMiddleware
@@ -31,6 +27,7 @@ from models import record_cache
 from models.downloads.counting import LocalCounter, RedisCounter, counter_over
 from models.record_cache import RecordCache, RedisGeneration
 from modhub import bridge, errors_http, metrics, spec_check
+from modhub.contract import Contract
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.core.errors import not_implemented
@@ -54,52 +51,10 @@ from modhub.validation import VALIDATORS
 from modhub.web import HANDLER_THREADS, Operation
 
 log = logging.getLogger(__name__)
-SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.yaml"
 DOCS_PATH = "/openapi/v2/meta/docs"
 spec_check.install()  # Connexion's check of the contract, with jsonschema_rs: 2 s less per start
 
 
-@dataclass
-class Contract:
-    """The contract, read once: the parsed document and its served JSON and YAML forms."""
-
-    document: dict
-    yaml_bytes: bytes
-    json_bytes: bytes
-
-    @classmethod
-    def load(cls, path: Path = SPEC_PATH) -> Contract:
-        """Read and parse openapi.yaml (libyaml's parser when PyYAML has it: about 8 times
-        faster than the pure-Python one on this 600 kB file).
-
-        A file parsed once in this process (same path, size and modification time) is not
-        parsed again: the caller gets its own deep copy of the parsed document.
-        """
-        stat = path.stat()
-        key = (str(path), stat.st_size, stat.st_mtime_ns)
-        if key not in _PARSED:
-            raw = path.read_bytes()
-            document = yaml.load(raw, Loader=SAFE_LOADER)
-            _PARSED.clear()
-            _PARSED[key] = (document, raw, json.dumps(document, ensure_ascii=False).encode())
-        document, raw, json_bytes = _PARSED[key]
-        return cls(copy.deepcopy(document), raw, json_bytes)
-
-    def in_time_zone(self, zone: str) -> Contract:
-        """The contract as served by a platform in this time zone (info.x-modhub-time-zone)."""
-        written = self.document["info"].get("x-modhub-time-zone")
-        if zone == written:
-            return self
-        document = {**self.document, "info": {**self.document["info"], "x-modhub-time-zone": zone}}
-        line = b"\n  x-modhub-time-zone: %s\n"
-        yaml_bytes = self.yaml_bytes.replace(
-            line % str(written).encode(), line % json.dumps(zone).encode(), 1
-        )
-        return Contract(document, yaml_bytes, json.dumps(document, ensure_ascii=False).encode())
-
-
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_PARSED: dict[tuple, tuple[dict, bytes, bytes]] = {}  # Contract.load's last parse
 _LOCAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # in-process download counters
 
 

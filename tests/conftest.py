@@ -19,7 +19,7 @@ from sqlalchemy.orm import sessionmaker
 from models.identity import accounts, applications
 from models.identity.service import token_hash
 from models.identity.tables import ProxyToken, User
-from modhub.app import Contract
+from modhub.contract import Contract
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
 from modhub.db import Database

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from modhub.app import Contract, create_app
+from modhub.app import create_app
+from modhub.contract import Contract
 from tests.support import SignedClient
 
 

@@ -4,7 +4,7 @@ import json
 
 import yaml
 
-from modhub.app import SAFE_LOADER, SPEC_PATH
+from modhub.contract import SAFE_LOADER, SPEC_PATH
 
 
 def test_openapi_json_is_the_exact_contract(client):

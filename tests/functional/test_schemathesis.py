@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from modhub.app import Contract
+from modhub.contract import Contract
 from tests.support import asgi_schema, validate_case
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from connexion.middleware import MiddlewarePosition
 
-from modhub.app import Contract, create_app
+from modhub.app import create_app
+from modhub.contract import Contract
 from modhub.settings import Settings
 from tests.support import (
     ExampleRecorder,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from modhub.app import Contract
+from modhub.contract import Contract
 from tests.support import ContractChecker
 
 

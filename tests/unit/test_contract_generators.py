@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from modhub.app import Contract, handler_function
+from modhub.app import handler_function
+from modhub.contract import Contract
 from tests.support import built_once
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")

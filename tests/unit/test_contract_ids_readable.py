@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from modhub.app import Contract
+from modhub.contract import Contract
 
 DOC = Contract.load().document
 SCHEMAS = DOC["components"]["schemas"]

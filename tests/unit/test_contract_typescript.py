@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from modhub.app import Contract, handler_function
+from modhub.app import handler_function
+from modhub.contract import Contract
 from tests.support import built_once
 
 ROOT = Path(__file__).resolve().parents[2]

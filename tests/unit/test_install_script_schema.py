@@ -12,7 +12,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
 from models.downloads.script import script_checker
-from modhub.app import Contract
+from modhub.contract import Contract
 from modhub.seed_rows import _install_script
 
 DOC = Contract.load().document

@@ -3,6 +3,7 @@ spread out so that two of them never run side by side."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from tests.run_order import run_order
@@ -64,3 +65,12 @@ def test_a_waiting_test_starts_once_the_previous_one_has_ended():
 def test_without_measurements_the_order_is_slow_first_in_collection_order():
     items = [Item("a"), Item("b", slow=True), Item("c")]
     assert _ids(run_order(items, {}, workers=3)) == ["b", "a", "c"]
+
+
+def test_auto_is_three_workers_per_two_cores(pytestconfig, monkeypatch):
+    """`-n auto` asks the run's hook first (xdist's own would answer the core count)."""
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    cores = len(os.sched_getaffinity(0))
+    quick = "not slow" in (pytestconfig.getoption("markexpr", "") or "")
+    expected = cores if quick else max(cores * 3 // 2, 1)
+    assert pytestconfig.hook.pytest_xdist_auto_num_workers(config=pytestconfig) == expected

@@ -10,7 +10,7 @@ from jsonschema import Draft4Validator
 from jsonschema.validators import extend
 
 from modhub import spec_check
-from modhub.app import Contract
+from modhub.contract import Contract
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
-from modhub.app import SAFE_LOADER, SPEC_PATH
+from modhub.contract import Contract
 from modhub.settings import Settings
 
-DOC = yaml.load(SPEC_PATH.read_text(), Loader=SAFE_LOADER)
+DOC = Contract.load().document  # the parse kept beside the YAML (modhub.contract)
 LOCAL_TIME = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d$")
 TIME_NAME = re.compile(r"(Time|At|Since)$|^since$")
 METHODS = ("get", "post", "put", "patch", "delete")

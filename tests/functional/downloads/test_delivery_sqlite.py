@@ -17,8 +17,9 @@ from models.identity.tables import User
 from models.identity.tokens import issue_token
 from models.types import utcnow
 from modhub import demo
-from modhub.app import Contract, build_platform, create_app
+from modhub.app import build_platform, create_app
 from modhub.cli import main
+from modhub.contract import Contract
 from modhub.seed import seed_cli
 from tests.functional.files.test_signing import _openssl_verify
 from tests.helpers.catalog import data, error_code

@@ -40,7 +40,7 @@ def balanced(operations: list[str], shards: int, costs: dict[str, float]) -> lis
 
 
 def main(junit_dir: str) -> None:
-    from modhub.app import Contract
+    from modhub.contract import Contract
 
     document = json.loads(Contract.load().json_bytes)
     ids = {

@@ -16,13 +16,12 @@ from __future__ import annotations
 import collections
 import re
 
-import yaml
 from sqlalchemy import BigInteger, Integer, Numeric, String, text
 
 from models.authoring.tables import ResourceDraft
 from models.base import Base
 from models.catalog.tables import ResourcePost
-from modhub.app import SAFE_LOADER, SPEC_PATH
+from modhub.contract import Contract
 from tests.functional.hardening.test_object_authorization import (  # noqa: F401  (fixtures)
     LOBBY,
     V2,
@@ -32,7 +31,7 @@ from tests.functional.hardening.test_object_authorization import (  # noqa: F401
 )
 from tests.helpers.authoring import full_body
 
-DOC = yaml.load(SPEC_PATH.read_text(), Loader=SAFE_LOADER)
+DOC = Contract.load().document  # the parse kept beside the YAML (modhub.contract)
 SCHEMAS = DOC["components"]["schemas"]
 SENTINEL = 987_654_321
 FORGED_TIME = "2001-02-03 04:05:06"

@@ -43,3 +43,23 @@ def test_static_paths_win_over_their_parametrised_siblings(checker):
         checker.operation("GET", "/openapi/v2/mods/search")["operationId"]
         != checker.operation("GET", "/openapi/v2/mods/12")["operationId"]
     )
+
+
+def test_formats_are_checked_on_every_response_with_the_shared_format_checker(checker):
+    """The one format checker per factory (tests.support) still checks formats, every time: a
+    postId beyond int64 is refused on each of two checks, the example itself passes between."""
+    import json
+
+    import httpx
+
+    example = Contract.load().document["paths"]["/openapi/v2/mods/{postId}"]["get"]["responses"]["200"]
+    body = example["content"]["application/json"]["example"]
+
+    def response(data: dict) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "application/json"}, content=json.dumps(data))
+
+    too_big = {**body, "data": {**body["data"], "postId": 2**70}}
+    for _ in range(2):
+        with pytest.raises(Exception, match="is not a 'int64'"):
+            checker.check("GET", "/openapi/v2/mods/12", response(too_big))
+        checker.check("GET", "/openapi/v2/mods/12", response(body))

@@ -1,10 +1,13 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
+from collections.abc import Hashable
+
 from handlers.resources import kept_summaries
+from models.record_cache import MISSING, RecordCache
 from models.search import service as search_domain
 from models.search import sync as sync_domain
 from modhub.jsontext import Raw
-from modhub.web import ok, platform, reads_only, session
+from modhub.web import caller, ok, platform, reads_only, session
 
 FILTERS = (
     "keyword",
@@ -32,9 +35,33 @@ def search(page_num=1, page_size=20, order="desc", **params):
             page_size=page_size,
             order=order,
             summaries=_kept_summaries,
+            totals=_kept_totals(),
             **filters,
         )
     )
+
+
+class _KeptTotals:
+    """A search's counts kept in the record cache (models.record_cache) for the catalogue
+    generation of this request: a change of any resource moves it, so a kept count is exact."""
+
+    def __init__(self, cache: RecordCache, generation: int):
+        self.cache, self.generation = cache, generation
+
+    def get(self, key: Hashable) -> int | None:
+        found = self.cache.get("total", key, self.generation)
+        return None if found is MISSING else found
+
+    def put(self, key: Hashable, count: int) -> None:
+        self.cache.put_many("total", [(key, count)], self.generation)
+
+
+def _kept_totals() -> _KeptTotals | None:
+    """The kept counts of this request's generation (None when the record cache keeps nothing, or
+    on an unsigned request with Redis)."""
+    cache = platform().records
+    generation = cache.generation(session(), caller().catalog_generation)
+    return None if generation is None else _KeptTotals(cache, generation)
 
 
 def _kept_summaries(post_ids: list[int]) -> dict[int, Raw]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 import redis
@@ -55,7 +55,8 @@ class CatalogGeneration(Base):
 
 
 class RecordCache:
-    """Records by (kind, post id), each tagged with its generation and expiry."""
+    """Records by (kind, key), each tagged with its generation and expiry: the key is a post id,
+    or for a search's total (models.search.service) its keyword and filters."""
 
     def __init__(
         self,
@@ -69,27 +70,35 @@ class RecordCache:
         self.in_database = in_database  # no Redis: the generation is the database's row
         self.max_entries = max_entries
         self.clock = clock
-        self.entries: dict[tuple[str, int], tuple[int, float, object]] = {}
+        self.entries: dict[tuple[str, Hashable], tuple[int, float, object]] = {}
 
     @property
     def enabled(self) -> bool:
         """Whether records are kept at all."""
         return self.seconds > 0
 
-    def get(self, kind: str, post_id: int, generation: int) -> Any:  # what put_many kept
+    def get(self, kind: str, key: Hashable, generation: int) -> Any:  # what put_many kept
         """The record, or MISSING when absent, of another generation or too old."""
-        entry = self.entries.get((kind, post_id))
+        entry = self.entries.get((kind, key))
         if entry is None or entry[0] != generation or entry[1] <= self.clock():
             return MISSING
         return entry[2]
 
-    def put_many(self, kind: str, records: Iterable[tuple[int, object]], generation: int) -> None:
+    def put_many(self, kind: str, records: Iterable[tuple[Hashable, object]], generation: int) -> None:
         """Keep records read under `generation`."""
         if len(self.entries) >= self.max_entries:
             self.entries = {}  # a full cache starts over: simpler than LRU, and rare
         expires = self.clock() + self.seconds
-        for post_id, record in records:
-            self.entries[(kind, post_id)] = (generation, expires, record)
+        for key, record in records:
+            self.entries[(kind, key)] = (generation, expires, record)
+
+    def generation(self, session: Session, round_trip_generation: int | None) -> int | None:
+        """The generation records are kept under for this request: the one its quota round trip
+        brought (Redis; None on an unsigned request), or the database's (read on `session`);
+        None when nothing is kept."""
+        if not self.enabled:
+            return None
+        return read_generation(session) if self.in_database else round_trip_generation
 
     def kept_json(
         self,
@@ -105,9 +114,7 @@ class RecordCache:
         generation, the rest read with `read(missing ids) -> {id: record or None}`, serialized
         once and kept. The generation is the one the request's quota round trip brought (Redis;
         None on an unsigned request: nothing is kept), or the database's (read on `session`)."""
-        current = None
-        if self.enabled:
-            current = read_generation(session) if self.in_database else round_trip_generation
+        current = self.generation(session, round_trip_generation)
         if current is None:
             return {i: dumps(record) for i, record in read(post_ids).items()}
         found = {i: self.get(kind, i, current) for i in dict.fromkeys(post_ids)}

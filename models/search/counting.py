@@ -71,13 +71,18 @@ class Count(Protocol):
 
 
 def count_beside(
-    session: Session, stmt: Select[int] | Prepared, params: Mapping[str, Any] | None = None
+    session: Session,
+    stmt: Select[int] | Prepared,
+    params: Mapping[str, Any] | None = None,
+    *,
+    beside: bool = True,
 ) -> Count:
     """Start counting (stmt: a SELECT of one integer, or its Prepared, with params) and return the
     function that gives the count: given a count already known (a window that held every
-    document), it returns that one."""
+    document), it returns that one. With beside=False (a count seldom needed) nothing starts: the
+    count is read in line, on the session, if and when it is asked for."""
     bind = session.get_bind()
-    if not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
+    if not beside or not isinstance(bind, Engine) or bind.dialect.name != "postgresql":
 
         def count_here(known: int | None = None) -> int:
             if known is not None:
@@ -147,3 +152,12 @@ def _counting(engine: Engine) -> tuple[ThreadPoolExecutor, Engine]:
             event.listen(counting, "before_cursor_execute", _prefixed(prefix), retval=True)
             _state["engines"][engine] = counting
         return _state["executor"], counting
+
+
+def counted(value: int) -> Count:
+    """The Count of a count already known (a kept total): nothing is counted."""
+
+    def count_known(known: int | None = None) -> int:
+        return value
+
+    return count_known

@@ -6,8 +6,9 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Protocol
 
 from sqlalchemy import Exists, Select, UnaryExpression, exists, func, or_, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -19,9 +20,15 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, SearchBackend, backend_for
-from models.search.counting import capped_count, count_beside
+from models.search.counting import capped_count, count_beside, counted
 from models.search.filters import SearchFilters, doc_filters, equal_filters
-from models.search.tiers import broad_catalogue, count_matches, ranked_ids
+from models.search.tiers import (
+    broad_catalogue,
+    count_matches,
+    documents,
+    ranked_ids,
+    window_holds_every_document,
+)
 from modhub.core.display import Display
 
 P = ResourcePost
@@ -92,6 +99,16 @@ def _by(key: SortKey, post_id: SortKey, order: str) -> list[UnaryExpression[Any]
 # The records of a page's ids, by id (the listed ones): ModSummaryVO, or its JSON text (jsontext.Raw).
 Summaries = Callable[[list[int]], Mapping[int, Any]]
 
+
+class KeptTotals(Protocol):
+    """A search's counts kept between requests for the catalogue as it is (the handler's:
+    models.record_cache, under the catalogue generation), by what decides the matches."""
+
+    def get(self, key: Hashable) -> int | None: ...
+
+    def put(self, key: Hashable, count: int) -> None: ...
+
+
 # A search counts its matches up to the deepest offset a page may start at (MAX_OFFSET): every
 # reachable page is counted, and a broad keyword at a million resources is not counted in full.
 TOTAL_CAP = MAX_OFFSET
@@ -111,10 +128,12 @@ def _page(
     offset: int,
     page_size: int,
     display: Display,
-) -> tuple[int, bool, list[ModSummary]]:
+    known: int | None = None,
+) -> tuple[int, list[ModSummary]]:
     """The page in the order of the sort key's index (no keyword), read while the matches are
-    counted up to the cap beside it: its summary rows in the page's own statement."""
-    total = count_beside(session, capped_count(stmt, TOTAL_CAP))
+    counted up to the cap beside it (unless known: a kept total): its summary rows in the page's
+    own statement."""
+    count = counted(known) if known is not None else count_beside(session, capped_count(stmt, TOTAL_CAP))
     page = (
         stmt.with_only_columns(*SUMMARY_COLUMNS, key.label("sort_key"))
         .order_by(*_by(key, P.id, order))
@@ -123,8 +142,8 @@ def _page(
     )
     rows = session.execute(
         summary_page(session, page, order_by=("sort_key", "id"), descending=order != "asc")
-    )
-    return *_capped(total()), summary_records(session, rows.all(), display=display)
+    ).all()
+    return count(), summary_records(session, rows, display=display)
 
 
 def _ranked_page(
@@ -136,7 +155,7 @@ def _ranked_page(
     offset: int,
     page_size: int,
     display: Display,
-) -> tuple[int, bool, list[ModSummary]]:
+) -> tuple[int, list[ModSummary]]:
     """A keyword search by another sort key (or on SQLite): the matches must all be read to sort
     them, so count and sort them in that one pass, then read the page's records by id. The inner
     query is an optimization fence (OFFSET 0): the sort key is computed while scanning, so the
@@ -149,9 +168,9 @@ def _ranked_page(
         .limit(page_size)
     ).all()
     if not rows:  # past the last page, or nothing matches
-        return *_capped(session.execute(capped_count(stmt, TOTAL_CAP)).scalar_one()), []
+        return session.execute(capped_count(stmt, TOTAL_CAP)).scalar_one(), []
     found = summaries_by_ids(session, post_ids=[r[0] for r in rows], display=display, listed_only=False)
-    return *_capped(rows[0][1]), [found[r[0]] for r in rows if r[0] in found]
+    return rows[0][1], [found[r[0]] for r in rows if r[0] in found]
 
 
 def _tiered_page(
@@ -163,16 +182,34 @@ def _tiered_page(
     offset: int,
     page_size: int,
     summaries: Summaries,
-) -> tuple[int, bool, list[Any]]:
+    known: int | None = None,
+) -> tuple[int, list[Any]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
-    count up to the cap, then the page's records by id (summaries: one statement, or none for
-    records kept)."""
+    count up to the cap (unless known: a kept total), then the page's records by id (summaries:
+    one statement, or none for records kept)."""
     where = doc_filters(**filters)
-    words_first = broad_catalogue(session)
-    count = count_beside(session, *count_matches(keyword, where, TOTAL_CAP, words_first=words_first))
+    if known is not None:
+        count = counted(known)
+    else:
+        estimate = documents(session)
+        statement = count_matches(keyword, where, TOTAL_CAP, words_first=broad_catalogue(estimate))
+        # a catalogue the window holds whole is counted by the window: counted here only if it grew
+        count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
     found = summaries(ids) if ids else {}
-    return *_capped(count(total)), [found[i] for i in ids if i in found]
+    return count(total), [found[i] for i in ids if i in found]
+
+
+def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool) -> Hashable | None:
+    """What a search's count is kept by (KeptTotals), or None where it is not kept: where the
+    matches depend on the posts' files (a file's game version or run platform changes without
+    moving the catalogue generation), or where the count comes with the page's own statement
+    (a keyword sorted otherwise than by relevance, or on SQLite)."""
+    if filters.get("run_platform") is not None or filters.get("game_version") is not None:
+        return None
+    if keyword and not tiered:
+        return None
+    return ("tiers" if tiered else "page", TOTAL_CAP, keyword, *filters.values())
 
 
 def search(
@@ -194,10 +231,12 @@ def search(
     page_num: int = 1,
     page_size: int = 20,
     summaries: Summaries | None = None,
+    totals: KeptTotals | None = None,
 ) -> dict[str, Any]:
     """PageResult of ModSummaryVO: listed posts matching keyword and every given filter. A keyword
     search by relevance takes its page's records from summaries (the handler's: the records the
-    record cache keeps, as their JSON text) when given."""
+    record cache keeps, as their JSON text) when given; the count of matches from totals when
+    it keeps one (else it is counted and kept there)."""
     offset = check_page(page_num=page_num, page_size=page_size)
     keyword = (keyword or "").strip()
     backend = backend_for(session)
@@ -213,12 +252,16 @@ def search(
         game_version=game_version,
     )
     by_files = run_platform is not None or game_version is not None  # the tiers read no files
-    if keyword and sort in (None, "relevance") and isinstance(backend, PostgresSearch) and not by_files:
+    relevance = bool(keyword) and sort in (None, "relevance")
+    tiered = relevance and isinstance(backend, PostgresSearch) and not by_files
+    kept_as = _kept_as(keyword, filters, tiered=tiered) if totals is not None else None
+    known = totals.get(kept_as) if totals is not None and kept_as is not None else None
+    if tiered:
 
         def summaries_of(post_ids: list[int]) -> dict[int, Any]:
             return summaries_by_ids(session, post_ids=post_ids, display=display, listed_only=False)
 
-        total, exact, items = _tiered_page(
+        count, items = _tiered_page(
             session,
             keyword,
             filters,
@@ -226,14 +269,15 @@ def search(
             offset=offset,
             page_size=page_size,
             summaries=summaries or summaries_of,
+            known=known,
         )
     else:
         stmt = select(P).where(listed_clause(), *_filters(session, filters))
         score = None
         if keyword:
             stmt, score = backend.match(stmt, keyword)
-        read = _ranked_page if keyword else _page
-        total, exact, items = read(
+        read = _ranked_page if keyword else functools.partial(_page, known=known)
+        count, items = read(
             session,
             stmt,
             _sort_key(sort, score, backend),
@@ -242,6 +286,9 @@ def search(
             page_size=page_size,
             display=display,
         )
+    if known is None and totals is not None and kept_as is not None:
+        totals.put(kept_as, count)
+    total, exact = _capped(count)
     return page_result(
         items,
         total=total,

@@ -248,19 +248,31 @@ _documents: WeakKeyDictionary[Engine, tuple[float, float]] = WeakKeyDictionary()
 ESTIMATE = text("SELECT reltuples FROM pg_class WHERE oid = 'resource_search_doc'::regclass")
 
 
-def broad_catalogue(session: Session) -> bool:
-    """Whether the search documents number WORDS_FIRST_FROM or more, by PostgreSQL's estimate
-    (pg_class.reltuples, -1 before the first ANALYZE), read at most once a minute per process and
-    engine. A session bound to one connection (the tests' rolled-back transaction) counts in line
-    and is told no, without a statement."""
+def documents(session: Session) -> float:
+    """How many search documents there are, by PostgreSQL's estimate (pg_class.reltuples, -1
+    before the first ANALYZE), read at most once a minute per process and engine. A session bound
+    to one connection (the tests' rolled-back transaction) counts in line and is told -1, without
+    a statement."""
     bind, now = session.get_bind(), time.monotonic()
     if not isinstance(bind, Engine):
-        return False
+        return -1.0
     kept = _documents.get(bind)
     if kept is None or kept[0] < now:
         estimate: float = session.execute(ESTIMATE).scalar_one()
         kept = _documents[bind] = (now + 60, float(estimate))
-    return kept[1] >= WORDS_FIRST_FROM
+    return kept[1]
+
+
+def broad_catalogue(estimate: float) -> bool:
+    """Whether a catalogue of that many documents (documents()) counts a keyword's words first."""
+    return estimate >= WORDS_FIRST_FROM
+
+
+def window_holds_every_document(estimate: float) -> bool:
+    """Whether a catalogue of that many documents (documents(): -1 when not known, 0 when none
+    were found at the last ANALYZE) fits in the window, which then counts the matches itself
+    (ranked_ids): no count is needed beside it."""
+    return 0 < estimate < WINDOW
 
 
 def count_matches(

@@ -14,6 +14,7 @@ from sqlalchemy import event, update
 from models.catalog import lifecycle
 from models.catalog.tables import ResourcePost
 from models.identity import applications
+from models.search import tiers
 from models.types import utcnow
 from modhub.app import build_platform
 from tests.functional.identity.live import scratch_database, serve_processes
@@ -35,16 +36,16 @@ def settings(settings):
 
 @pytest.fixture()
 def statements(platform):
-    """The SQL statements the app sends, counted."""
-    seen = []
+    """The SQL statements the app sends, as sent."""
+    seen: list[str] = []
 
-    def count(*_args):
-        seen.append(1)
+    def spy(*args):
+        seen.append(args[2])
 
     engine = platform.db.sessions.kw["bind"]
-    event.listen(engine, "before_cursor_execute", count)
+    event.listen(engine, "before_cursor_execute", spy)
     yield seen
-    event.remove(engine, "before_cursor_execute", count)
+    event.remove(engine, "before_cursor_execute", spy)
 
 
 def _change(db, display, **changes):
@@ -73,19 +74,12 @@ def test_batch_reads_only_the_ids_it_does_not_keep(signed, cat, statements):
     assert [r["postId"] for r in data(signed.post(BATCH, json={"postIds": [b, a]}))] == [b, a]
 
 
-def test_a_keyword_search_takes_its_records_from_the_kept_ones(signed, cat, db, display, platform, request):
+def test_a_keyword_search_takes_its_records_from_the_kept_ones(signed, cat, db, display, statements):
     """A keyword search by relevance reads its page's ids, then the records a batch keeps: the
     search keeps what it read, a kept record needs no statement, and a change is seen by the next
     search."""
     a, b = cat.post(main_name="Lantern Glow"), cat.post(main_name="Lantern Light")
-    sent: list[str] = []
-
-    def spy(*args) -> None:
-        sent.append(args[2])
-
-    engine = platform.db.sessions.kw["bind"]
-    event.listen(engine, "before_cursor_execute", spy)
-    request.addfinalizer(lambda: event.remove(engine, "before_cursor_execute", spy))
+    sent = statements
 
     def summaries_read() -> int:  # the statement that reads summaries by id (models.catalog.reads)
         return sum("modhub_summary_" in statement for statement in sent)
@@ -246,3 +240,35 @@ def test_every_process_sees_a_change_at_its_next_read(settings):
                 lifecycle.delete_resource(session, post_id=post.id, display=platform.display)
                 session.commit()
             assert [read(b).json()["code"] for b in bases] == [200404, 200404]
+
+
+def test_a_search_keeps_its_total_while_no_resource_changes(
+    signed, cat, db, display, statements, monkeypatch
+):
+    """A search's count of matches is kept for the catalogue generation (searchMods, "Freshness"):
+    the same keyword and filters again send no count statement and give the same total; a change
+    of a resource is counted by the next search; a search filtered by gameVersion (a file's) is
+    counted every time."""
+    monkeypatch.setattr(tiers, "WINDOW", 1)  # a window too small for the total: the matches counted
+    a, _ = cat.post(main_name="Beacon North"), cat.post(main_name="Beacon South")
+    sent = statements
+
+    def total(**params) -> tuple[int, int]:
+        """The search's total, and how many count statements it sent."""
+        sent.clear()
+        answer = data(signed.get(SEARCH, params=params))
+        counts = ("modhub_search_count" in s or s.startswith("SELECT count(*)") for s in sent)
+        return answer["total"], sum(counts)
+
+    assert total(keyword="beacon") == (2, 1)
+    assert total(keyword="beacon") == (2, 0)
+    assert total(keyword="beacon", pageNum=2) == (2, 0)  # the page does not decide the matches
+    assert total(keyword="beacon", resourceType="MOD")[1] == 1  # other filters: counted
+    browse = total(sort="downloads")
+    assert browse[1] == 1 and total(sort="downloads") == (browse[0], 0)
+    _change(db, display, post_id=a, main_name="Lighthouse")
+    assert total(keyword="beacon") == (1, 1)
+    assert total(keyword="beacon") == (1, 0)
+    assert total(sort="downloads")[1] == 1  # every kept total is stale after a change
+    assert total(keyword="beacon", gameVersion="1.20.1")[1] == 1
+    assert total(keyword="beacon", gameVersion="1.20.1")[1] == 1

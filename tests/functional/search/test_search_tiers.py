@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
+import time
 
 import pytest
 from sqlalchemy import String, event, func, literal_column, select, update
@@ -235,6 +236,36 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     assert all(s.startswith(counting.NO_SEQSCAN) and any(c in s for c in counts) for s in sent), sent
 
 
+def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch):
+    """Where PostgreSQL's estimate puts every search document in the window, a keyword search
+    sends no count beside its page: the window counts the matches. A catalogue grown past the
+    window since the estimate is counted in line, after the page, to the same total."""
+    live_catalogue.add(5, main_name="Lantern Glow")
+    live_catalogue.add(2, main_name="Other")
+    with live_catalogue.db.engine.begin() as connection:
+        connection.exec_driver_sql("ANALYZE resource_search_doc")
+    tiers._documents.clear()
+    counted_in = []
+
+    def spy(conn, cursor, statement, parameters, context, executemany):
+        if "modhub_search_count_" in statement:
+            counted_in.append(threading.current_thread().name)
+
+    event.listen(Engine, "before_cursor_execute", spy)
+    try:
+        assert get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)["total"] == 5
+        assert counted_in == []
+        monkeypatch.setattr(tiers, "WINDOW", 2)  # the 7 documents outgrew the window...
+        tiers._documents[live_catalogue.db.engine] = (time.monotonic() + 60, 1.0)  # ...since the estimate
+        again = get(
+            live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2, isPaid="false"
+        )  # not kept
+        assert again["total"] == 5
+        assert len(counted_in) == 1 and not counted_in[0].startswith(counting.THREAD_PREFIX)
+    finally:
+        event.remove(Engine, "before_cursor_execute", spy)
+
+
 def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeypatch):
     """Past WORDS_FIRST_FROM documents (PostgreSQL's estimate, kept a minute) a keyword's count
     starts with its words; the totals are the same."""
@@ -249,10 +280,11 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
 
     event.listen(Engine, "before_cursor_execute", spy)
     try:
-        for documents, words_first in ((10**9, False), (-1, True)):  # -1: never analyzed
-            monkeypatch.setattr(tiers, "WORDS_FIRST_FROM", documents)
+        # (each with filters of its own, which match the same posts: a total is kept by its filters)
+        for documents, words_first, filters in ((10**9, False, {}), (-1, True, {"isPaid": "false"})):
+            monkeypatch.setattr(tiers, "WORDS_FIRST_FROM", documents)  # -1: never analyzed
             tiers._documents.clear()
-            page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
+            page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2, **filters)
             assert page["total"] == 7, (documents, counts)
             assert counts[-1].endswith("_words_first") == words_first, (documents, counts)
     finally:

@@ -934,11 +934,14 @@ export interface paths {
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
          *
-         *     Freshness: which resources match, and their order, are read live. A keyword search by
-         *     relevance answers with the summaries the batch operation keeps, so, as there, a change of
-         *     a resource is seen by the next request and the counters and statistics inside a summary
-         *     (viewsCount, downloadCount, likeCount, collectionCount, commentCount, averageRating,
-         *     ratingCount, stats) may lag by up to 30 s (MODHUB_RECORD_CACHE_SECONDS).
+         *     Freshness: which resources match, and their order, are read live. total is counted with
+         *     the page, or, for the same keyword and filters without gameVersion or runPlatform, kept
+         *     from an earlier search for up to 30 s while no resource changes (a change of any resource
+         *     is seen by the next request's total). A keyword search by relevance answers with the
+         *     summaries the batch operation keeps, so, as there, a change of a resource is seen by the
+         *     next request and the counters and statistics inside a summary (viewsCount, downloadCount,
+         *     likeCount, collectionCount, commentCount, averageRating, ratingCount, stats) may lag by up
+         *     to 30 s (MODHUB_RECORD_CACHE_SECONDS).
          *
          *     Same operation (same handler) also served at:
          *
@@ -986,11 +989,14 @@ export interface paths {
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
          *
-         *     Freshness: which resources match, and their order, are read live. A keyword search by
-         *     relevance answers with the summaries the batch operation keeps, so, as there, a change of
-         *     a resource is seen by the next request and the counters and statistics inside a summary
-         *     (viewsCount, downloadCount, likeCount, collectionCount, commentCount, averageRating,
-         *     ratingCount, stats) may lag by up to 30 s (MODHUB_RECORD_CACHE_SECONDS).
+         *     Freshness: which resources match, and their order, are read live. total is counted with
+         *     the page, or, for the same keyword and filters without gameVersion or runPlatform, kept
+         *     from an earlier search for up to 30 s while no resource changes (a change of any resource
+         *     is seen by the next request's total). A keyword search by relevance answers with the
+         *     summaries the batch operation keeps, so, as there, a change of a resource is seen by the
+         *     next request and the counters and statistics inside a summary (viewsCount, downloadCount,
+         *     likeCount, collectionCount, commentCount, averageRating, ratingCount, stats) may lag by up
+         *     to 30 s (MODHUB_RECORD_CACHE_SECONDS).
          *
          *     Same operation (same handler) also served at:
          *

@@ -126,8 +126,8 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Caches",
         "RECORD_CACHE_SECONDS",
         "30",
-        "How long a process keeps catalogue detail and batch records, which keyword searches take too "
-        "(0: off). See "
+        "How long a process keeps catalogue detail and batch records, which keyword searches take too, "
+        "and the totals of searches (0: off). See "
         "[the record cache](../maintain/architecture.md#the-record-cache).",
     ),
     (

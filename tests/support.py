@@ -19,6 +19,8 @@ import psycopg2
 import redis
 from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
+from openapi_core.deserializing.styles.factories import StyleDeserializersFactory
+from openapi_core.validation import validators as openapi_validators
 from openapi_core.validation.schemas.factories import SchemaValidatorsFactory
 from sqlalchemy.engine import make_url
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -207,6 +209,36 @@ def _one_format_checker() -> None:
 
 
 _one_format_checker()
+
+
+def _declared_headers_read_once() -> None:
+    """openapi-core checks every header a response declares (present or not: about eight a
+    response) by reading its declaration anew each time: its style and explode, then a
+    deserializer built for its schema, half of a header's check. Both depend on the declaration
+    alone (the document, and the header's path in it): made once per declared header, while each
+    value is still deserialized, cast and validated on every check."""
+    styles: dict = {}
+    deserializers: dict = {}
+    style_and_explode = openapi_validators.get_style_and_explode
+    create = StyleDeserializersFactory.create
+
+    def get_style_and_explode(param_or_header, default_location="header"):
+        key = (id(param_or_header.accessor), param_or_header.parts, default_location)
+        if key not in styles:  # the accessor is kept too: its id is not reused meanwhile
+            styles[key] = (param_or_header.accessor, style_and_explode(param_or_header, default_location))
+        return styles[key][1]
+
+    def create_once(self, spec, schema, style, explode, name):
+        key = (id(self), id(schema.accessor), schema.parts, style, explode, name)
+        if key not in deserializers:
+            deserializers[key] = (self, schema.accessor, create(self, spec, schema, style, explode, name))
+        return deserializers[key][2]
+
+    openapi_validators.get_style_and_explode = get_style_and_explode
+    StyleDeserializersFactory.create = create_once
+
+
+_declared_headers_read_once()
 
 
 class ContractChecker:

@@ -63,3 +63,24 @@ def test_formats_are_checked_on_every_response_with_the_shared_format_checker(ch
         with pytest.raises(Exception, match="is not a 'int64'"):
             checker.check("GET", "/openapi/v2/mods/12", response(too_big))
         checker.check("GET", "/openapi/v2/mods/12", response(body))
+
+
+def test_declared_headers_are_checked_on_every_response(checker):
+    """The declarations read once (tests.support) still check each value: a rate-limit header
+    that is not an integer is refused on each of two checks, a valid one passes between, and a
+    header that is absent is not required."""
+    import json
+
+    import httpx
+
+    example = Contract.load().document["paths"]["/openapi/v2/mods/{postId}"]["get"]["responses"]["200"]
+    body = json.dumps(example["content"]["application/json"]["example"])
+
+    def response(**headers: str) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "application/json", **headers}, content=body)
+
+    for _ in range(2):
+        with pytest.raises(Exception, match="to integer type: many"):
+            checker.check("GET", "/openapi/v2/mods/12", response(**{"X-RateLimit-Remaining": "many"}))
+        checker.check("GET", "/openapi/v2/mods/12", response(**{"X-RateLimit-Remaining": "599"}))
+        checker.check("GET", "/openapi/v2/mods/12", response())

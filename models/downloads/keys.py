@@ -113,11 +113,14 @@ def _stored_current(session: Session, settings: KeySettings) -> InstallSigningKe
 
 def _store_first_sqlite(session: Session, settings: KeySettings) -> None:
     """SQLite: check and insert in one immediate transaction of a connection of its own (the
-    writer lock is taken first, so a second process waits, then finds the key)."""
+    writer lock is taken first, so a second process waits, then finds the key). The key is made
+    before the lock is taken: an RSA key takes a second or more of CPU on a loaded machine, and
+    the other first callers wait for the lock at most SQLite's busy time-out (5 s) before failing
+    with "database is locked". Each of them makes one, and only the first stored is kept."""
+    row = _first_row(settings)
     with session.get_bind().engine.connect() as conn:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
         if conn.scalar(select(InstallSigningKey.id).where(InstallSigningKey.status == CURRENT)) is None:
-            row = _first_row(settings)
             columns = ("kid", "status", "public_pem", "private_sealed", "created_at")
             conn.execute(insert(InstallSigningKey).values({c: getattr(row, c) for c in columns}))
         conn.commit()

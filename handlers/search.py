@@ -1,6 +1,7 @@
 """Resource search and incremental sync (mods/search, resource/query, v1 resource/query, sync)."""
 
 from collections.abc import Hashable
+from typing import cast
 
 from handlers.resources import kept_summaries
 from models.record_cache import MISSING, RecordCache
@@ -43,25 +44,36 @@ def search(page_num=1, page_size=20, order="desc", **params):
 
 class _KeptTotals:
     """A search's counts kept in the record cache (models.record_cache) for the catalogue
-    generation of this request: a change of any resource moves it, so a kept count is exact."""
+    generation of this request: a change of any resource moves it, so a kept count is exact. The
+    generation is looked up at the first use only (without Redis it is a database read, which a
+    search whose total is not kept does not need)."""
 
-    def __init__(self, cache: RecordCache, generation: int):
-        self.cache, self.generation = cache, generation
+    def __init__(self, cache: RecordCache):
+        self.cache = cache
+        self._generation: object = MISSING
+
+    def _current(self) -> int | None:
+        if self._generation is MISSING:
+            self._generation = self.cache.generation(session(), caller().catalog_generation)
+        return cast(int | None, self._generation)
 
     def get(self, key: Hashable) -> int | None:
-        found = self.cache.get("total", key, self.generation)
-        return None if found is MISSING else found
+        generation = self._current()
+        if generation is None:
+            return None
+        found = self.cache.get("total", key, generation)
+        return None if found is MISSING else cast(int, found)
 
     def put(self, key: Hashable, count: int) -> None:
-        self.cache.put_many("total", [(key, count)], self.generation)
+        generation = self._current()
+        if generation is not None:
+            self.cache.put_many("total", [(key, count)], generation)
 
 
 def _kept_totals() -> _KeptTotals | None:
-    """The kept counts of this request's generation (None when the record cache keeps nothing, or
-    on an unsigned request with Redis)."""
+    """The kept counts of this request (None when the record cache keeps nothing)."""
     cache = platform().records
-    generation = cache.generation(session(), caller().catalog_generation)
-    return None if generation is None else _KeptTotals(cache, generation)
+    return _KeptTotals(cache) if cache.enabled else None
 
 
 def _kept_summaries(post_ids: list[int]) -> dict[int, Raw]:

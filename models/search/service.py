@@ -200,14 +200,12 @@ def _tiered_page(
     return count(total), [found[i] for i in ids if i in found]
 
 
-def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool) -> Hashable | None:
+def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool, by_files: bool) -> Hashable | None:
     """What a search's count is kept by (KeptTotals), or None where it is not kept: where the
     matches depend on the posts' files (a file's game version or run platform changes without
     moving the catalogue generation), or where the count comes with the page's own statement
     (a keyword sorted otherwise than by relevance, or on SQLite)."""
-    if filters.get("run_platform") is not None or filters.get("game_version") is not None:
-        return None
-    if keyword and not tiered:
+    if by_files or (keyword and not tiered):
         return None
     return ("tiers" if tiered else "page", TOTAL_CAP, keyword, *filters.values())
 
@@ -254,7 +252,7 @@ def search(
     by_files = run_platform is not None or game_version is not None  # the tiers read no files
     relevance = bool(keyword) and sort in (None, "relevance")
     tiered = relevance and isinstance(backend, PostgresSearch) and not by_files
-    kept_as = _kept_as(keyword, filters, tiered=tiered) if totals is not None else None
+    kept_as = _kept_as(keyword, filters, tiered=tiered, by_files=by_files)
     known = totals.get(kept_as) if totals is not None and kept_as is not None else None
     if tiered:
 

@@ -103,3 +103,6 @@ def legacy_query_resources(page_num, page_size, section_code=None, keyword=None,
             keyword=keyword,
         )
     )
+
+
+reads_only(legacy_query_resources)

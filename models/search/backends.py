@@ -39,6 +39,9 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
+# A filter's value, or on PostgreSQL the bind parameter of one (a prepared statement's:
+# models/search/browse.py)
+Bound = str | BindParameter[Any]
 Ts = TypeVarTuple("Ts")  # the columns of a statement a backend narrows (kept as they are)
 # Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
 # copies of the search filters, kept by a trigger on resource_post in the writing transaction;
@@ -211,13 +214,13 @@ class SearchBackend(Protocol):
     def match(self, stmt: Select[*Ts], keyword: str) -> tuple[Select[*Ts], ColumnElement[float]]:
         """The statement narrowed to posts matching keyword, and their relevance (higher first)."""
 
-    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
+    def has_category(self, code: Bound) -> ColumnElement[bool] | TextClause:
         """True for posts whose mainCategories contain code."""
 
     def settled(self) -> ColumnElement[bool]:
         """True for feed positions that no transaction still running can precede."""
 
-    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
+    def file_has_version(self, version: Bound) -> ColumnElement[bool] | TextClause:
         """True for files whose resourceVersions contain version."""
 
     def last_settled(self, session: Session) -> int:
@@ -260,11 +263,13 @@ class PostgresSearch:
             main_name=P.main_name,
         )
 
-    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
-        return cast(P.main_categories, JSONB).contains(cast([code], JSONB))
+    def has_category(self, code: Bound) -> ColumnElement[bool] | TextClause:
+        return cast(P.main_categories, JSONB).contains(func.jsonb_build_array(cast(code, Text)))
 
-    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
-        return cast(ResourceFile.resource_versions, JSONB).contains(cast([version], JSONB))
+    def file_has_version(self, version: Bound) -> ColumnElement[bool] | TextClause:
+        return cast(ResourceFile.resource_versions, JSONB).contains(
+            func.jsonb_build_array(cast(version, Text))
+        )
 
     def last_settled(self, session: Session) -> int:
         # two index-backed maxima (an OR of both conditions would scan the table)
@@ -320,12 +325,12 @@ class SqliteSearch:
         score = case((P.main_name.like(pattern, escape="\\"), 1.0), else_=0.0)
         return stmt.where(hit), score
 
-    def has_category(self, code: str) -> ColumnElement[bool] | TextClause:
+    def has_category(self, code: Bound) -> ColumnElement[bool] | TextClause:  # a value here
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_post.main_categories) AS c WHERE c.value = :category)"
         ).bindparams(category=code)
 
-    def file_has_version(self, version: str) -> ColumnElement[bool] | TextClause:
+    def file_has_version(self, version: Bound) -> ColumnElement[bool] | TextClause:  # a value here
         return text(
             "EXISTS (SELECT 1 FROM json_each(resource_file.resource_versions) AS v WHERE v.value = :version)"
         ).bindparams(version=version)

@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypedDict
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, create_engine, event, func, literal_column, select
+from sqlalchemy import Integer, Select, bindparam, create_engine, event, func, literal_column, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -57,10 +57,12 @@ _lock = threading.Lock()
 _state: _State = {}
 
 
-def capped_count(stmt: Select[*tuple[Any, ...]], cap: int) -> Select[int]:
-    """The statement counting stmt's rows, at most cap + 1 of them (cap + 1 means: more than cap)."""
+def capped_count(stmt: Select[*tuple[Any, ...]], cap: int | None) -> Select[int]:
+    """The statement counting stmt's rows, at most cap + 1 of them (cap + 1 means: more than cap);
+    cap None: at most the bind parameter count_rows (cap + 1) of them (a prepared statement's)."""
+    rows = cap + 1 if cap is not None else bindparam("count_rows", type_=Integer)
     return select(func.count()).select_from(
-        stmt.with_only_columns(literal_column("1")).order_by(None).limit(cap + 1).subquery()
+        stmt.with_only_columns(literal_column("1")).order_by(None).limit(rows).subquery()
     )
 
 

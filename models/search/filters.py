@@ -4,6 +4,7 @@ columns (models/search/service.py) and over the copies resource_search_doc holds
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, Protocol, TypedDict, Unpack, get_args
 
 from sqlalchemy import Text, bindparam, func, or_
@@ -41,7 +42,7 @@ class Columns(Protocol):
     def __getitem__(self, key: str, /) -> ColumnElement[Any]: ...
 
 
-def equal_filters(columns: Columns, filters: SearchFilters) -> list[ColumnElement[bool]]:
+def equal_filters(columns: Columns, filters: Mapping[str, Any]) -> list[ColumnElement[bool]]:
     """column == value for each EQUAL_FILTERS filter given (columns: a table's column collection)."""
     return [columns[name] == filters[name] for name in EQUAL_FILTERS if filters.get(name) is not None]
 

@@ -6,22 +6,21 @@ PostgreSQL tsvector + pg_trgm, SQLite FTS5); filters, sorting and paging are sha
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Protocol
 
-from sqlalchemy import Exists, Select, UnaryExpression, exists, func, or_, select
-from sqlalchemy.orm import InstrumentedAttribute, Session
-from sqlalchemy.sql.elements import ColumnElement, TextClause
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause
-from models.catalog.reads import SUMMARY_COLUMNS, summaries_by_ids, summary_page, summary_records
-from models.catalog.tables import ResourceFile, ResourcePost
+from models.catalog.reads import summaries_by_ids
+from models.catalog.tables import ResourcePost
 from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
-from models.search.backends import PostgresSearch, SearchBackend, backend_for
+from models.search.backends import PostgresSearch, backend_for
+from models.search.browse import SortKey, browse_page, filter_conditions, order_by, sort_key
 from models.search.counting import capped_count, count_beside, counted
-from models.search.filters import SearchFilters, doc_filters, equal_filters
+from models.search.filters import SearchFilters, doc_filters
 from models.search.tiers import (
     broad_catalogue,
     count_matches,
@@ -32,68 +31,6 @@ from models.search.tiers import (
 from modhub.core.display import Display
 
 P = ResourcePost
-# What a page is sorted by: a column of resource_post, the backend's rating or the relevance (of
-# several value types: numbers, times).
-SortKey = ColumnElement[Any] | InstrumentedAttribute[Any]
-# A search filter over resource_post's rows (SQLite's JSON containment is a text clause).
-Filter = ColumnElement[bool] | TextClause
-
-SORT_KEYS = {
-    "downloads": P.download_count,
-    "likes": P.like_count,
-    "publishTime": P.publish_time,
-    "updateTime": P.update_time,
-}
-
-
-def _file_of_post(*conditions: Filter) -> Exists:
-    """EXISTS a visible file of the post matching the conditions."""
-    f = ResourceFile
-    return exists().where(f.post_id == P.id, f.is_delete.is_(False), f.file_status == "NORMAL", *conditions)
-
-
-def _loader_filters(session: Session, run_platform: str | None, game_version: str | None) -> list[Filter]:
-    """runPlatform alone: the post's own, or one of its visible files'. gameVersion: a visible file
-    for that version and, with runPlatform, for that run platform or for none."""
-    clauses: list[Filter] = []
-    if run_platform is not None and game_version is None:
-        clauses.append(
-            or_(P.run_platform == run_platform, _file_of_post(ResourceFile.run_platform == run_platform))
-        )
-    if game_version is not None:
-        loader = (
-            [
-                or_(
-                    ResourceFile.run_platform == run_platform,
-                    ResourceFile.run_platform.is_(None),
-                    ResourceFile.run_platform == "",
-                )
-            ]
-            if run_platform is not None
-            else []
-        )
-        clauses.append(_file_of_post(backend_for(session).file_has_version(game_version), *loader))
-    return clauses
-
-
-def _filters(session: Session, filters: SearchFilters) -> list[Filter]:
-    """The search filters over resource_post's columns (and its files')."""
-    clauses: list[Filter] = list(equal_filters(P.__table__.c, filters))
-    if (main_category := filters.get("main_category")) is not None:
-        clauses.append(backend_for(session).has_category(main_category))
-    return clauses + _loader_filters(session, filters.get("run_platform"), filters.get("game_version"))
-
-
-def _sort_key(sort: str | None, score: ColumnElement[float] | None, backend: SearchBackend) -> SortKey:
-    """The sort key: relevance only with a keyword (else updateTime); ties go by postId."""
-    if sort is None or sort == "relevance":
-        return score if score is not None else P.update_time
-    return backend.rating if sort == "rating" else SORT_KEYS[sort]
-
-
-def _by(key: SortKey, post_id: SortKey, order: str) -> list[UnaryExpression[Any]]:
-    """ORDER BY key then postId, both in the requested direction."""
-    return [key.asc(), post_id.asc()] if order == "asc" else [key.desc(), post_id.desc()]
 
 
 # The records of a page's ids, by id (the listed ones): ModSummaryVO, or its JSON text (jsontext.Raw).
@@ -119,33 +56,6 @@ def _capped(count: int) -> tuple[int, bool]:
     return (TOTAL_CAP, False) if count > TOTAL_CAP else (count, True)
 
 
-def _page(
-    session: Session,
-    stmt: Select[ResourcePost],
-    key: SortKey,
-    order: str,
-    *,
-    offset: int,
-    page_size: int,
-    display: Display,
-    known: int | None = None,
-) -> tuple[int, list[ModSummary]]:
-    """The page in the order of the sort key's index (no keyword), read while the matches are
-    counted up to the cap beside it (unless known: a kept total): its summary rows in the page's
-    own statement."""
-    count = counted(known) if known is not None else count_beside(session, capped_count(stmt, TOTAL_CAP))
-    page = (
-        stmt.with_only_columns(*SUMMARY_COLUMNS, key.label("sort_key"))
-        .order_by(*_by(key, P.id, order))
-        .offset(offset)
-        .limit(page_size)
-    )
-    rows = session.execute(
-        summary_page(session, page, order_by=("sort_key", "id"), descending=order != "asc")
-    ).all()
-    return count(), summary_records(session, rows, display=display)
-
-
 def _ranked_page(
     session: Session,
     stmt: Select[ResourcePost],
@@ -163,7 +73,7 @@ def _ranked_page(
     ranked = stmt.with_only_columns(P.id.label("post_id"), key.label("sort_key")).offset(0).subquery()
     rows = session.execute(
         select(ranked.c.post_id, func.count().over())
-        .order_by(*_by(ranked.c.sort_key, ranked.c.post_id, order))
+        .order_by(*order_by(ranked.c.sort_key, ranked.c.post_id, order))
         .offset(offset)
         .limit(page_size)
     ).all()
@@ -269,20 +179,31 @@ def search(
             summaries=summaries or summaries_of,
             known=known,
         )
-    else:
-        stmt = select(P).where(listed_clause(), *_filters(session, filters))
-        score = None
-        if keyword:
-            stmt, score = backend.match(stmt, keyword)
-        read = _ranked_page if keyword else functools.partial(_page, known=known)
-        count, items = read(
+    elif keyword:
+        stmt = select(P).where(
+            listed_clause(), *filter_conditions(backend, {k: v for k, v in filters.items() if v is not None})
+        )
+        stmt, score = backend.match(stmt, keyword)
+        count, items = _ranked_page(
             session,
             stmt,
-            _sort_key(sort, score, backend),
+            sort_key(sort, score, backend),
             order or "desc",
             offset=offset,
             page_size=page_size,
             display=display,
+        )
+    else:
+        count, items = browse_page(
+            session,
+            filters,
+            sort,
+            order or "desc",
+            offset=offset,
+            page_size=page_size,
+            cap=TOTAL_CAP,
+            display=display,
+            known=known,
         )
     if known is None and totals is not None and kept_as is not None:
         totals.put(kept_as, count)

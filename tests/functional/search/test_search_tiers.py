@@ -207,8 +207,8 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     counted_in, sent = [], []
 
     def spy(conn, cursor, statement, parameters, context, executemany):
-        # the keyword's count is prepared (modhub_search_count_...), the filters' count a SELECT
-        if statement.startswith("SELECT count(*)") or "EXECUTE modhub_search_count_" in statement:
+        # the counts are prepared: a keyword's (modhub_search_count_...), the filters' (modhub_browse_count)
+        if "EXECUTE modhub_search_count_" in statement or "EXECUTE modhub_browse_count" in statement:
             counted_in.append(threading.current_thread().name)
 
     def spy_sent(conn, cursor, statement, parameters, context, executemany):  # as sent, after every listener
@@ -229,10 +229,10 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
         event.remove(Engine, "after_cursor_execute", spy_sent)
     in_counting_threads = all(name.startswith(counting.THREAD_PREFIX) for name in counted_in)
     assert len(counted_in) == 3 and in_counting_threads, counted_in
-    # one round trip a count: its settings for itself, then the count (the keyword's prepared on
-    # the connection's first use), in one implicit transaction
+    # one round trip a count: its settings for itself, then the count (prepared on the
+    # connection's first use), in one implicit transaction
     assert len(sent) == 3, sent
-    counts = ("; SELECT count(*)", "; EXECUTE modhub_search_count_")
+    counts = ("; EXECUTE modhub_search_count_", "; EXECUTE modhub_browse_count")
     assert all(s.startswith(counting.NO_SEQSCAN) and any(c in s for c in counts) for s in sent), sent
 
 

@@ -3,8 +3,8 @@
 A backend answers five questions over the artifacts of migration 0005: which posts match a
 keyword and how relevant they are, whether a post carries a main category, what its average
 rating is (as a sort key), where a post sits in the change feed, and which feed positions are
-settled (no unseen commit can still land before
-them). Everything else in search and sync is plain SQLAlchemy shared by both databases.
+settled (no unseen commit can still land before them). Everything else in search and sync is
+plain SQLAlchemy shared by both databases.
 """
 
 from __future__ import annotations
@@ -39,9 +39,7 @@ from models.catalog.tables import ResourceFile, ResourcePost
 from models.types import UTCDateTime
 
 P = ResourcePost
-# A filter's value, or on PostgreSQL the bind parameter of one (a prepared statement's:
-# models/search/browse.py)
-Bound = str | BindParameter[Any]
+Bound = str | BindParameter[Any]  # a filter's value, or a prepared statement's parameter (browse.py)
 Ts = TypeVarTuple("Ts")  # the columns of a statement a backend narrows (kept as they are)
 # Migration 0012's narrow copy of the listed resource posts' search columns (PostgreSQL), with 0013's
 # copies of the search filters, kept by a trigger on resource_post in the writing transaction;
@@ -264,12 +262,10 @@ class PostgresSearch:
         )
 
     def has_category(self, code: Bound) -> ColumnElement[bool] | TextClause:
-        return cast(P.main_categories, JSONB).contains(func.jsonb_build_array(cast(code, Text)))
+        return cast(P.main_categories, JSONB).contains(_one_element(code))
 
     def file_has_version(self, version: Bound) -> ColumnElement[bool] | TextClause:
-        return cast(ResourceFile.resource_versions, JSONB).contains(
-            func.jsonb_build_array(cast(version, Text))
-        )
+        return cast(ResourceFile.resource_versions, JSONB).contains(_one_element(version))
 
     def last_settled(self, session: Session) -> int:
         # two index-backed maxima (an OR of both conditions would scan the table)
@@ -342,6 +338,11 @@ class SqliteSearch:
         # SQLite serializes writers and the trigger numbers changes inside the writing
         # transaction, so positions are handed out in commit order.
         return true()
+
+
+def _one_element(value: Bound) -> ColumnElement[Any]:
+    """`@>`'s operand: a constant JSONB array (planned from the column's statistics), or a JSONB parameter."""
+    return value if isinstance(value, BindParameter) else cast([value], JSONB)
 
 
 def backend_for(session: Session) -> SearchBackend:

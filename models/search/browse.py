@@ -21,13 +21,13 @@ from sqlalchemy import (
     Exists,
     Integer,
     Select,
-    Text,
     UnaryExpression,
     bindparam,
     exists,
     or_,
     select,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.elements import ColumnElement, TextClause
 
@@ -136,7 +136,7 @@ def browse_page(
     given = {name: value for name, value in filters.items() if value is not None}
     if isinstance(backend, PostgresSearch):
         page, total = _prepared(session, backend, filters, sort, order)
-        params = {f"filter_{name}": filters.get(name) for name in FILTERS}  # None: not filtered
+        params = _values(filters)
         bounds = {"page_offset": offset, "page_size": page_size}
         count = (
             counted(known)
@@ -198,6 +198,16 @@ def _optional_filters(backend: PostgresSearch) -> list[Filter]:
 
 
 def _bound(name: str) -> BindParameter[Any]:
-    """The bind parameter of a filter's value (of its column's type; a category or a version: text)."""
-    kind = P.__table__.c[name].type if name in P.__table__.c else Text()
+    """The bind parameter of a filter's value, of its column's type; a category's or a version's
+    (compared with a JSON array's elements): JSONB, the array of the value (_values)."""
+    kind = P.__table__.c[name].type if name in P.__table__.c else JSONB(none_as_null=True)
     return bindparam(f"filter_{name}", type_=kind)
+
+
+def _values(filters: SearchFilters) -> dict[str, Any]:
+    """The filters' bind parameters (None: not given)."""
+    values = {f"filter_{name}": filters.get(name) for name in FILTERS}
+    for name in ("main_category", "game_version"):
+        if values[f"filter_{name}"] is not None:
+            values[f"filter_{name}"] = [values[f"filter_{name}"]]
+    return values

@@ -133,7 +133,6 @@ def browse_page(
     """The page of a search without a keyword, read while its matches are counted up to cap + 1
     beside it (unless known: a kept total), its summary rows in the page's own statement."""
     backend = backend_for(session)
-    given = {name: value for name, value in filters.items() if value is not None}
     if isinstance(backend, PostgresSearch):
         page, total = _prepared(session, backend, filters, sort, order)
         params = _values(filters)
@@ -145,6 +144,7 @@ def browse_page(
         )
         rows = page.rows(session, params | bounds)  # while the count runs beside
         return count(), summary_records(session, rows, display=display)
+    given = {name: value for name, value in filters.items() if value is not None}
     stmt = select(P).where(listed_clause(), *filter_conditions(backend, given))
     count = counted(known) if known is not None else count_beside(session, capped_count(stmt, cap))
     sorted_page = _sorted(stmt, sort_key(sort, None, backend), order).offset(offset).limit(page_size)

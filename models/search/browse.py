@@ -58,6 +58,8 @@ SORT_KEYS = {
 FILTERS = (*EQUAL_FILTERS, "main_category", "run_platform", "game_version")
 # The filters over a post's files, by their code in a prepared browse's name (the statements differ).
 FILE_FILTERS = {"run_platform": "p", "game_version": "v"}
+# The filters compared with the elements of a JSON array: bound as the JSONB array of the value.
+ARRAY_FILTERS = ("main_category", "game_version")
 
 
 def _file_of_post(*conditions: Filter) -> Exists:
@@ -92,11 +94,16 @@ def _loader_filters(backend: SearchBackend, run_platform: Any, game_version: Any
 
 def filter_conditions(backend: SearchBackend, given: Mapping[str, Any]) -> list[Filter]:
     """The conditions over resource_post's rows (and its files') of the filters given (a value, or
-    on PostgreSQL the bind parameter of one), by name."""
+    on PostgreSQL the bind parameter of one; None or absent: not filtered), by name."""
     clauses: list[Filter] = list(equal_filters(P.__table__.c, given))
     if (main_category := given.get("main_category")) is not None:
         clauses.append(backend.has_category(main_category))
     return clauses + _loader_filters(backend, given.get("run_platform"), given.get("game_version"))
+
+
+def listed_matching(backend: SearchBackend, given: Mapping[str, Any], *more: Filter) -> Select[Any]:
+    """The listed posts matching the filters given (filter_conditions) and more conditions."""
+    return select(P).where(listed_clause(), *filter_conditions(backend, given), *more)
 
 
 def sort_key(sort: str | None, score: ColumnElement[float] | None, backend: SearchBackend) -> SortKey:
@@ -144,8 +151,7 @@ def browse_page(
         )
         rows = page.rows(session, params | bounds)  # while the count runs beside
         return count(), summary_records(session, rows, display=display)
-    given = {name: value for name, value in filters.items() if value is not None}
-    stmt = select(P).where(listed_clause(), *filter_conditions(backend, given))
+    stmt = listed_matching(backend, filters)
     count = counted(known) if known is not None else count_beside(session, capped_count(stmt, cap))
     sorted_page = _sorted(stmt, sort_key(sort, None, backend), order).offset(offset).limit(page_size)
     rows = session.execute(sorted_page).all()
@@ -161,9 +167,8 @@ def _prepared(
     files = "".join(code for name, code in FILE_FILTERS.items() if filters.get(name) is not None)
 
     def listed() -> Select[Any]:
-        platform, version = (_bound(name) if code in files else None for name, code in FILE_FILTERS.items())
-        files_filters = _loader_filters(backend, platform, version)
-        return select(P).where(listed_clause(), *_optional_filters(backend), *files_filters)
+        bound = {name: _bound(name) for name, code in FILE_FILTERS.items() if code in files}
+        return listed_matching(backend, bound, *_optional_filters(backend))
 
     def build_page() -> Select[Any]:
         page = _sorted(listed(), sort_key(key, None, backend), order)
@@ -200,14 +205,14 @@ def _optional_filters(backend: PostgresSearch) -> list[Filter]:
 def _bound(name: str) -> BindParameter[Any]:
     """The bind parameter of a filter's value, of its column's type; a category's or a version's
     (compared with a JSON array's elements): JSONB, the array of the value (_values)."""
-    kind = P.__table__.c[name].type if name in P.__table__.c else JSONB(none_as_null=True)
+    kind = JSONB(none_as_null=True) if name in ARRAY_FILTERS else P.__table__.c[name].type
     return bindparam(f"filter_{name}", type_=kind)
 
 
 def _values(filters: SearchFilters) -> dict[str, Any]:
     """The filters' bind parameters (None: not given)."""
-    values = {f"filter_{name}": filters.get(name) for name in FILTERS}
-    for name in ("main_category", "game_version"):
-        if values[f"filter_{name}"] is not None:
-            values[f"filter_{name}"] = [values[f"filter_{name}"]]
+    values: dict[str, Any] = {}
+    for name in FILTERS:
+        value = filters.get(name)
+        values[f"filter_{name}"] = [value] if value is not None and name in ARRAY_FILTERS else value
     return values

@@ -12,13 +12,12 @@ from typing import Any, Protocol
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from models.catalog.queries import listed_clause
 from models.catalog.reads import summaries_by_ids
 from models.catalog.tables import ResourcePost
 from models.catalog.vos import ModSummary
 from models.paging import MAX_OFFSET, check_page, page_result
 from models.search.backends import PostgresSearch, backend_for
-from models.search.browse import SortKey, browse_page, filter_conditions, order_by, sort_key
+from models.search.browse import SortKey, browse_page, listed_matching, order_by, sort_key
 from models.search.counting import capped_count, count_beside, counted
 from models.search.filters import SearchFilters, doc_filters
 from models.search.tiers import (
@@ -180,10 +179,7 @@ def search(
             known=known,
         )
     elif keyword:
-        stmt = select(P).where(
-            listed_clause(), *filter_conditions(backend, {k: v for k, v in filters.items() if v is not None})
-        )
-        stmt, score = backend.match(stmt, keyword)
+        stmt, score = backend.match(listed_matching(backend, filters), keyword)
         count, items = _ranked_page(
             session,
             stmt,

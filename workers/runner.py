@@ -15,6 +15,7 @@ import redis
 from rq import SimpleWorker, Worker
 
 from models.downloads.counting import RedisCounter, flush
+from modhub.core.startup import collector_paused
 from modhub.settings import Settings
 from workers.maintenance import run_if_due
 from workers.relay import sweep
@@ -108,7 +109,8 @@ def run_worker(
     """
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per POST is noise (and URLs)
     logging.getLogger().setLevel(log_level)
-    rt = build(settings)
+    with collector_paused():  # modhub.core.startup
+        rt = build(settings)
     install(rt)
     if rt.dispatcher is None:
         raise RuntimeError("modhub worker needs MODHUB_REDIS_URL (RQ runs on Redis)")

@@ -29,9 +29,8 @@ def load_settings():
 
 
 def load_platform():
-    """The platform (database, storage, secrets) the commands act through, built from the settings."""
-    from modhub.app import build_platform
-
+    """The platform (database, storage, secrets) the commands act through, built from the settings
+    (the collector paused meanwhile: modhub.core.startup)."""
     settings = load_settings()
     from sqlalchemy.engine import make_url
 
@@ -43,9 +42,13 @@ def load_platform():
         )
     # Without Redis a command counts nothing that matters (its quota is never used to serve), so
     # it takes the in-process one explicitly: the serving processes' warning is not for cron.
+    from modhub.core.startup import collector_paused
     from modhub.quota import LocalQuota
 
-    return build_platform(settings, quota=None if settings.redis_url else LocalQuota())
+    with collector_paused():
+        from modhub.app import build_platform
+
+        return build_platform(settings, quota=None if settings.redis_url else LocalQuota())
 
 
 def run_or_fail(fn):

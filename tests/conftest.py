@@ -22,6 +22,7 @@ from models.identity.tables import ProxyToken, User
 from modhub.contract import Contract
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
+from modhub.core.startup import freeze_survivors
 from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
@@ -41,7 +42,7 @@ pytest_plugins = [
     "tests.fixtures.webhooks",
 ]
 
-from tests.helpers.apps import AppPool, freeze_heap  # noqa: E402
+from tests.helpers.apps import AppPool  # noqa: E402
 from tests.helpers.env import (  # noqa: E402
     ENCRYPTION_KEY,
     PG_URL,
@@ -156,7 +157,7 @@ def embedded_settings(tmp_path, sqlite_template):
 
 def pytest_collection_finish(session):
     gc.set_threshold(10_000, 10, 10)
-    freeze_heap()
+    freeze_survivors()  # what the run built to last: out of the collector's passes
 
 
 @pytest.fixture(scope="session")

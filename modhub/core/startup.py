@@ -15,6 +15,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+def freeze_survivors() -> None:
+    """One collection, then what survived is frozen: out of the collector's passes for good."""
+    gc.collect()
+    gc.freeze()
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """No collection inside; on leaving (even by an exception), one pass, what survived frozen,
@@ -24,7 +30,6 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.collect()
-        gc.freeze()
+        freeze_survivors()
         if was_on:
             gc.enable()

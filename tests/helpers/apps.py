@@ -3,7 +3,6 @@ out of the collector's full passes."""
 
 from __future__ import annotations
 
-import gc
 import os
 from pathlib import Path
 
@@ -11,17 +10,11 @@ from connexion.middleware import MiddlewarePosition
 
 from modhub.app import create_app
 from modhub.contract import Contract
+from modhub.core.startup import freeze_survivors
 from modhub.settings import Settings
 from tests.support import (
     ExampleRecorder,
 )
-
-
-def freeze_heap() -> None:
-    """What the run built to last (modules, the parsed contract, an app) leaves the collector's
-    full passes, which otherwise walk all of it again every few tests (gc.freeze)."""
-    gc.collect()
-    gc.freeze()
 
 
 class AppPool:
@@ -44,5 +37,5 @@ class AppPool:
                     folder=os.environ["MODHUB_RECORD_EXAMPLES"],
                 )
             self.apps[key] = app
-            freeze_heap()
+            freeze_survivors()  # an app lasts the run: out of the collector's passes
         return self.apps[key]

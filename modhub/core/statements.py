@@ -31,6 +31,7 @@ is off (PgBouncer in transaction mode), the Select runs through the session as u
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, cast
 
@@ -43,6 +44,7 @@ from sqlalchemy.types import TypeEngine
 PREPARED = "modhub.prepared"  # connection info key: the names prepared on that connection
 PREPARE_OPTION = "modhub_prepare"  # engine execution option: False runs each Select unprepared
 REGISTRY: dict[str, Prepared] = {}  # by name: one statement per name in a process
+_BUILDING = threading.Lock()  # held while a statement's text is built (once per name)
 GENERIC = "SET LOCAL plan_cache_mode = force_generic_plan; "  # before an EXECUTE in autocommit
 CUSTOM = "SET LOCAL plan_cache_mode = force_custom_plan; "  # the same, for plan="custom"
 PLANS = {"generic": GENERIC, "custom": CUSTOM}
@@ -107,8 +109,18 @@ class Prepared:
         return built.processed(rows, description)
 
     def _build(self, dialect: Dialect) -> _Built:
-        self._built = _Built(self.name, self.select, dialect)
-        return self._built
+        # One text per name in a process, the registered statement's, whichever Prepared of that
+        # name (threads building a lazily made one at once) asks first: the order of the $n that
+        # equal Selects give is not always the same (SQLAlchemy memoizes parts of the elements
+        # they share as it walks them), and a connection that prepared one order must never be
+        # sent arguments in the other.
+        with _BUILDING:
+            owner = REGISTRY.setdefault(self.name, self)
+            built = owner._built
+            if built is None or built.dialect.name != dialect.name:
+                built = owner._built = _Built(owner.name, owner.select, dialect)
+            self._built = built
+        return built
 
 
 def prepared(name: str, build: Callable[[], Statement], *, plan: Plan = "generic") -> Prepared:

@@ -27,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 
 from models.catalog.reads import _prepared_by_ids
+from models.catalog.stats import window_days
 from models.catalog.tables import ResourcePost
 from models.search.backends import backend_for
 from models.search.sync import sync
@@ -211,6 +212,33 @@ def test_threads_building_the_feed_statement_at_once_all_get_it(database, monkey
     for thread in threads:
         thread.join()
     assert failed == [] and len(built) == 8
+
+
+def test_equal_statements_made_apart_send_one_text_under_their_name(database):
+    """Threads making a lazily made statement at once each make their own Select (a served
+    process's first details: models.catalog.reads._prepared_by_ids). Equal Selects may number
+    their parameters differently (the first walk over the elements they share differs from the
+    later ones): a connection that prepared one must never be sent the other's arguments."""
+    made = [_prepared_by_ids.__wrapped__(True, True, True) for _ in range(8)]
+    params = {"post_id": 1, **window_days(dt.date(2026, 11, 27))}
+    failed: list[Exception] = []
+    inside = threading.Barrier(len(made))
+
+    def run(statement: Prepared) -> None:
+        inside.wait()
+        try:
+            assert rows(database, statement, **params) == []  # one pooled connection for all
+        except Exception as exc:  # noqa: BLE001 - what the test looks for
+            failed.append(exc)
+
+    threads = [threading.Thread(target=run, args=(statement,)) for statement in made]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == []
+    assert len({id(statement._built) for statement in made}) == 1
+    assert words(database.sent).count("PREPARE") == 1
 
 
 def test_a_statement_whose_table_changed_or_that_the_process_lost_is_prepared_afresh(database):

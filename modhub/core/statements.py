@@ -3,7 +3,8 @@
 psycopg2 sends every statement as text, which PostgreSQL parses and plans anew. For the
 catalogue's hot reads the plan costs more than the run: a cold detail (the post, its authors,
 links and window statistics in one statement) plans in about 0.8 ms and runs in 0.25 ms. A
-`Prepared` statement is compiled from its SQLAlchemy Select once per process, PREPAREd on a
+`Prepared` statement is compiled from its SQLAlchemy Select once per process (under a lock, one
+text per name: equal Selects made apart may number their parameters differently), PREPAREd on a
 connection the first time that connection runs it (in the same round trip as its first EXECUTE)
 and executed by name afterwards. Outside a transaction (the read sessions) each EXECUTE comes
 after `SET LOCAL plan_cache_mode = force_generic_plan` in the same query string, one implicit

@@ -43,10 +43,11 @@ def search(page_num=1, page_size=20, order="desc", **params):
 
 
 class _KeptTotals:
-    """A search's counts kept in the record cache (models.record_cache) for the catalogue
-    generation of this request: a change of any resource moves it, so a kept count is exact. The
-    generation is looked up at the first use only (without Redis it is a database read, which a
-    search whose total is not kept does not need)."""
+    """A search's counts, and a keyword search's pages by relevance (count and ids), kept in the
+    record cache (models.record_cache) for the catalogue generation of this request: a change of
+    any resource moves it, so what is kept is exact. The generation is looked up at the first use
+    only (without Redis it is a database read, which a search whose total is not kept does not
+    need)."""
 
     def __init__(self, cache: RecordCache):
         self.cache = cache
@@ -68,6 +69,21 @@ class _KeptTotals:
         generation = self._current()
         if generation is not None:
             self.cache.put_many("total", [(key, count)], generation)
+
+    def page(self, key: Hashable) -> tuple[int, list[int]] | None:
+        generation = self._current()
+        if generation is None:
+            return None
+        found = self.cache.get("page", key, generation)
+        if found is MISSING:
+            return None
+        count, ids = cast(tuple[int, tuple[int, ...]], found)
+        return count, list(ids)
+
+    def put_page(self, key: Hashable, count: int, ids: list[int]) -> None:
+        generation = self._current()
+        if generation is not None:
+            self.cache.put_many("page", [(key, (count, tuple(ids)))], generation)
 
 
 def _kept_totals() -> _KeptTotals | None:

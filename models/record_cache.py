@@ -56,7 +56,8 @@ class CatalogGeneration(Base):
 
 class RecordCache:
     """Records by (kind, key), each tagged with its generation and expiry: the key is a post id,
-    or for a search's total (models.search.service) its keyword and filters."""
+    or for a search's total (models.search.service) its keyword and filters, and for a keyword
+    search's page by relevance the same with its order, offset and size."""
 
     def __init__(
         self,

@@ -38,11 +38,16 @@ Summaries = Callable[[list[int]], Mapping[int, Any]]
 
 class KeptTotals(Protocol):
     """A search's counts kept between requests for the catalogue as it is (the handler's:
-    models.record_cache, under the catalogue generation), by what decides the matches."""
+    models.record_cache, under the catalogue generation), by what decides the matches; and a
+    keyword search's pages by relevance (their count and ids), by the same and the page."""
 
     def get(self, key: Hashable) -> int | None: ...
 
     def put(self, key: Hashable, count: int) -> None: ...
+
+    def page(self, key: Hashable) -> tuple[int, list[int]] | None: ...
+
+    def put_page(self, key: Hashable, count: int, ids: list[int]) -> None: ...
 
 
 # A search counts its matches up to the deepest offset a page may start at (MAX_OFFSET): every
@@ -92,10 +97,15 @@ def _tiered_page(
     page_size: int,
     summaries: Summaries,
     known: int | None = None,
-) -> tuple[int, list[Any]]:
+    kept: tuple[int, list[int]] | None = None,
+) -> tuple[int, list[int], list[Any]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
     count up to the cap (unless known: a kept total), then the page's records by id (summaries:
-    one statement, or none for records kept)."""
+    one statement, or none for records kept). Its count, ids and records; a kept page (count and
+    ids: their order is the documents' own, tier and postId) reads nothing but its records."""
+    if kept is not None:
+        found = summaries(kept[1]) if kept[1] else {}
+        return kept[0], kept[1], [found[i] for i in kept[1] if i in found]
     where = doc_filters(**filters)
     if known is not None:
         count = counted(known)
@@ -106,7 +116,7 @@ def _tiered_page(
         count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
     ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
     found = summaries(ids) if ids else {}
-    return count(total), [found[i] for i in ids if i in found]
+    return count(total), ids, [found[i] for i in ids if i in found]
 
 
 def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool, by_files: bool) -> Hashable | None:
@@ -162,13 +172,16 @@ def search(
     relevance = bool(keyword) and sort in (None, "relevance")
     tiered = relevance and isinstance(backend, PostgresSearch) and not by_files
     kept_as = _kept_as(keyword, filters, tiered=tiered, by_files=by_files)
-    known = totals.get(kept_as) if totals is not None and kept_as is not None else None
+    keeping = totals if kept_as is not None else None  # what this search's count is kept in
+    known = keeping.get(kept_as) if keeping is not None else None
     if tiered:
 
         def summaries_of(post_ids: list[int]) -> dict[int, Any]:
             return summaries_by_ids(session, post_ids=post_ids, display=display, listed_only=False)
 
-        count, items = _tiered_page(
+        page_as = (kept_as, order or "desc", offset, page_size)
+        kept_page = keeping.page(page_as) if keeping is not None else None
+        count, ids, items = _tiered_page(
             session,
             keyword,
             filters,
@@ -177,7 +190,10 @@ def search(
             page_size=page_size,
             summaries=summaries or summaries_of,
             known=known,
+            kept=kept_page,
         )
+        if keeping is not None and kept_page is None:
+            keeping.put_page(page_as, count, ids)
     elif keyword:
         stmt, score = backend.match(listed_matching(backend, filters), keyword)
         count, items = _ranked_page(
@@ -201,8 +217,8 @@ def search(
             display=display,
             known=known,
         )
-    if known is None and totals is not None and kept_as is not None:
-        totals.put(kept_as, count)
+    if keeping is not None and known is None:
+        keeping.put(kept_as, count)
     total, exact = _capped(count)
     return page_result(
         items,

@@ -90,7 +90,7 @@ def test_a_keyword_search_takes_its_records_from_the_kept_ones(signed, cat, db, 
     assert data(signed.post(BATCH, json={"postIds": [a, b]})) == data(first)["list"][::-1]
     assert sent == []  # the search kept them
     again = signed.get(SEARCH, params={"keyword": "lantern"})
-    assert data(again) == data(first) and sent and summaries_read() == 0
+    assert data(again) == data(first) and sent == []  # its page was kept too
     _change(db, display, post_id=a, main_name="Lantern Renamed")
     names = [r["mainName"] for r in data(signed.get(SEARCH, params={"keyword": "lantern"}))["list"]]
     assert names == ["Lantern Light", "Lantern Renamed"] and summaries_read() == 1
@@ -275,3 +275,30 @@ def test_a_search_keeps_its_total_while_no_resource_changes(
     assert total(sort="downloads")[1] == 1  # every kept total is stale after a change
     assert total(keyword="beacon", gameVersion="1.20.1")[1] == 1
     assert total(keyword="beacon", gameVersion="1.20.1")[1] == 1
+
+
+def test_a_keyword_search_by_relevance_keeps_its_page_while_no_resource_changes(
+    signed, cat, db, display, statements
+):
+    """Its order is the documents' own (tier, then postId): the same keyword, filters and page
+    again send no statement; another page, order or filter is read; a change of any resource is
+    seen by the next search; a search sorted by a counter, or filtered by a file's gameVersion,
+    is read every time."""
+    a, b, c = (cat.post(main_name=f"Harbor {n}") for n in ("One", "Two", "Three"))
+    sent = statements
+
+    def ids(**params) -> tuple[list[int], int]:
+        """The page's post ids, and how many statements the search sent."""
+        sent.clear()
+        answer = data(signed.get(SEARCH, params={"keyword": "harbor", **params}))
+        return [r["postId"] for r in answer["list"]], len(sent)
+
+    assert ids()[0] == [c, b, a] and ids() == ([c, b, a], 0)
+    assert ids(pageSize=2)[1] > 0 and ids(pageSize=2) == ([c, b], 0)
+    assert ids(pageSize=2, pageNum=2)[1] > 0 and ids(pageSize=2, pageNum=2) == ([a], 0)
+    assert ids(order="asc")[1] > 0 and ids(order="asc") == ([a, b, c], 0)
+    assert ids(sort="downloads")[1] > 0 and ids(sort="downloads")[1] > 0
+    assert ids(gameVersion="1.20.1")[1] > 0 and ids(gameVersion="1.20.1")[1] > 0
+    _change(db, display, post_id=b, main_name="Lighthouse Two")
+    after, read = ids()
+    assert after == [c, a] and read > 0 and ids() == ([c, a], 0)

@@ -934,10 +934,12 @@ export interface paths {
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
          *
-         *     Freshness: which resources match, and their order, are read live. total is counted with
-         *     the page, or, for the same keyword and filters without gameVersion or runPlatform, kept
-         *     from an earlier search for up to 30 s while no resource changes (a change of any resource
-         *     is seen by the next request's total). A keyword search by relevance answers with the
+         *     Freshness: which resources match, and their order, are read live, but for a keyword
+         *     search by relevance without gameVersion or runPlatform, whose page (an order by relevance
+         *     and postId alone) is kept with its total. total is counted with the page, or, for the
+         *     same keyword and filters without gameVersion or runPlatform, kept from an earlier search;
+         *     whatever is kept is kept for up to 30 s while no resource changes (a change of any
+         *     resource is seen by the next request). A keyword search by relevance answers with the
          *     summaries the batch operation keeps, so, as there, a change of a resource is seen by the
          *     next request and the counters and statistics inside a summary (viewsCount, downloadCount,
          *     likeCount, collectionCount, commentCount, averageRating, ratingCount, stats) may lag by up
@@ -989,10 +991,12 @@ export interface paths {
          *     one file must be for that version and for that loader or for none. A query parameter this
          *     operation does not declare (a misspelled filter) is refused with 200301.
          *
-         *     Freshness: which resources match, and their order, are read live. total is counted with
-         *     the page, or, for the same keyword and filters without gameVersion or runPlatform, kept
-         *     from an earlier search for up to 30 s while no resource changes (a change of any resource
-         *     is seen by the next request's total). A keyword search by relevance answers with the
+         *     Freshness: which resources match, and their order, are read live, but for a keyword
+         *     search by relevance without gameVersion or runPlatform, whose page (an order by relevance
+         *     and postId alone) is kept with its total. total is counted with the page, or, for the
+         *     same keyword and filters without gameVersion or runPlatform, kept from an earlier search;
+         *     whatever is kept is kept for up to 30 s while no resource changes (a change of any
+         *     resource is seen by the next request). A keyword search by relevance answers with the
          *     summaries the batch operation keeps, so, as there, a change of a resource is seen by the
          *     next request and the counters and statistics inside a summary (viewsCount, downloadCount,
          *     likeCount, collectionCount, commentCount, averageRating, ratingCount, stats) may lag by up

@@ -104,19 +104,20 @@ def _tiered_page(
     one statement, or none for records kept). Its count, ids and records; a kept page (count and
     ids: their order is the documents' own, tier and postId) reads nothing but its records."""
     if kept is not None:
-        found = summaries(kept[1]) if kept[1] else {}
-        return kept[0], kept[1], [found[i] for i in kept[1] if i in found]
-    where = doc_filters(**filters)
-    if known is not None:
-        count = counted(known)
+        matches, ids = kept
     else:
-        estimate = documents(session)
-        statement = count_matches(keyword, where, TOTAL_CAP, words_first=broad_catalogue(estimate))
-        # a catalogue the window holds whole is counted by the window: counted here only if it grew
-        count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
-    ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
+        where = doc_filters(**filters)
+        if known is not None:
+            count = counted(known)
+        else:
+            estimate = documents(session)
+            statement = count_matches(keyword, where, TOTAL_CAP, words_first=broad_catalogue(estimate))
+            # a catalogue the window holds whole is counted by the window: counted here only if it grew
+            count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
+        ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
+        matches = count(total)
     found = summaries(ids) if ids else {}
-    return count(total), ids, [found[i] for i in ids if i in found]
+    return matches, ids, [found[i] for i in ids if i in found]
 
 
 def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool, by_files: bool) -> Hashable | None:

@@ -10,6 +10,8 @@ from sqlalchemy import BigInteger, CursorResult, DateTime, Integer, Numeric, Res
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import mapped_column
 
+TIMESTAMPTZ_OID = 1184  # PostgreSQL's type of `timestamp with time zone` (cursor.description's type code)
+
 
 class UTCDateTime(TypeDecorator[dt.datetime]):
     """Timezone-aware UTC datetimes on PostgreSQL and SQLite alike (SQLite keeps no zone)."""
@@ -26,6 +28,13 @@ class UTCDateTime(TypeDecorator[dt.datetime]):
         if value is not None and value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
         return value
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Any:
+        """None for a PostgreSQL timestamptz (psycopg2 gives it zone-aware: process_result_value has
+        nothing to do, and a page of records would call it twice a row for nothing)."""
+        if dialect.name == "postgresql" and coltype == TIMESTAMPTZ_OID:
+            return None
+        return super().result_processor(dialect, coltype)
 
 
 # 64-bit ids; SQLite only autoincrements INTEGER PRIMARY KEY, hence the variant.

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Table,
     bindparam,
     cast,
+    column,
     create_engine,
     event,
     func,
@@ -31,7 +32,7 @@ from models.catalog.stats import window_days
 from models.catalog.tables import ResourcePost
 from models.search.backends import backend_for
 from models.search.sync import sync
-from models.types import UTCDateTime
+from models.types import TIMESTAMPTZ_OID, UTCDateTime
 from modhub.core.display import Display
 from modhub.core.statements import GENERIC, PREPARE_OPTION, PREPARED, Prepared
 from modhub.db import Database
@@ -83,7 +84,18 @@ def test_prepared_on_a_connection_once_then_executed_by_name(database):
     )
     assert first.endswith("; EXECUTE modhub_test_series(%s, %s)")
     assert second == GENERIC + "EXECUTE modhub_test_series(%s, %s)"
-    assert isinstance(rows(database, n=1, at=AT)[0][1], dt.datetime)  # UTCDateTime's processing
+    assert rows(database, n=1, at=AT)[0][1] == AT  # zone-aware (UTCDateTime)
+
+
+def test_a_timestamptz_row_needs_no_processing_and_a_naive_timestamp_gets_utc(database):
+    """UTCDateTime processes no timestamptz on PostgreSQL (psycopg2 gives it zone-aware), so a
+    prepared page's rows come back unprocessed; a naive `timestamp` typed so is still made UTC."""
+    dialect = database.engine.dialect
+    assert UTCDateTime()._cached_result_processor(dialect, TIMESTAMPTZ_OID) is None
+    assert rows(database, n=1, at=AT)[0][1] == AT
+    naive = text("SELECT TIMESTAMP '2026-11-26 08:30:00' AS at").columns(column("at", UTCDateTime()))
+    with database.read_session() as session:
+        assert session.execute(naive).scalar_one() == AT
 
 
 def test_postgresql_plans_a_catalogue_read_once_then_keeps_its_generic_plan(database):

@@ -59,35 +59,31 @@ class _KeptTotals:
         return cast(int | None, self._generation)
 
     def get(self, key: Hashable) -> int | None:
-        generation = self._current()
-        if generation is None:
-            return None
-        found = self.cache.get("total", key, generation)
-        return None if found is MISSING else cast(int, found)
+        return cast(int | None, self._kept("total", key))
 
     def put(self, key: Hashable, count: int) -> None:
-        generation = self._current()
-        if generation is not None:
-            self.cache.put_many("total", [(key, count)], generation)
+        self._keep("total", key, count)
 
     def page(self, key: Hashable) -> tuple[int, list[int]] | None:
-        generation = self._current()
-        if generation is None:
-            return None
-        found = self.cache.get("page", key, generation)
-        if found is MISSING:
-            return None
-        count, ids = cast(tuple[int, tuple[int, ...]], found)
-        return count, list(ids)
+        found = cast(tuple[int, tuple[int, ...]] | None, self._kept("page", key))
+        return None if found is None else (found[0], list(found[1]))
 
     def put_page(self, key: Hashable, count: int, ids: list[int]) -> None:
+        self._keep("page", key, (count, tuple(ids)))
+
+    def _kept(self, kind: str, key: Hashable) -> object | None:
+        generation = self._current()
+        found = MISSING if generation is None else self.cache.get(kind, key, generation)
+        return None if found is MISSING else found
+
+    def _keep(self, kind: str, key: Hashable, value: object) -> None:
         generation = self._current()
         if generation is not None:
-            self.cache.put_many("page", [(key, (count, tuple(ids)))], generation)
+            self.cache.put_many(kind, [(key, value)], generation)
 
 
 def _kept_totals() -> _KeptTotals | None:
-    """The kept counts of this request (None when the record cache keeps nothing)."""
+    """The kept counts and pages of this request (None when the record cache keeps nothing)."""
     cache = platform().records
     return _KeptTotals(cache) if cache.enabled else None
 

@@ -27,12 +27,8 @@ from modhub.db import Database
 from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
 from modhub.settings import Settings, finalize
-from tests.support import (
-    ContractChecker,
-    Creds,
-    SignedClient,
-    migrated_database,
-)
+from tests.helpers.contract_checker import ContractChecker
+from tests.support import Creds, SignedClient, migrated_database
 
 # Fixtures shared by every test folder (helpers, not fixtures, live in tests/helpers/).
 pytest_plugins = [

@@ -7,24 +7,17 @@ import datetime as dt
 import fcntl
 import json
 import os
-import re
 import shutil
 import socket
 import tempfile
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import psycopg2
 import redis
-from openapi_core import OpenAPI
-from openapi_core.datatypes import RequestParameters
-from openapi_core.deserializing.styles.factories import StyleDeserializersFactory
-from openapi_core.validation import validators as openapi_validators
-from openapi_core.validation.schemas.factories import SchemaValidatorsFactory
 from sqlalchemy.engine import make_url
-from werkzeug.datastructures import Headers, ImmutableMultiDict
 
+from tests.helpers.contract_checker import ContractChecker
 from tests.signing import Creds, now_ms, sign, use_timestamp_lane  # noqa: F401 (the tests import them from here)
 
 
@@ -158,154 +151,6 @@ class SignedClient:
     def post(self, url: str, **kwargs):
         """Signed POST."""
         return self.request("POST", url, **kwargs)
-
-
-class _Req:
-    def __init__(self, method: str, url: str):
-        parts = urlsplit(url)
-        self.host_url = "http://testserver"
-        self.path = parts.path
-        self.full_url_pattern = "http://testserver" + parts.path
-        self.method = method.lower()
-        self.parameters = RequestParameters(
-            query=ImmutableMultiDict(), header=Headers(), cookie=ImmutableMultiDict()
-        )
-        self.content_type = "application/json"
-        self.body = None
-
-
-class _Resp:
-    def __init__(self, response):
-        self.status_code = response.status_code
-        self.headers = Headers(list(response.headers.items()))
-        self.content_type = response.headers.get("content-type", "")
-        self.data = response.content
-
-
-# Headers of the HTTP transport itself, which no operation declares.
-TRANSPORT_HEADERS = frozenset(
-    {"content-length", "content-type", "date", "server", "connection", "keep-alive", "transfer-encoding"}
-)
-
-
-class UndeclaredInContract(AssertionError):
-    """A response carried a header or a status its operation does not declare."""
-
-
-def _one_format_checker() -> None:
-    """openapi-core deep-copies its format checker for every schema validator it builds, that is
-    several times per response checked (a fifth of a response check's time): with no format added,
-    each factory gives its one copy instead (nothing changes it afterwards)."""
-    original = SchemaValidatorsFactory.get_format_checker
-
-    def get_format_checker(self, format_validators=None, extra_format_validators=None):
-        if format_validators is not None or extra_format_validators is not None:
-            return original(self, format_validators, extra_format_validators)
-        if "_modhub_checker" not in self.__dict__:
-            self._modhub_checker = original(self)
-        return self._modhub_checker
-
-    SchemaValidatorsFactory.get_format_checker = get_format_checker
-
-
-_one_format_checker()
-
-
-def _declared_headers_read_once() -> None:
-    """openapi-core checks every header a response declares (present or not: about eight a
-    response) by reading its declaration anew each time: its style and explode, then a
-    deserializer built for its schema, half of a header's check. Both depend on the declaration
-    alone (the document, and the header's path in it): made once per declared header, while each
-    value is still deserialized, cast and validated on every check."""
-    styles: dict = {}
-    deserializers: dict = {}
-    style_and_explode = openapi_validators.get_style_and_explode
-    create = StyleDeserializersFactory.create
-
-    def get_style_and_explode(param_or_header, default_location="header"):
-        key = (id(param_or_header.accessor), param_or_header.parts, default_location)
-        if key not in styles:  # the accessor is kept too: its id is not reused meanwhile
-            styles[key] = (param_or_header.accessor, style_and_explode(param_or_header, default_location))
-        return styles[key][1]
-
-    def create_once(self, spec, schema, style, explode, name):
-        key = (id(self), id(schema.accessor), schema.parts, style, explode, name)
-        if key not in deserializers:
-            deserializers[key] = (self, schema.accessor, create(self, spec, schema, style, explode, name))
-        return deserializers[key][2]
-
-    openapi_validators.get_style_and_explode = get_style_and_explode
-    StyleDeserializersFactory.create = create_once
-
-
-_declared_headers_read_once()
-
-
-class ContractChecker:
-    """Validates responses against openapi/openapi.yaml with openapi-core, and fails on any
-    header or status the operation's responses do not declare (openapi-core checks only what is
-    declared): a status must be listed by the operation itself (`default` stands for 5xx only),
-    a header must be declared by the response of that status, transport headers aside. Every
-    (operationId, status, header) seen is recorded in `seen`."""
-
-    def __init__(self, document: dict):
-        self.openapi = OpenAPI.from_dict(document)
-        self.document = document
-        self.routes = [
-            (re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path)) + "$"), item)
-            for path, item in document["paths"].items()
-        ]
-        self.seen: set[tuple[str, int, str]] = set()
-
-    def check(self, method: str, url: str, response) -> None:
-        """Raise when the response does not conform to the contract."""
-        self.openapi.validate_response(_Req(method, url), _Resp(response))
-        problems = self.undeclared(method, url, response.status_code, response.headers.keys())
-        if problems:
-            raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
-
-    def watching(self, request):
-        """Wrap a test client's request method: every answer of a contract operation is checked
-        for undeclared headers and statuses (its body is checked where a test asks: check())."""
-
-        def checked(method, url, *args, **kwargs):
-            response = request(method, url, *args, **kwargs)
-            if self.operation(method, str(url)) is not None:
-                problems = self.undeclared(method, str(url), response.status_code, response.headers.keys())
-                if problems:
-                    raise UndeclaredInContract(f"{method} {url}: " + "; ".join(problems))
-            return response
-
-        return checked
-
-    def operation(self, method: str, url: str) -> dict | None:
-        """The operation serving a request (paths matched in document order, as the router does)."""
-        path = urlsplit(url).path
-        for pattern, item in self.routes:
-            if pattern.match(path) and method.lower() in item:
-                return item[method.lower()]
-        return None
-
-    def undeclared(self, method: str, url: str, status: int, headers) -> list[str]:
-        """What the answer carries that its operation does not declare (empty when all is)."""
-        op = self.operation(method, url)
-        if op is None:
-            return [f"no operation serves {method} {urlsplit(url).path}"]
-        responses = op["responses"]
-        declared = responses.get(str(status)) or responses.get(f"{status // 100}XX")
-        if declared is None and status >= 500:
-            declared = responses.get("default")
-        if declared is None:
-            return [f"status {status} is not declared by {op['operationId']}"]
-        if "$ref" in declared:
-            declared = self.document["components"]["responses"][declared["$ref"].rsplit("/", 1)[-1]]
-        names = {n.lower() for n in declared.get("headers") or {}}
-        problems = []
-        for header in {h.lower() for h in headers}:
-            self.seen.add((op["operationId"], status, header))
-            if header not in names and header not in TRANSPORT_HEADERS:
-                problems.append(f"header {header} is not declared by {op['operationId']} {status}")
-        return sorted(problems)
 
 
 class ExampleRecorder:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from modhub.contract import Contract
-from tests.support import ContractChecker
+from tests.helpers.contract_checker import ContractChecker
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_static_paths_win_over_their_parametrised_siblings(checker):
 
 
 def test_formats_are_checked_on_every_response_with_the_shared_format_checker(checker):
-    """The one format checker per factory (tests.support) still checks formats, every time: a
+    """The one format checker per factory (tests/helpers/contract_checker.py) still checks formats, every time: a
     postId beyond int64 is refused on each of two checks, the example itself passes between."""
     import json
 
@@ -66,7 +66,7 @@ def test_formats_are_checked_on_every_response_with_the_shared_format_checker(ch
 
 
 def test_declared_headers_are_checked_on_every_response(checker):
-    """The declarations read once (tests.support) still check each value: a rate-limit header
+    """The declarations read once (tests/helpers/contract_checker.py) still check each value: a rate-limit header
     that is not an integer is refused on each of two checks, a valid one passes between, and a
     header that is absent is not required."""
     import json
@@ -84,3 +84,23 @@ def test_declared_headers_are_checked_on_every_response(checker):
             checker.check("GET", "/openapi/v2/mods/12", response(**{"X-RateLimit-Remaining": "many"}))
         checker.check("GET", "/openapi/v2/mods/12", response(**{"X-RateLimit-Remaining": "599"}))
         checker.check("GET", "/openapi/v2/mods/12", response())
+
+
+def test_each_answer_is_checked_against_its_own_operation_once_the_operations_are_kept(checker):
+    """The operation found for a (method, path template) is kept (tests/helpers/contract_checker.py):
+    a detail's body passes for any postId, fails where the search's body is expected, and still
+    passes for the detail after that."""
+    import json
+
+    import httpx
+
+    example = Contract.load().document["paths"]["/openapi/v2/mods/{postId}"]["get"]["responses"]["200"]
+    body = json.dumps(example["content"]["application/json"]["example"])
+    detail = httpx.Response(200, headers={"Content-Type": "application/json"}, content=body)
+    for post_id in (12, 13):
+        checker.check("GET", f"/openapi/v2/mods/{post_id}", detail)
+    with pytest.raises(Exception, match="data"):
+        checker.check("GET", "/openapi/v2/mods/search?keyword=x", detail)
+    checker.check("GET", "/openapi/v2/mods/14", detail)
+    assert checker.template("GET", "/openapi/v2/mods/14") == "/openapi/v2/mods/{postId}"
+    assert checker.template("GET", "/openapi/v2/mods/search") == "/openapi/v2/mods/search"

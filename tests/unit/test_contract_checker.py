@@ -46,8 +46,9 @@ def test_static_paths_win_over_their_parametrised_siblings(checker):
 
 
 def test_formats_are_checked_on_every_response_with_the_shared_format_checker(checker):
-    """The one format checker per factory (tests/helpers/contract_checker.py) still checks formats, every time: a
-    postId beyond int64 is refused on each of two checks, the example itself passes between."""
+    """The one format checker per factory (tests/helpers/contract_checker.py) still checks
+    formats, every time: a postId beyond int64 is refused on each of two checks, the example
+    itself passes between."""
     import json
 
     import httpx
@@ -66,9 +67,9 @@ def test_formats_are_checked_on_every_response_with_the_shared_format_checker(ch
 
 
 def test_declared_headers_are_checked_on_every_response(checker):
-    """The declarations read once (tests/helpers/contract_checker.py) still check each value: a rate-limit header
-    that is not an integer is refused on each of two checks, a valid one passes between, and a
-    header that is absent is not required."""
+    """The declarations read once (tests/helpers/contract_checker.py) still check each value: a
+    rate-limit header that is not an integer is refused on each of two checks, a valid one passes
+    between, and a header that is absent is not required."""
     import json
 
     import httpx

@@ -11,6 +11,7 @@ from typing import Protocol, overload
 from zoneinfo import ZoneInfo
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_SHOWN = "%04d-%02d-%02d %02d:%02d:%02d"  # TIME_FORMAT's text, the year always four digits
 _LOCAL = {
     False: re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"),
     True: re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}"),
@@ -45,10 +46,10 @@ def format_time(value: dt.datetime | None, zone: str) -> str | None:
     """A stored UTC time as `yyyy-MM-dd HH:mm:ss` in the platform time zone."""
     if value is None:
         return None
-    local = value.astimezone(_zone(zone))
-    # Every record shows two times: isoformat's text is strftime's at half the cost, from year
-    # 1000 on (strftime does not pad a smaller year to four digits on every platform).
-    return local.isoformat(" ", "seconds")[:19] if local.year >= 1000 else local.strftime(TIME_FORMAT)
+    t = value.astimezone(_zone(zone))
+    # Every record shows two times: formatted from the fields (strftime does not pad a year before
+    # 1000 to four digits on Linux; isoformat of an aware time formats its UTC offset too).
+    return _SHOWN % (t.year, t.month, t.day, t.hour, t.minute, t.second)
 
 
 def parse_local_time(text: str, zone: str, *, iso: bool = False) -> dt.datetime:

@@ -1,15 +1,17 @@
-"""format_time's text is strftime's `yyyy-MM-dd HH:mm:ss` in the platform time zone, whatever path
-gives it (modhub/core/display.py takes isoformat's from year 1000 on)."""
+"""format_time's text is the contract's `yyyy-MM-dd HH:mm:ss` in the platform time zone (its
+pattern `^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$`): strftime's, with the year always four digits
+(strftime does not pad a year before 1000 on Linux), and read back by parse_local_time."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from modhub.core.display import TIME_FORMAT, format_time
+from modhub.core.display import TIME_FORMAT, format_time, parse_local_time
 
 ZONES = ["Asia/Shanghai", "UTC", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham"]
 
@@ -33,9 +35,18 @@ def _instants() -> list[dt.datetime]:
 
 
 @pytest.mark.parametrize("zone", ZONES)
-def test_format_time_is_strftimes_text(zone):
+def test_format_time_is_the_contracts_text(zone):
     for value in _instants():
-        assert format_time(value, zone) == value.astimezone(ZoneInfo(zone)).strftime(TIME_FORMAT), value
+        local = value.astimezone(ZoneInfo(zone))
+        text = format_time(value, zone)
+        assert text == f"{local.year:04d}" + local.strftime(TIME_FORMAT.removeprefix("%Y")), value
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", text), text
+        assert parse_local_time(text, zone) == value.replace(microsecond=0), value
+
+
+def test_a_year_before_1000_has_four_digits():
+    assert format_time(dt.datetime(999, 12, 31, 23, 59, 59, tzinfo=dt.UTC), "UTC") == "0999-12-31 23:59:59"
+    assert format_time(dt.datetime(1, 1, 2, tzinfo=dt.UTC), "UTC") == "0001-01-02 00:00:00"
 
 
 def test_format_time_of_nothing_is_nothing():

@@ -312,3 +312,21 @@ def test_publish_fields_are_validated(owner):
         assert error_code(owner.publish(post_body(**fields)), 400) == 200301, fields
     for ip in ("10.0.0.1", "2001:db8::1", "mc.example.org"):
         assert isinstance(data(owner.publish(post_body(serverIp=ip, runPlatform="forge"))), int)
+
+
+def test_a_time_before_the_year_1000_comes_back_in_its_four_digit_form(owner, signed):
+    """A time field takes `yyyy-MM-dd HH:mm:ss` (its pattern: four digits of year) and shows it in
+    the same form: a link expiring in 0999 reads back as 0999, not 999 (checked against the
+    contract by the signed client)."""
+    builtin = {
+        "source": "BUILTIN",
+        "sha256": "d" * 64,
+        "sizeBytes": 5,
+        "name": "old.zip",
+        "environmentSide": "BOTH",
+        "downloadUrl": "https://cdn.example/old.zip",
+        "downloadUrlExpiresAt": "0999-12-31 23:59:59",
+    }
+    post_id = data(owner.publish(post_body(resources=[builtin])))
+    manifest = data(signed.get(f"{BASE}/{post_id}/manifest"))
+    assert [i["downloadUrlExpiresAt"] for i in manifest["items"]] == ["0999-12-31 23:59:59"]

@@ -15,7 +15,9 @@ else fails (its mark is stale).
 Run time: MAX_EXAMPLES cases per operation and phase (MODHUB_ST_MAX_EXAMPLES overrides). The run
 is split in shards so that pytest-xdist spreads it over its workers: MODHUB_ST_SHARDS (default 6)
 shards of the examples, coverage and fuzzing phases, by operation (of equal measured cost:
-st_costs.py), and one stateful shard over every built operation, all against one live server for
+st_costs.py), one shard of the examples and fuzzing phases over the twins (an alias whose coverage
+phase would send its first operation's requests to the same handler: coverage_twins), and one
+stateful shard over every built operation, all against one live server for
 the run (MODHUB_ST_SERVERS processes, default 2), started once and shared by the xdist workers.
 """
 
@@ -175,6 +177,56 @@ class Live:
             if m in METHODS and op["operationId"] not in planned
         ]
 
+    @property
+    def twins(self) -> dict[str, str]:
+        """Built operations whose coverage phase another one's stands for (coverage_twins)."""
+        built = set(self.built)
+        return {t: o for t, o in coverage_twins(self.document).items() if t in built and o in built}
+
+
+# Words of an operation that change no request the coverage phase sends and no check of an answer.
+_WORDS = {"summary", "description", "example", "examples", "operationId", "tags", "externalDocs"}
+
+
+def _checked_shape(node):
+    """An operation's parts as the coverage phase and the checks read them: words and x- marks left
+    out ($ref kept: two operations naming the same schema take the same values)."""
+    if isinstance(node, dict):
+        return {k: _checked_shape(v) for k, v in node.items() if k not in _WORDS and not k.startswith("x-")}
+    if isinstance(node, list):
+        return [_checked_shape(v) for v in node]
+    return node
+
+
+def coverage_twins(document: dict) -> dict[str, str]:
+    """operationId -> the first operation (document order) it is a twin of: the same method, the
+    same handler (x-handler), the same parameters, body and answers (words and examples aside), on
+    another path: an alias (a mods path and its resource path, a legacy and a v2 path). The coverage
+    phase derives its requests from the schemas alone, so a twin's would be the first one's, sent
+    to the same handler: a twin gets the examples (its own) and fuzzing phases, not coverage."""
+    first: dict[str, str] = {}
+    twins = {}
+    for item in document["paths"].values():
+        for method, op in item.items():
+            if method not in METHODS or not op.get("x-handler"):
+                continue
+            shape = json.dumps(
+                [
+                    method,
+                    op["x-handler"],
+                    _checked_shape(item.get("parameters")),
+                    _checked_shape(
+                        {k: op.get(k) for k in ("parameters", "requestBody", "responses", "security")}
+                    ),
+                ],
+                sort_keys=True,
+            )
+            if shape in first:
+                twins[op["operationId"]] = first[shape]
+            else:
+                first[shape] = op["operationId"]
+    return twins
+
 
 def _run_folder(tmp_path_factory) -> Path:
     """The run's folder: under xdist, each worker's basetemp is a folder in it."""
@@ -266,6 +318,18 @@ def live(tmp_path_factory):
             _stop_shared()
 
 
+def test_coverage_twins_are_aliases_of_one_handler_with_the_same_schemas():
+    """Twins: the mods and resource paths of the draft save (one schema, one handler); not twins:
+    search and query (one handler, answers declared apart), nor the draft save and publish."""
+    from modhub.contract import Contract
+
+    twins = coverage_twins(Contract.load().document)
+    assert twins["saveResourceDraft"] == "saveModDraft" and twins["getResourceDetail"] == "getModDetail"
+    assert "queryResources" not in twins and "searchMods" not in twins
+    assert "publishModDraft" not in twins and twins["publishResourceDraft"] == "publishModDraft"
+    assert set(twins.values()).isdisjoint(twins)  # each stands for its own: no chain
+
+
 def test_planned_operations_answer_501_on_the_live_server(live):
     ruled = copy.deepcopy(live.document)
     st_rules.apply_rules(ruled)  # the same rules as the `st` run
@@ -280,20 +344,25 @@ def test_planned_operations_answer_501_on_the_live_server(live):
 
 # The run in shards, so that pytest-xdist spreads it over the workers: the examples, coverage and
 # fuzzing phases (each one operation at a time) split by operation into shards of about equal
-# measured cost (st_costs.py: the six draft save, publish and edit operations take about 35 s each,
-# most others 1 to 6 s, so round robin made shards of 33 to 75 s); the stateful phase (scenarios
-# across operations, over the contract's links) is one shard over every built operation.
-SHARDS = [f"operations-{i}-of-{OPERATION_SHARDS}" for i in range(OPERATION_SHARDS)] + ["stateful"]
+# measured cost (st_costs.py: the six draft save, publish and edit operations cost the most, their
+# bodies' coverage phase most of it); the twins of those (coverage_twins: 39 aliases) in a shard of
+# the examples and fuzzing phases; the stateful phase (scenarios across operations, over the
+# contract's links) is one shard over every built operation.
+SHARDS = [f"operations-{i}-of-{OPERATION_SHARDS}" for i in range(OPERATION_SHARDS)] + ["twins", "stateful"]
 
 
 @pytest.mark.parametrize("shard", SHARDS)
 def test_schemathesis_cli_against_the_live_server(live, shard, tmp_path):
     if shard == "stateful":
         phases, selected = "stateful", live.built
+    elif shard == "twins":
+        phases, selected = "examples,fuzzing", list(live.twins)
     else:
         index = int(shard.split("-")[1])
         phases = "examples,coverage,fuzzing"
-        selected = st_costs.balanced(live.built, OPERATION_SHARDS, st_costs.load())[index]
+        twins = live.twins
+        covered = [op_id for op_id in live.built if op_id not in twins]
+        selected = st_costs.balanced(covered, OPERATION_SHARDS, st_costs.load())[index]
     junit = str(tmp_path / "junit.xml")
     command = [
         sys.executable,

@@ -48,7 +48,7 @@ from modhub.settings import Settings
 from modhub.site.throttle import LoginThrottle
 from modhub.site_mount import serve_beside, site_app
 from modhub.validation import VALIDATORS
-from modhub.web import HANDLER_THREADS, Operation
+from modhub.web import Operation
 
 log = logging.getLogger(__name__)
 DOCS_PATH = "/openapi/v2/meta/docs"
@@ -77,6 +77,7 @@ class Platform:
     download_counter: RedisCounter | LocalCounter = field(init=False)  # models.downloads.counting
     login_throttle: LoginThrottle = field(init=False)  # the site's failed log-in counter (modhub.site)
     gatekeeper: object = None  # the gateway's checks and its snapshots (modhub.gateway)
+    handlers: ThreadPoolExecutor | None = None  # the threads of the handlers (create_app)
 
     def wire(self) -> Platform:
         """(Re)build the parts that follow the settings, the database and the quota store, and
@@ -213,7 +214,7 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
 
     `app.app` is the Flask app of the site pages; `app.app.extensions["modhub"]` the Platform.
     A request the contract routes to an operation is served by the AsyncApp: the handler runs in
-    a bounded pool of HANDLER_THREADS threads (modhub.web.Operation) unless it answers on the
+    a bounded pool of settings.handler_threads threads (modhub.web.Operation) unless it answers on the
     event loop. Any other request (a site page, an unknown path) goes to Flask, through the
     one-hop WSGI bridge (modhub.bridge).
     """
@@ -257,7 +258,9 @@ def create_app(settings: Settings, **platform_parts) -> connexion.AsyncApp:
     app = connexion.AsyncApp(__name__, middlewares=middlewares, lifespan=partial(lifespan, platform))
     app.app = site_app(settings, platform)
     serve_beside(app, bridge.OneHopWSGI(app.app.wsgi_app, workers=10))
-    pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="modhub-handler")
+    pool = platform.handlers = ThreadPoolExecutor(
+        settings.handler_threads, thread_name_prefix="modhub-handler"
+    )
     app.add_api(
         platform.contract.document,
         resolver=HandlerResolver(lambda function: Operation(function, platform, pool)),

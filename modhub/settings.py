@@ -81,6 +81,7 @@ class Settings:
     db_connect_timeout_seconds: float = 5.0
     db_statement_timeout_seconds: float = 30.0
     db_pool_size: int = 10
+    handler_threads: int = 4  # threads per process running the handlers that read the database
     db_max_overflow: int = 20
     db_pool_timeout_seconds: float = 5.0
     db_pre_ping: bool = False
@@ -217,6 +218,7 @@ def from_env() -> Settings:
         db_connect_timeout_seconds=_number("DB_CONNECT_TIMEOUT_SECONDS", 5.0, float, minimum=1),
         db_statement_timeout_seconds=_number("DB_STATEMENT_TIMEOUT_SECONDS", 30.0, float, minimum=0.1),
         db_pool_size=_number("DB_POOL_SIZE", 10, minimum=1),
+        handler_threads=_number("HANDLER_THREADS", 4, minimum=1),
         db_max_overflow=_number("DB_MAX_OVERFLOW", 20),
         db_pool_timeout_seconds=_number("DB_POOL_TIMEOUT_SECONDS", 5.0, float, minimum=0.1),
         db_pre_ping=_flag("DB_PRE_PING"),

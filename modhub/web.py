@@ -33,10 +33,6 @@ from modhub.envelope import (
 from modhub.etags import none_match
 
 WROTE = "modhub_wrote"
-# Handler threads per process (the bound of the pool modhub.app gives Operation): as many as
-# Connexion's FlaskApp served handlers with (a2wsgi's 10), and the database pool's steady size
-# (modhub.db: pool_size 10), so a burst queues here rather than on the connections.
-HANDLER_THREADS = 10
 
 
 class Call:

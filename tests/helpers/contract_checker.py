@@ -166,6 +166,7 @@ class ContractChecker:
             for path, item in document["paths"].items()
         ]
         self.seen: set[tuple[str, int, str]] = set()
+        self.found: dict[tuple[str, str], tuple | None] = {}  # _route's answers by (method, path)
 
     def check(self, method: str, url: str, response) -> None:
         """Raise when the response does not conform to the contract."""
@@ -199,11 +200,14 @@ class ContractChecker:
         return None if route is None else route[1]
 
     def _route(self, method: str, url: str):
-        path = urlsplit(url).path
-        for route in self.routes:
-            if route[0].match(path) and method.lower() in route[2]:
-                return route
-        return None
+        """The (pattern, path, item) serving a request: a check asks twice (its template, then what
+        it declares), so each (method, path) is matched against the paths once."""
+        key = (method.lower(), urlsplit(url).path)
+        if key not in self.found:
+            self.found[key] = next(
+                (route for route in self.routes if route[0].match(key[1]) and key[0] in route[2]), None
+            )
+        return self.found[key]
 
     def undeclared(self, method: str, url: str, status: int, headers) -> list[str]:
         """What the answer carries that its operation does not declare (empty when all is)."""

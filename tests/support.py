@@ -14,7 +14,6 @@ import uuid
 from pathlib import Path
 
 import psycopg2
-import redis
 from sqlalchemy.engine import make_url
 
 from tests.helpers.contract_checker import ContractChecker
@@ -251,19 +250,14 @@ def validate_case(case, response, excluded_checks=()) -> None:
 def stalled_redis_quota(timeout: float = 0.3):
     """A RedisQuota over a loopback server that accepts connections and never answers (the
     quota's timeout tests)."""
+    from modhub.core.redis_store import RedisStore
     from modhub.quota import RedisQuota
 
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
     try:
-        yield RedisQuota(
-            redis.Redis(
-                host="127.0.0.1",
-                port=server.getsockname()[1],
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-            )
-        )
+        url = f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+        yield RedisQuota(RedisStore.from_url(url, timeout=timeout).client)  # as the app builds it
     finally:
         server.close()

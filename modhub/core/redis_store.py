@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 DEFAULT_PREFIX = "modhub:quota"
 
@@ -25,5 +27,9 @@ class RedisStore:
     @classmethod
     def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, *, timeout: float = 1.0) -> RedisStore:
         """A client with bounded waits: a stalled Redis fails requests with 200503 after
-        `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS) instead of holding them."""
-        return cls(redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout), prefix)
+        `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS) instead of holding them: one attempt, no
+        retry and no back-off (redis.Redis() alone retries 10 times with jittered sleeps)."""
+        client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+        )
+        return cls(client, prefix)

@@ -2,9 +2,15 @@
 statement time-outs, application_name, pool size and overflow; Redis socket time-outs; the S3
 client's time-outs and retries."""
 
+import socket
+import time
+
+import pytest
+import redis
 from sqlalchemy import text
 
 from modhub.app import build_platform
+from modhub.core.redis_store import RedisStore
 from modhub.core.storage import from_settings
 from modhub.db import Database, connect_args
 
@@ -47,3 +53,20 @@ def test_redis_and_s3_waits_from_settings(settings, db):
     config = from_settings(chosen).client.meta.config
     assert config.connect_timeout == 1.5 and config.read_timeout == 4
     assert config.retries == {"mode": "standard", "total_max_attempts": 2}
+
+
+@pytest.mark.parametrize("answers", ["refuses", "never answers"])
+def test_a_redis_that_does_not_answer_fails_a_call_within_one_timeout(answers):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    if answers == "never answers":
+        listener.listen(8)
+    try:
+        store = RedisStore.from_url(f"redis://127.0.0.1:{listener.getsockname()[1]}/0", timeout=0.3)
+        started = time.monotonic()
+        with pytest.raises(redis.RedisError):
+            store.client.ping()
+        elapsed = time.monotonic() - started
+    finally:
+        listener.close()
+    assert elapsed < 0.6  # one attempt: no retry, no back-off sleep

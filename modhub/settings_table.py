@@ -341,7 +341,7 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Bounded waits and pools",
         "REDIS_TIMEOUT_SECONDS",
         "1",
-        "Redis connect and socket time-out of the quota store; one attempt, never retried.",
+        "Redis connect and socket time-out of each call (quota, webhook hand-over); never retried.",
     ),
     ("Bounded waits and pools", "S3_CONNECT_TIMEOUT_SECONDS", "3", "S3 connect time-out."),
     ("Bounded waits and pools", "S3_READ_TIMEOUT_SECONDS", "10", "S3 read time-out."),

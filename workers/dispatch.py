@@ -10,6 +10,7 @@ import redis
 from rq import Queue
 
 from models.webhooks.events import NOTIFIER
+from modhub.core.redis_store import bounded_client
 
 RELAY_JOB = "workers.jobs.relay_job"
 DELIVER_JOB = "workers.jobs.deliver_job"
@@ -36,7 +37,7 @@ class RQDispatcher:
         """The dispatcher of the configured Redis, or None in the embedded mode."""
         if not settings.redis_url:
             return None
-        conn = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
+        conn = bounded_client(settings.redis_url, settings.redis_timeout_seconds)
         job_timeout = settings.webhook_lease_seconds * 2
         return cls(conn, settings.webhook_queue, settings.webhook_batch_size, job_timeout)
 

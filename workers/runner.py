@@ -15,6 +15,7 @@ import redis
 from rq import SimpleWorker, Worker
 
 from models.downloads.counting import RedisCounter, flush
+from modhub.core.redis_store import bounded_client
 from modhub.core.startup import collector_paused
 from modhub.settings import Settings
 from workers.maintenance import run_if_due
@@ -33,12 +34,7 @@ class Sweeper(threading.Thread):
         self.rt = rt
         self.stopping = threading.Event()
         self.downloads = RedisCounter(
-            redis.Redis.from_url(
-                rt.settings.redis_url,
-                socket_timeout=rt.settings.redis_timeout_seconds,
-                socket_connect_timeout=rt.settings.redis_timeout_seconds,
-            ),
-            "modhub:quota",
+            bounded_client(rt.settings.redis_url, rt.settings.redis_timeout_seconds), "modhub:quota"
         )
         self.worker = None  # the RQ worker running now (set by run_worker)
         self.platform = None  # for the maintenance jobs, built at their first turn

@@ -26,10 +26,16 @@ class RedisStore:
 
     @classmethod
     def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, *, timeout: float = 1.0) -> RedisStore:
-        """A client with bounded waits: a stalled Redis fails requests with 200503 after
-        `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS) instead of holding them: one attempt, no
-        retry and no back-off (redis.Redis() alone retries 10 times with jittered sleeps)."""
-        client = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
-        )
-        return cls(client, prefix)
+        """A store over bounded_client(url, timeout)."""
+        return cls(bounded_client(url, timeout), prefix)
+
+
+def bounded_client(url: str, timeout: float) -> redis.Redis:
+    """A client whose every call ends within `timeout` seconds (MODHUB_REDIS_TIMEOUT_SECONDS): a
+    stalled Redis fails a request with 200503 then instead of holding it. One attempt, no retry
+    and no back-off (redis.Redis() alone retries 10 times with jittered sleeps). The quota store,
+    the webhook dispatcher (after a commit, on the request's thread) and the worker's counters
+    use it; only the worker's blocking dequeue waits longer, on a connection of its own."""
+    return redis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )

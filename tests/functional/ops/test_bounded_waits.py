@@ -13,6 +13,7 @@ from modhub.app import build_platform
 from modhub.core.redis_store import RedisStore
 from modhub.core.storage import from_settings
 from modhub.db import Database, connect_args
+from workers.dispatch import RQDispatcher
 
 
 def test_postgresql_session_settings_and_pool_from_settings(settings, pg_engine):  # the database exists
@@ -50,23 +51,34 @@ def test_redis_and_s3_waits_from_settings(settings, db):
     platform = build_platform(chosen, db=db)
     kwargs = platform.quota.client.connection_pool.connection_kwargs
     assert kwargs["socket_timeout"] == 0.7 and kwargs["socket_connect_timeout"] == 0.7
+    # The webhook dispatcher's calls run after a commit, on the request's thread: the same bound.
+    dispatcher = RQDispatcher.from_settings(chosen.replace(redis_url="redis://127.0.0.1:6379/0"))
+    kwargs = dispatcher.redis.connection_pool.connection_kwargs
+    assert kwargs["socket_timeout"] == 0.7 and kwargs["socket_connect_timeout"] == 0.7
     config = from_settings(chosen).client.meta.config
     assert config.connect_timeout == 1.5 and config.read_timeout == 4
     assert config.retries == {"mode": "standard", "total_max_attempts": 2}
 
 
 @pytest.mark.parametrize("answers", ["refuses", "never answers"])
-def test_a_redis_that_does_not_answer_fails_a_call_within_one_timeout(answers):
+def test_a_redis_that_does_not_answer_fails_a_call_within_one_timeout(settings, answers):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     if answers == "never answers":
         listener.listen(8)
+    url = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    calls = {
+        "quota store": RedisStore.from_url(url, timeout=0.3).client.ping,
+        "webhook hand-over": RQDispatcher.from_settings(
+            settings.replace(redis_url=url, redis_timeout_seconds=0.3)
+        ).kick_relay,
+    }
     try:
-        store = RedisStore.from_url(f"redis://127.0.0.1:{listener.getsockname()[1]}/0", timeout=0.3)
-        started = time.monotonic()
-        with pytest.raises(redis.RedisError):
-            store.client.ping()
-        elapsed = time.monotonic() - started
+        for name, call in calls.items():
+            started = time.monotonic()
+            with pytest.raises(redis.RedisError):
+                call()
+            elapsed = time.monotonic() - started
+            assert elapsed < 0.6, (name, elapsed)  # one attempt: no retry, no back-off sleep
     finally:
         listener.close()
-    assert elapsed < 0.6  # one attempt: no retry, no back-off sleep

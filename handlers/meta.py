@@ -1,12 +1,13 @@
 """The contract itself, served outside the envelope."""
 
+import functools
 import json
 
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
 from models.downloads import jwks, keys
-from modhub.web import platform, request_headers, respond, session
+from modhub.web import etag_of, platform, request_headers, respond, respond_tagged, session
 
 TEXT = "text/plain"
 
@@ -17,14 +18,22 @@ def _negotiated(default: str) -> str:
     return accept.best_match([default, TEXT], default=default)
 
 
+@functools.lru_cache(maxsize=8)
+def _etag(document: bytes) -> str:
+    """A contract document's ETag, computed once (a bytes object keeps its hash)."""
+    return etag_of(document)
+
+
 def openapi_json(**_):
-    """The exact contract as JSON."""
-    return respond(platform().contract.json_bytes, mimetype="application/json")
+    """The exact contract as JSON, with its ETag (304 on a match)."""
+    document = platform().contract.json_bytes
+    return respond_tagged(document, _etag(document), mimetype="application/json")
 
 
 def openapi_yaml(**_):
-    """The exact contract as YAML (the hand-maintained source file)."""
-    return respond(platform().contract.yaml_bytes, mimetype=_negotiated("application/yaml"))
+    """The exact contract as YAML (the hand-maintained source file), with its ETag."""
+    document = platform().contract.yaml_bytes
+    return respond_tagged(document, _etag(document), mimetype=_negotiated("application/yaml"))
 
 
 def install_signing_key(**_):

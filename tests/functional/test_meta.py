@@ -20,6 +20,22 @@ def test_openapi_yaml_is_the_source_file(client):
     assert response.content == SPEC_PATH.read_bytes()
 
 
+def test_each_document_has_a_weak_etag_and_answers_304_to_it(client):
+    """A tool or the docs page that fetches the contract again gets 304, not 700 KB."""
+    tags = {}
+    for path in ("/openapi/v2/meta/openapi.json", "/openapi/v2/meta/openapi.yaml"):
+        first = client.get(path)
+        tag = tags[path] = first.headers["etag"]
+        assert first.status_code == 200 and tag.startswith('W/"') and tag == client.get(path).headers["etag"]
+        same = client.get(path, headers={"If-None-Match": tag})
+        assert same.status_code == 304 and same.content == b"" and same.headers["etag"] == tag
+        strong = client.get(path, headers={"If-None-Match": tag.removeprefix("W/")})
+        assert strong.status_code == 304  # If-None-Match compares weakly
+        other = client.get(path, headers={"If-None-Match": 'W/"0123456789abcdef0123456789abcdef"'})
+        assert other.status_code == 200 and other.content == first.content
+    assert len(set(tags.values())) == 2  # one tag per document
+
+
 def test_text_documents_come_as_text_plain_when_accept_prefers_it(client):
     """The declared text/plain twins (what a generated client reads as text)."""
     for path, own in (

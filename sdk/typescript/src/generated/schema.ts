@@ -14,7 +14,8 @@ export interface paths {
         /**
          * This contract as JSON
          * @description The OpenAPI 3.0 description of this service, as JSON. It is the document itself, **not**
-         *     wrapped in the response envelope.
+         *     wrapped in the response envelope. Its weak ETag changes only when the document does: send
+         *     it back in If-None-Match to get 304 instead of the whole document again.
          *
          *     **Access A**: anonymous; no key, signature or quota.
          */
@@ -100,7 +101,8 @@ export interface paths {
         /**
          * This contract as YAML
          * @description The OpenAPI 3.0 description of this service, as YAML. It is the document itself, **not**
-         *     wrapped in the response envelope.
+         *     wrapped in the response envelope. Its weak ETag changes only when the document does: send
+         *     it back in If-None-Match to get 304 instead of the whole document again.
          *
          *     **Access A**: anonymous; no key, signature or quota.
          */
@@ -7567,7 +7569,10 @@ export interface operations {
     getOpenApiJson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7584,6 +7589,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,6 +7598,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };
@@ -7702,7 +7709,10 @@ export interface operations {
     getOpenApiYaml: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) from an earlier answer of this read (comma-separated, or *); a match by weak comparison (`W/"x"` equals `"x"`) answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7719,6 +7729,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +7739,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };

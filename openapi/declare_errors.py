@@ -194,7 +194,14 @@ def main() -> int:
     }
     new = rewrite(text, declared, shared_refusals(spec))
     if args.check:
-        return 0 if new == text else 1
+        if new == text:
+            return 0
+        print(
+            f"{SPEC.relative_to(ROOT)}: the declared 4xx responses are not current: "
+            "run python openapi/declare_errors.py",
+            file=sys.stderr,
+        )
+        return 1
     SPEC.write_text(new)
     print(f"declared 4xx codes of {len(declared)} operations in {SPEC.relative_to(ROOT)}")
     return 0

@@ -7599,6 +7599,23 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Invalid request; code is one of: 200301 PARAMETER_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };
@@ -7740,6 +7757,23 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Invalid request; code is one of: 200301 PARAMETER_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "X-Modhub-Time-Zone": components["headers"]["X-Modhub-Time-Zone"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["X-RateLimit-Daily-Limit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["X-RateLimit-Daily-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseEnvelope"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             default: components["responses"]["Error"];
         };

@@ -247,17 +247,25 @@ def validate_case(case, response, excluded_checks=()) -> None:
 
 
 @contextlib.contextmanager
+def dead_redis_url(answers: str = "never answers"):
+    """The URL of a loopback Redis that is dead: a port that "refuses" connections, or a
+    listener that accepts them and "never answers"."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    if answers == "never answers":
+        listener.listen(8)
+    try:
+        yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    finally:
+        listener.close()
+
+
+@contextlib.contextmanager
 def stalled_redis_quota(timeout: float = 0.3):
-    """A RedisQuota over a loopback server that accepts connections and never answers (the
+    """A RedisQuota, its client built as the app builds it, over a Redis that never answers (the
     quota's timeout tests)."""
-    from modhub.core.redis_store import RedisStore
+    from modhub.core.redis_store import bounded_client
     from modhub.quota import RedisQuota
 
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    try:
-        url = f"redis://127.0.0.1:{server.getsockname()[1]}/0"
-        yield RedisQuota(RedisStore.from_url(url, timeout=timeout).client)  # as the app builds it
-    finally:
-        server.close()
+    with dead_redis_url() as url:
+        yield RedisQuota(bounded_client(url, timeout))

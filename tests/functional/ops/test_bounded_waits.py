@@ -2,7 +2,6 @@
 statement time-outs, application_name, pool size and overflow; Redis socket time-outs; the S3
 client's time-outs and retries."""
 
-import socket
 import time
 
 import pytest
@@ -13,6 +12,7 @@ from modhub.app import build_platform
 from modhub.core.redis_store import RedisStore
 from modhub.core.storage import from_settings
 from modhub.db import Database, connect_args
+from tests.support import dead_redis_url
 from workers.dispatch import RQDispatcher
 
 
@@ -62,23 +62,16 @@ def test_redis_and_s3_waits_from_settings(settings, db):
 
 @pytest.mark.parametrize("answers", ["refuses", "never answers"])
 def test_a_redis_that_does_not_answer_fails_a_call_within_one_timeout(settings, answers):
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    if answers == "never answers":
-        listener.listen(8)
-    url = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
-    calls = {
-        "quota store": RedisStore.from_url(url, timeout=0.3).client.ping,
-        "webhook hand-over": RQDispatcher.from_settings(
-            settings.replace(redis_url=url, redis_timeout_seconds=0.3)
-        ).kick_relay,
-    }
-    try:
+    with dead_redis_url(answers) as url:
+        calls = {
+            "quota store": RedisStore.from_url(url, timeout=0.3).client.ping,
+            "webhook hand-over": RQDispatcher.from_settings(
+                settings.replace(redis_url=url, redis_timeout_seconds=0.3)
+            ).kick_relay,
+        }
         for name, call in calls.items():
             started = time.monotonic()
             with pytest.raises(redis.RedisError):
                 call()
             elapsed = time.monotonic() - started
             assert elapsed < 0.6, (name, elapsed)  # one attempt: no retry, no back-off sleep
-    finally:
-        listener.close()

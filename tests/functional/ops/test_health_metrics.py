@@ -5,7 +5,6 @@ the Prometheus text format."""
 from __future__ import annotations
 
 import json
-import socket
 import time
 
 import pytest
@@ -13,8 +12,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
 from modhub import ops
-from modhub.core.redis_store import RedisStore
+from modhub.core.redis_store import bounded_client
 from modhub.quota import RedisQuota
+from tests.support import dead_redis_url
 
 
 def _samples(body: str) -> dict:
@@ -58,19 +58,12 @@ def test_readyz_names_a_schema_behind_or_ahead(client, db, revision, word):
 def test_readyz_names_redis_when_it_does_not_answer_and_stays_fast(client, platform, settings, db, answers):
     # The client is built as the app builds it (one attempt, no retry, no jittered back-off):
     # the check's thread ends within the Redis timeout, not seconds after the answer.
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    if answers == "never answers":
-        listener.listen(8)
-    port = listener.getsockname()[1]
-    dead = RedisQuota(RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5).client)
-    try:
+    with dead_redis_url(answers) as url:
+        dead = RedisQuota(bounded_client(url, 0.5))
         with platform.serving(settings=settings.replace(ready_timeout_seconds=1.0), db=db, quota=dead):
             started = time.monotonic()
             r = client.get("/readyz")
             elapsed = time.monotonic() - started
-    finally:
-        listener.close()
     assert r.status_code == 503 and r.json()["failing"] == ["redis"], r.json()
     assert r.json()["checks"]["database"] == "ok" and elapsed < 1.5
 

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,13 +21,8 @@ from modhub.core.statements import PREPARE_OPTION
 class Database:
     """An engine and its session factory; tests build one bound to a rolled-back connection.
 
-    `reads`, on PostgreSQL: sessions whose connection is put in autocommit for their use, for the
-    handlers that only read (modhub.web.reads_only): a request's SELECT is its one round trip,
-    with no BEGIN before it and no ROLLBACK when the connection goes back to the pool. psycopg2's
-    `autocommit` is a client-side flag (SQLAlchemy's isolation-level switch would cost a round
-    trip at checkout and another at checkin); the pool's checkin puts it back off, so the next
-    session of the pool gets a transaction as always. Where it is None (SQLite, the tests'
-    rolled-back connection), reads take ordinary sessions."""
+    `reads`, on PostgreSQL: ReadSessions, for the handlers that only read (modhub.web.reads_only).
+    Where it is None (SQLite, the tests' rolled-back connection), reads take ordinary sessions."""
 
     engine: Engine
     sessions: sessionmaker
@@ -69,7 +64,7 @@ class Database:
             event.listen(engine, "connect", _sqlite_pragmas)
             return cls(engine, sessionmaker(engine, expire_on_commit=False))
         event.listen(engine, "checkin", _transactional)
-        reads = sessionmaker(engine, expire_on_commit=False, info={AUTOCOMMIT: True})
+        reads = sessionmaker(engine, class_=ReadSession, expire_on_commit=False)
         return cls(engine, sessionmaker(engine, expire_on_commit=False), reads)
 
     def session(self) -> Session:
@@ -77,19 +72,61 @@ class Database:
         return self.sessions()
 
     def read_session(self) -> Session:
-        """A new session for reads alone (autocommit where the database has `reads`)."""
+        """A new session for reads alone (a ReadSession where the database has `reads`)."""
         return (self.reads or self.sessions)()
 
 
-AUTOCOMMIT = "modhub.autocommit"  # Session.info key of the read sessions
+class ReadSession(Session):
+    """A session that only reads, on PostgreSQL: one pooled connection in autocommit, taken at its
+    first statement and given back at close.
 
+    A request's SELECT is then its one round trip, with no BEGIN before it and no ROLLBACK when
+    the connection goes back to the pool. psycopg2's `autocommit` is a client-side flag
+    (SQLAlchemy's isolation-level switch would cost a round trip at checkout and another at
+    checkin); the pool's checkin puts it back off, so the next session of the pool gets a
+    transaction as always. A prepared read (modhub.core.statements) asks for `connection()` and
+    gets that connection as it is, without the Session's transaction machinery around it (about a
+    third of a cold detail's client-side database CPU); an ORM statement runs in the Session's own
+    transaction, bound to that same connection, so a request never holds two."""
 
-@event.listens_for(Session, "after_begin")
-def _autocommit_reads(session: Session, _transaction, connection) -> None:
-    """A read session's connection in autocommit, before its first statement (psycopg2 sends
-    BEGIN with the first statement, so no transaction is open yet)."""
-    if session.info.get(AUTOCOMMIT):
-        connection.connection.dbapi_connection.autocommit = True
+    _checked_out: Connection | None = None
+
+    def connection(self, bind_arguments=None, execution_options=None) -> Connection:
+        if bind_arguments or execution_options or self.in_transaction():
+            return super().connection(bind_arguments, execution_options)
+        return self._connection()
+
+    def _connection_for_bind(self, engine, execution_options=None, **kw) -> Connection:
+        # Session's one way to a connection (its statements, connection()): the checked-out one
+        return super()._connection_for_bind(self._connection(), execution_options, **kw)
+
+    def _connection(self) -> Connection:
+        conn = self._checked_out
+        if conn is None:
+            engine = self.get_bind()
+            assert isinstance(engine, Engine)  # a sessionmaker of the engine's (Database.from_url)
+            conn = self._checked_out = engine.connect()
+            conn.connection.dbapi_connection.autocommit = True  # type: ignore[union-attr]
+        return conn
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._give_back(invalidate=False)
+
+    def invalidate(self) -> None:
+        try:
+            super().invalidate()
+        finally:
+            self._give_back(invalidate=True)
+
+    def _give_back(self, *, invalidate: bool) -> None:
+        conn, self._checked_out = self._checked_out, None
+        if conn is not None:
+            if invalidate:
+                conn.invalidate()
+            conn.close()
 
 
 def _transactional(dbapi_connection, _record) -> None:

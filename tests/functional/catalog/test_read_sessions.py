@@ -4,12 +4,16 @@ no ROLLBACK after, and those sessions never execute anything but SELECTs."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import psycopg2.extensions
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import make_url
 
 from models.catalog.queries import listed_clause
+from models.catalog.reads import _prepared_by_ids
+from models.catalog.stats import window_days
 from models.catalog.tables import ResourcePost
 from models.identity import applications
 from modhub import web
@@ -43,6 +47,35 @@ def test_a_read_session_is_autocommit_and_leaves_no_transaction_open(reads_datab
             raw = session.connection().connection.dbapi_connection
             assert raw.autocommit is False
             assert raw.info.transaction_status == psycopg2.extensions.TRANSACTION_STATUS_INTRANS
+    finally:
+        db.engine.dispose()
+
+
+def test_a_read_session_holds_one_connection_for_its_prepared_reads_and_its_statements(reads_database):
+    # a pool of one that never waits: a second checkout by the session would raise
+    db = Database.from_url(reads_database, pool_size=1, max_overflow=0, pool_timeout=0.5)
+    detail = _prepared_by_ids(True, True, True)  # the cold detail's statement
+    params = {"post_id": 1} | window_days(dt.date(2026, 11, 27))
+    checkouts: list[object] = []
+    event.listen(db.engine, "checkout", lambda dbapi, record, proxy: checkouts.append(dbapi))
+    try:
+        with db.read_session() as session:
+            assert detail.rows(session, params) == []  # the connection as it is, outside a transaction
+            assert not session.in_transaction()
+            raw = session.connection().connection.dbapi_connection
+            assert raw.autocommit is True
+            assert session.scalar(select(func.count()).select_from(ResourcePost)) == 0  # the ORM's own
+            assert session.in_transaction()  # ... transaction, on that same connection
+            assert detail.rows(session, params) == []
+            assert session.connection().connection.dbapi_connection is raw
+            assert raw.info.transaction_status == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+        assert len(checkouts) == 1
+        with db.session() as session:  # given back, in a transaction again for the next
+            session.scalar(select(1))
+            assert session.connection().connection.dbapi_connection is raw and raw.autocommit is False
+        with db.read_session() as session:  # a read session that reads nothing takes nothing
+            pass
+        assert len(checkouts) == 2
     finally:
         db.engine.dispose()
 

@@ -34,12 +34,12 @@ def upload_paths(document: dict) -> list[re.Pattern]:
 
 
 def _relative_location(header: tuple[bytes, bytes], host: bytes | None) -> tuple[bytes, bytes]:
-    """A Location pointing at the request's own Host made relative: Host is never reflected.
+    """A Location header pointing at the request's own Host made relative: Host is never reflected.
 
     Redirects elsewhere (an OAuth client's redirect_uri) are left alone.
     """
     name, value = header
-    if name.lower() != b"location" or not host:
+    if not host:
         return header
     parts = urlsplit(value.decode("latin-1"))
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.decode("latin-1").lower():
@@ -102,11 +102,14 @@ class EdgeMiddleware:
     ) -> Send:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [
-                    _relative_location(h, host)
-                    for h in message.get("headers", [])
-                    if h[0].lower() != b"x-request-id"
-                ]
+                headers = []
+                for header in message.get("headers", ()):
+                    name = header[0].lower()
+                    if name == b"location":
+                        header = _relative_location(header, host)
+                    elif name == b"x-request-id":
+                        continue
+                    headers.append(header)
                 headers.append((b"x-request-id", state.request_id.encode()))
                 elapsed = (time.perf_counter() - started) * 1000
                 headers.append((b"server-timing", b"app;dur=%.2f" % elapsed))
@@ -123,7 +126,8 @@ class EdgeMiddleware:
         return self.max_body_bytes
 
     async def _dispatch(self, scope: Scope, receive: Receive, send: Send, headers: dict) -> None:
-        scope = _media_typed(scope)
+        if b"content-type" in headers:
+            scope = _media_typed(scope)
         if _CONTROL.search(scope["path"]) or scope["path"].startswith("//"):
             # No route has control characters or starts with `//`; the routers disagree on them
             # (a `//` path is an authority to some), so refuse here.
@@ -140,10 +144,9 @@ class EdgeMiddleware:
                 send, ApiError("HEADERS_TOO_LARGE", f"request headers exceed {self.max_header_bytes} bytes")
             )
             return
-        limit = self._limit(scope["path"])
         length = headers.get(b"content-length")
         if length is not None:
-            if length.isdigit() and int(length) > limit:
+            if length.isdigit() and int(length) > (limit := self._limit(scope["path"])):
                 await self._refuse(send, _too_large(limit))
                 return
             await self.app(scope, receive, send)
@@ -151,6 +154,7 @@ class EdgeMiddleware:
         if b"chunked" not in headers.get(b"transfer-encoding", b""):
             await self.app(scope, receive, send)
             return
+        limit = self._limit(scope["path"])
         body = bytearray()
         while True:
             message = await receive()

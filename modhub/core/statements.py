@@ -143,10 +143,11 @@ def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
     as sent. A DBAPI error is raised as SQLAlchemy's DBAPIError, the connection invalidated on a
     disconnect."""
     dialect, fairy = conn.dialect, conn.connection
-    cursor = fairy.dbapi_connection.cursor()  # type: ignore[union-attr]
-    for listener in conn.dispatch.before_cursor_execute:
-        sql, args = listener(conn, cursor, sql, args, None, False)
+    cursor = None
     try:
+        cursor = fairy.dbapi_connection.cursor()  # type: ignore[union-attr]  # closed: an Error too
+        for listener in conn.dispatch.before_cursor_execute:
+            sql, args = listener(conn, cursor, sql, args, None, False)
         cursor.execute(sql, args)
         for after in conn.dispatch.after_cursor_execute:
             after(conn, cursor, sql, args, None, False)
@@ -159,7 +160,8 @@ def _send(conn: Connection, sql: str, args: list[Any]) -> tuple[Any, Any]:
             sql, args, error, dialect.loaded_dbapi.Error, connection_invalidated=gone, dialect=dialect
         ) from error
     finally:
-        cursor.close()
+        if cursor is not None:
+            cursor.close()
 
 
 class _Built:

@@ -57,12 +57,14 @@ class Call:
         return self._headers
 
     def session(self) -> Session:
-        """The request's one session, opened (or taken from the gateway) on first use."""
+        """The request's one session, opened (or taken from the gateway) on first use: a read-only
+        handler's on its thread's kept connection (Database.read_session(leased=True): the
+        session is used on the handlers' pool thread that asks for it)."""
         if self.db is None:
             state = envelope.current.get(None)
             db = self.platform.db
             self.db = (state and state.take_session()) or (
-                db.read_session() if self.read_only else db.session()
+                db.read_session(leased=True) if self.read_only else db.session()
             )
         return self.db
 

@@ -5,11 +5,13 @@ no ROLLBACK after, and those sessions never execute anything but SELECTs."""
 from __future__ import annotations
 
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg2.extensions
 import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from models.catalog.queries import listed_clause
 from models.catalog.reads import _prepared_by_ids
@@ -125,3 +127,35 @@ def test_the_read_handlers_execute_selects_only_on_autocommit_connections(reads_
         assert set(executed) <= {"SELECT", "WITH", "EXECUTE"}, executed
     finally:
         platform.db.engine.dispose()
+
+
+def test_a_handler_threads_read_sessions_keep_its_connection_between_requests(reads_database):
+    db = Database.from_url(reads_database, pool_size=2, max_overflow=0, pool_timeout=0.5)
+    detail = _prepared_by_ids(True, True, True)
+    params = {"post_id": 1} | window_days(dt.date(2026, 11, 27))
+    checkouts: list[object] = []
+    event.listen(db.engine, "checkout", lambda dbapi, record, proxy: checkouts.append(dbapi))
+
+    def read() -> object:
+        with db.read_session(leased=True) as session:
+            assert detail.rows(session, params) == []
+            session.scalar(select(1))  # an ORM statement: the same connection, its transaction ended
+            return session.connection().connection.dbapi_connection
+
+    try:
+        first = read()
+        assert read() is first and len(checkouts) == 1  # kept by this thread, not checked in
+        assert first.autocommit
+        assert first.info.transaction_status == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+        with db.session() as session:  # a write session of the same thread: the pool's other one
+            session.scalar(select(1))
+            assert session.connection().connection.dbapi_connection is not first
+        with ThreadPoolExecutor(1) as other:  # another thread: a connection of its own
+            assert other.submit(read).result() is not first
+        assert len(checkouts) == 3
+        first.close()  # a connection lost meanwhile (a restarted server): the read fails once ...
+        with pytest.raises(DBAPIError), db.read_session(leased=True) as session:
+            detail.rows(session, params)
+        assert read() is not first  # ... and the next one takes a fresh connection
+    finally:
+        db.engine.dispose()

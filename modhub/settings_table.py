@@ -301,11 +301,9 @@ DESCRIBED: tuple[tuple[str, str, str, str], ...] = (
         "Bounded waits and pools",
         "HANDLER_THREADS",
         "4",
-        "Threads per server process for the handlers that read the database (a kept record is served on "
-        "the event loop); four kept two cores busiest with PostgreSQL on the same host, ten served 8% "
-        "fewer cold reads. Raise it where statements wait longer on the network. Each thread keeps one "
-        "connection for its reads and takes another for a write: at most half of DB_POOL_SIZE keeps "
-        "them all in the pool.",
+        "Threads per server process for the handlers that read the database (four kept two cores busiest "
+        "with PostgreSQL on the same host). Raise it where statements wait longer on the network. Each "
+        "keeps a connection for its reads and takes another to write: keep it at most DB_POOL_SIZE / 2.",
     ),
     (
         "Bounded waits and pools",

@@ -160,6 +160,14 @@ def startup_checks(settings) -> None:
     from modhub import migrate
     from modhub.db import connect_args
 
+    if not settings.embedded and 2 * settings.handler_threads > settings.db_pool_size:
+        log.warning(
+            "MODHUB_HANDLER_THREADS=%d is over half of MODHUB_DB_POOL_SIZE=%d: each handler thread keeps "
+            "a connection for its reads and takes another to write, so writes will open connections "
+            "past the pool",
+            settings.handler_threads,
+            settings.db_pool_size,
+        )
     try:
         state = migrate.state_of(settings.database_url, connect_args=connect_args(settings))
     except Exception as exc:  # noqa: BLE001 - unreachable now: start, and answer not-ready

@@ -85,6 +85,10 @@ class Database:
         return self.reads(lease=self.lease if leased else None)
 
 
+class _Kept(threading.local):
+    connection: tuple[Connection | None, float] = (None, 0.0)  # a thread's, and since when
+
+
 class Lease:
     """Each thread's connection for its leased read sessions, kept between them (as Django keeps
     one per thread): the pool's checkout and checkin were a quarter of a cold detail read's
@@ -94,11 +98,11 @@ class Lease:
 
     def __init__(self, seconds: float):
         self.seconds = seconds
-        self.kept = threading.local()
+        self.kept = _Kept()
 
     def get(self) -> Connection | None:
         """The thread's kept connection, or None (none yet, lost, or older than `seconds`)."""
-        conn, since = getattr(self.kept, "connection", (None, 0.0))
+        conn, since = self.kept.connection
         if conn is not None and (conn.invalidated or time.monotonic() - since > self.seconds):
             self.drop()
             conn.close()
@@ -109,7 +113,7 @@ class Lease:
         self.kept.connection = (conn, time.monotonic())
 
     def holds(self, conn: Connection) -> bool:
-        return getattr(self.kept, "connection", (None, 0.0))[0] is conn
+        return self.kept.connection[0] is conn
 
     def drop(self) -> None:
         self.kept.connection = (None, 0.0)

@@ -16,7 +16,6 @@ import logging
 import logging.config
 import os
 import select
-import time
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(traceId)s%(message)s"
 ACCESS_FIELDS = ("method", "path", "operation", "status", "durationMs", "appId", "client")
@@ -39,35 +38,18 @@ class TraceFilter(logging.Filter):
 
 
 class TextFormatter(logging.Formatter):
-    """The default one-line text format; the access record's fields as key=value.
-
-    The line is `logging.Formatter`'s for TEXT_FORMAT (asctime as `%Y-%m-%d %H:%M:%S,mmm` in
-    local time, then the traceback and stack when the record has them), put together directly:
-    an access record is written per request, and the generic formatting (its style lookup and a
-    strftime per record) cost as much as the rest of a kept read's logging. The seconds part
-    of the time is formatted once per second."""
+    """The default one-line text format; the access record's fields as key=value."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(TEXT_FORMAT)
-        self._second: tuple[int, str] = (-1, "")
 
     def format(self, record: logging.LogRecord) -> str:
-        record.message = record.getMessage()
-        second, stamp = self._second
-        if int(record.created) != second:
-            second = int(record.created)
-            stamp = time.strftime(self.default_time_format, self.converter(record.created))
-            self._second = (second, stamp)
-        record.asctime = f"{stamp},{int(record.msecs):03d}"
         trace = getattr(record, "traceId", None)
-        trace_part = f"[{trace}] " if trace else ""
-        line = f"{record.asctime} {record.levelname} {record.name} {trace_part}{record.message}"
-        if record.exc_info and not record.exc_text:
-            record.exc_text = self.formatException(record.exc_info)
-        if record.exc_text:
-            line = f"{line}\n{record.exc_text}"
-        if record.stack_info:
-            line = f"{line}\n{self.formatStack(record.stack_info)}"
+        record.traceId = f"[{trace}] " if trace else ""
+        try:
+            line = super().format(record)
+        finally:
+            record.traceId = trace
         fields = [f"{k}={getattr(record, k)}" for k in ACCESS_FIELDS if getattr(record, k, None) is not None]
         return f"{line} {' '.join(fields)}" if fields else line
 

@@ -26,7 +26,7 @@ import time
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from modhub import envelope, metrics
+from modhub import envelope, logs, metrics
 from modhub.addresses import client_address
 
 log = logging.getLogger(__name__)
@@ -121,26 +121,30 @@ class RoutingTag:
 
 
 def _access(scope: Scope, info: dict, operation: str, status: int, elapsed: float, trusted: tuple) -> None:
-    """The request's access record, handed to the `modhub.access` logger's handlers: the record is
-    built here, without the caller lookup (a walk up the stack) and `extra` checks of
-    Logger.info, whose file and line would only name this function."""
+    """The request's access record for the `modhub.access` logger's handlers: its line handed
+    straight to the one handler of the served set-up (modhub.logs.log_directly), else a record
+    built here, without the caller lookup (a walk up the stack) and `extra` checks of Logger.info,
+    whose file and line would only name this function."""
     if not access_log.isEnabledFor(logging.INFO):
         return
     state = info.get("state")
     method, path = scope["method"], scope["path"]
+    trace = state.request_id if state is not None else None
+    fields = {
+        "method": method,
+        "path": path,
+        "operation": operation,
+        "status": status,
+        "durationMs": round(elapsed * 1000, 2),
+        "appId": state.app_id if state is not None else None,
+        "client": _client(scope, trusted),
+    }
+    if logs.log_directly(access_log, trace, f"{method} {path} {status}", fields):
+        return
     record = logging.LogRecord(
         access_log.name, logging.INFO, __file__, 0, "%s %s %s", (method, path, status), None
     )
-    record.__dict__.update(
-        traceId=state.request_id if state is not None else None,
-        method=method,
-        path=path,
-        operation=operation,
-        status=status,
-        durationMs=round(elapsed * 1000, 2),
-        appId=state.app_id if state is not None else None,
-        client=_client(scope, trusted),
-    )
+    record.__dict__.update(fields, traceId=trace)
     access_log.handle(record)
 
 

@@ -107,3 +107,90 @@ def test_a_write_is_whole_lines_within_pipe_buf():
     assert all(len(w.encode()) <= select.PIPE_BUF and w.endswith("\n") for w in stream.writes)
     lines = "".join(stream.writes).splitlines()
     assert lines == [f"INFO é{i:03d} {'x' * 100}" for i in range(100)]
+
+
+def _served(formatter: logging.Formatter, name: str):
+    """A logger set up as modhub.logs.dict_config sets a served process's: one LoopBatchedHandler
+    (the formatter given, the trace filter) on the root of a tree of its own."""
+    from modhub.logs import LoopBatchedHandler
+
+    stream = _Stream()
+    handler = LoopBatchedHandler(stream)
+    handler.setFormatter(formatter)
+    handler.addFilter(TraceFilter())
+    root = logging.RootLogger(logging.INFO)
+    root.addHandler(handler)
+    manager = logging.Manager(root)
+    log = manager.getLogger(name)
+    return log, stream, root
+
+
+FIELDS = {
+    "method": "GET",
+    "path": "/openapi/v2/mods/7",
+    "operation": "getMod",
+    "status": 200,
+    "durationMs": 1.25,
+    "appId": None,
+    "client": "127.0.0.1",
+}
+
+
+def _both_ways(formatter: logging.Formatter, trace: str | None, monkeypatch) -> tuple[str, str]:
+    """The access line handed straight to the handler, and the same as a record through logging."""
+    import asyncio
+
+    from modhub.logs import log_directly
+
+    monkeypatch.setattr("time.time", lambda: 1764259200.0456)  # also LogRecord's clock
+    log, stream, _ = _served(formatter, "modhub.access")
+
+    async def main():
+        assert log_directly(log, trace, "GET /openapi/v2/mods/7 200", FIELDS)
+        record = logging.LogRecord(
+            log.name, logging.INFO, __file__, 0, "%s %s %s", ("GET", FIELDS["path"], 200), None
+        )
+        record.__dict__.update(FIELDS, traceId=trace)
+        log.handle(record)
+        await asyncio.sleep(0)
+
+    asyncio.run(main())
+    direct, through_logging = "".join(stream.writes).splitlines()
+    return direct, through_logging
+
+
+def test_an_access_line_handed_straight_to_the_handler_is_the_line_logging_would_write(monkeypatch):
+    for formatter in (TextFormatter(), JsonFormatter()):
+        for trace in ("b" * 32, None):
+            direct, through_logging = _both_ways(formatter, trace, monkeypatch)
+            assert direct == through_logging
+    assert (
+        " INFO modhub.access [" + "b" * 32 + "] GET /openapi/v2/mods/7 200 method=GET "
+        in _both_ways(TextFormatter(), "b" * 32, monkeypatch)[0]
+    )
+
+
+def test_an_access_line_goes_through_logging_when_anything_else_would_see_it():
+    import asyncio
+
+    from modhub.logs import log_directly
+
+    async def direct(log) -> bool:
+        return log_directly(log, None, "GET / 200", FIELDS)
+
+    log, _, root = _served(TextFormatter(), "modhub.access")
+    assert asyncio.run(direct(log))
+    assert not log_directly(log, None, "GET / 200", FIELDS)  # no loop on this thread
+    log.addHandler(logging.NullHandler())  # a handler of a test's or an operator's
+    assert not asyncio.run(direct(log))
+    log, _, root = _served(TextFormatter(), "modhub.access")
+    log.addFilter(lambda record: False)
+    assert not asyncio.run(direct(log))
+    log, _, root = _served(TextFormatter(), "modhub.access")
+    root.handlers[0].addFilter(lambda record: True)
+    assert not asyncio.run(direct(log))
+    log, _, root = _served(logging.Formatter(), "modhub.access")
+    assert not asyncio.run(direct(log))
+    log, _, root = _served(TextFormatter(), "modhub.access")
+    log.setLevel(logging.WARNING)
+    assert not asyncio.run(direct(log))

@@ -4,23 +4,33 @@ addresses and the API host's address are replaced by this machine's. Through eac
 live server: JSON and YAML arrive gzip-compressed to a client that accepts gzip (the same bytes
 once decompressed) and as they are to one that does not; a signed read keeps its weak ETag and
 revalidation answers 304; the site's HTML pages are never compressed (BREACH), its stylesheet is;
-a PNG passes as it is. HAProxy sends plain HTTP to HTTPS; nginx keeps /metrics for the monitoring network."""
+a PNG passes as it is. HAProxy sends plain HTTP to HTTPS; nginx keeps /metrics for the monitoring network.
+An upload and a download of 8 MiB cross each whole, and nginx streams both: neither body is
+buffered to a temporary file (its warnings are logged)."""
 
 from __future__ import annotations
 
 import gzip
+import hashlib
+import io
 import json
+import os
 import shutil
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
 
-from models.catalog.tables import RunPlatform
+from models.catalog.tables import ResourceFile, RunPlatform
 from models.identity import applications
+from models.identity.service import token_hash
+from models.identity.tables import ProxyToken, User
+from models.types import utcnow
+from tests.helpers.catalog import Catalogue
 from tests.helpers.files import _free_port
 from tests.helpers.tls import self_signed
 from tests.signing import Creds
@@ -77,7 +87,7 @@ def _nginx(tmp: Path, api: str, cert: Path, key: Path) -> tuple[list[str], list[
     temp = "".join(f"    {kind}_temp_path {tmp / kind};\n" for kind in kinds)
     main = tmp / "nginx-main.conf"
     main.write_text(
-        f"daemon off;\nuser root;\npid {tmp / 'nginx.pid'};\nerror_log stderr;\nevents {{}}\n"
+        f"daemon off;\nuser root;\npid {tmp / 'nginx.pid'};\nerror_log stderr warn;\nevents {{}}\n"
         f"http {{\n    access_log off;\n{temp}    include {tmp / 'modhub.conf'};\n}}\n"
     )
     run = ["nginx", "-p", str(tmp), "-e", "stderr", "-c", str(main)]
@@ -114,7 +124,7 @@ def proxy(request, site, tmp_path) -> Iterator[dict]:
                     raise
             time.sleep(0.1)
         plain = ports["plain"] and f"http://127.0.0.1:{ports['plain']}"
-        yield dict(name=name, https=https, plain=plain, cert=cert, direct=base, platform=platform)
+        yield dict(name=name, https=https, plain=plain, cert=cert, direct=base, platform=platform, log=log)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -177,3 +187,74 @@ def test_the_kits_proxies_compress_json_and_yaml_keep_etags_and_leave_html_alone
     if proxy["name"] == "nginx":  # /metrics for the monitoring network (10.0.0.0/8) only
         assert requests.get(f"{https}/metrics", verify=cert, timeout=10).status_code == 403
         assert requests.get(proxy["direct"] + "/metrics", timeout=10).status_code == 200
+
+
+def _author(platform) -> tuple[Creds, dict]:
+    """An application with the user:proxy permission, and a user's proxy headers for it."""
+    text = uuid.uuid4().hex + uuid.uuid4().hex
+    with platform.db.session() as session, session.begin():
+        made = applications.create(
+            session, platform.secrets, name="Streams", approve=True, permissions=["user:proxy"]
+        )
+        user = User(username=f"author-{uuid.uuid4().hex[:8]}")
+        session.add(user)
+        session.flush()
+        now = utcnow()
+        session.add(
+            ProxyToken(
+                token_hash=token_hash(text),
+                app_id=made.app_id,
+                user_id=user.id,
+                scopes=[],
+                expires_at=now.replace(year=now.year + 1),
+            )
+        )
+        user_id = user.id
+    creds = Creds(made.app_id, made.api_key, made.secret_key)
+    return creds, {"X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": text}
+
+
+def test_the_kits_proxies_stream_uploads_and_downloads_whole(proxy):
+    https, cert, platform = proxy["https"], proxy["cert"], proxy["platform"]
+    content = os.urandom(8 * 1024 * 1024)  # past nginx's buffers (client_body_buffer_size 16k)
+    digest = hashlib.sha256(content).hexdigest()
+    creds, user = _author(platform)
+
+    cat = Catalogue(platform.db)
+    cat.section()
+    cat.platform()
+    post = cat.post()
+    stored = platform.storage.put(io.BytesIO(content))
+    fid = cat.add(
+        ResourceFile,
+        post_id=post,
+        title="main",
+        file_name="big-1.0.jar",
+        run_platform="forge",
+        resource_versions=["1.20.1"],
+        storage_type="DIRECT_UPLOAD",
+        object_key=stored.key,
+        file_size=stored.size,
+        sha1=stored.sha1,
+        sha256=stored.sha256,
+        sha512=stored.sha512,
+    )
+    path = f"/openapi/v2/mods/{post}/files/{fid}/download-file"
+    got = requests.get(https + path, headers=creds.headers("GET", path), verify=cert, timeout=60)
+    assert got.status_code == 200, got.text[:500]
+    assert len(got.content) == len(content) and hashlib.sha256(got.content).hexdigest() == digest
+
+    path = "/openapi/v2/draft-files"
+    up = requests.post(
+        https + path,
+        files={"file": ("big.bin", content, "application/octet-stream")},
+        headers={**creds.headers("POST", path), **user},
+        verify=cert,
+        timeout=60,
+    )
+    assert up.status_code == 200 and up.json()["code"] == 0, up.text[:500]
+    assert up.json()["data"]["size"] == len(content) and up.json()["data"]["sha256"] == digest
+
+    if proxy["name"] == "nginx":  # proxy_request_buffering off, proxy_buffering off
+        log = proxy["log"].read_text(errors="replace")
+        assert "buffered to a temporary file" not in log, log

@@ -92,14 +92,15 @@ class BodilessParameters(AsyncParameterDecorator):
             for name, value in request.path_params.items():
                 found = paths.get(name)
                 kwargs[sanitize(name)] = value if found is None else _get_val_from_param(value, found)
-            query = request.query_params
-            if defaults:  # scalars need no deep copy
-                query = deep_merge(dict(defaults) if plain else deepcopy(defaults), query)
-            for name, value in query.items():
-                key = sanitize(name)
-                found = queries.get(name)
-                if found is not None and (has_kwargs or key in arguments):
-                    kwargs[key] = _get_val_from_param(value, found)
+            if queries:  # else no query value can become an argument: the query is not parsed
+                query = request.query_params
+                if defaults:  # scalars need no deep copy
+                    query = deep_merge(dict(defaults) if plain else deepcopy(defaults), query)
+                for name, value in query.items():
+                    key = sanitize(name)
+                    found = queries.get(name)
+                    if found is not None and (has_kwargs or key in arguments):
+                        kwargs[key] = _get_val_from_param(value, found)
             for key, value in context.items():  # e.g. from a security decorator (none here)
                 if has_kwargs or key in arguments:
                     kwargs[key] = value

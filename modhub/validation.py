@@ -63,7 +63,9 @@ def _typed_int64(base):
 
 
 _PLAIN_INTEGER_KEYS = frozenset(
-    {"type", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "description", "title"}
+    {"type", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+    # annotations: they validate nothing
+    | {"description", "title", "example", "examples", "default", "deprecated"}
 )
 
 
@@ -72,7 +74,7 @@ def _plain_integer(schema) -> t.Callable[[t.Any], bool] | None:
     int64, minimum: 1}), a predicate that holds only of values the schema accepts; else None."""
     if not isinstance(schema, dict) or schema.get("type") != "integer":
         return None
-    if not _PLAIN_INTEGER_KEYS >= schema.keys():
+    if any(key not in _PLAIN_INTEGER_KEYS and not key.startswith("x-") for key in schema):
         return None
     if schema.get("format", "int64") not in _BOUNDS:
         return None

@@ -40,6 +40,17 @@ def test_a_list_of_plain_integers_is_judged_as_jsonschema_judges_it():
         {"type": "array", "items": {"type": "integer"}},
         {"type": "array", "items": {"type": "integer", "minimum": 0.5}},  # not plain: jsonschema alone
         {"type": "array", "items": {"type": "integer", "enum": [1, 2]}},  # not plain: jsonschema alone
+        {  # annotations validate nothing: still plain
+            "type": "array",
+            "items": {
+                "type": "integer",
+                "format": "int64",
+                "minimum": 1,
+                "example": 3,
+                "x-modhub-id-of": "X.id",
+            },
+        },
+        {"type": "array", "items": {"type": "integer", "example": 2, "multipleOf": 2}},  # not plain
     ]
     values = [0, 1, 2, 9, 10, 11, -1, 2**31, 2**63 - 1, 2**63, -(2**63) - 1, True, False, 1.0, 2.5, None, "1"]
     rng = random.Random(5)
@@ -65,3 +76,24 @@ def test_the_body_validator_is_kept_per_schema():
         return EnvelopeJSONBodyValidator(schema=schema, encoding="utf-8", strict_validation=False)._validator
 
     assert validator() is validator()
+
+
+def test_the_contracts_integer_parameters_are_judged_as_jsonschema_judges_them():
+    """Every integer parameter of the contract (an id with its example, a page size...) that the
+    fast check takes: a value passes it only if jsonschema accepts the value."""
+    from modhub.contract import Contract
+    from modhub.validation import _plain_check
+
+    document = Contract.load().document
+    schemas = [
+        p["schema"]
+        for p in document["components"]["parameters"].values()
+        if p.get("schema", {}).get("type") == "integer"
+    ]
+    taken = [s for s in schemas if _plain_check(s) is not None]
+    assert len(taken) >= len(schemas) // 2 and any("example" in s for s in taken)
+    values = [0, 1, 2, 10, 100, 101, 1000, -1, 2**31, 2**63 - 1, 2**63, True, 1.0, "1", None]
+    for schema in taken:
+        for value in values:
+            accepted = not list(_schema_validator(schema).iter_errors(value))
+            assert _plain_check(schema)(value) == accepted, (schema, value)

@@ -131,8 +131,7 @@ class Gatekeeper:
     def _counted(
         self, access: Access, app: AppInfo, verdict, headers: dict, state: envelope.RequestState
     ) -> None:
-        for name, value in verdict.headers():
-            state.add_header(name, value)
+        state.headers.extend(verdict.headers())
         verdict.raise_if_refused()
         state.app_id = app.id
         state.catalog_generation = verdict.generation

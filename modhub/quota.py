@@ -71,14 +71,14 @@ class Verdict:
     now: float
     generation: int | None = None  # the catalogue generation in Redis (models.record_cache)
 
-    def headers(self) -> list[tuple[str, str]]:
-        """The X-RateLimit-* headers of this response."""
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        """The X-RateLimit-* headers of this response, as the ASGI message carries them."""
         return [
-            ("X-RateLimit-Limit", str(self.per_minute)),
-            ("X-RateLimit-Remaining", str(max(0, self.per_minute - self.minute_count))),
-            ("X-RateLimit-Reset", str(self.windows.minute_reset)),
-            ("X-RateLimit-Daily-Limit", str(self.per_day)),
-            ("X-RateLimit-Daily-Remaining", str(max(0, self.per_day - self.day_count))),
+            (b"x-ratelimit-limit", b"%d" % self.per_minute),
+            (b"x-ratelimit-remaining", b"%d" % max(0, self.per_minute - self.minute_count)),
+            (b"x-ratelimit-reset", b"%d" % self.windows.minute_reset),
+            (b"x-ratelimit-daily-limit", b"%d" % self.per_day),
+            (b"x-ratelimit-daily-remaining", b"%d" % max(0, self.per_day - self.day_count)),
         ]
 
     def raise_if_refused(self) -> None:

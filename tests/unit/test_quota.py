@@ -19,7 +19,7 @@ def test_minute_limit_then_next_minute(make, quota):
     q = quota if make == "redis" else make()
     verdicts = [q.hit(7, 3, 100, now=NOON) for _ in range(4)]
     assert [v.verdict for v in verdicts] == [0, 0, 0, 1]
-    assert verdicts[2].headers()[1] == ("X-RateLimit-Remaining", "0")
+    assert verdicts[2].headers()[1] == (b"x-ratelimit-remaining", b"0")
     with pytest.raises(ApiError) as err:
         verdicts[3].raise_if_refused()
     assert err.value.code == 200101 and err.value.headers["Retry-After"] == "30"

@@ -4,7 +4,6 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 import shutil
 import uuid
@@ -17,8 +16,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
 from models.identity import accounts, applications
-from models.identity.service import token_hash
-from models.identity.tables import ProxyToken, User
+from models.identity.tables import User
 from modhub.contract import Contract
 from modhub.core.crypto import SecretBox
 from modhub.core.display import Display
@@ -28,6 +26,7 @@ from modhub.migrate import upgrade
 from modhub.quota import RedisQuota
 from modhub.settings import Settings, finalize
 from tests.helpers.contract_checker import ContractChecker
+from tests.helpers.identity import add_proxy_token
 from tests.support import Creds, SignedClient, migrated_database
 
 # Fixtures shared by every test folder (helpers, not fixtures, live in tests/helpers/).
@@ -233,19 +232,8 @@ def make_token(db):
     """Factory: a stored proxy token for (app, user); returns the token text."""
 
     def make(app_id: int, user_id: int, *, hours: float = 24, revoked: bool = False) -> str:
-        text = uuid.uuid4().hex + uuid.uuid4().hex
-        now = dt.datetime.now(dt.UTC)
         with db.session() as session:
-            session.add(
-                ProxyToken(
-                    token_hash=token_hash(text),
-                    app_id=app_id,
-                    user_id=user_id,
-                    scopes=[],
-                    expires_at=now + dt.timedelta(hours=hours),
-                    revoked_at=now if revoked else None,
-                )
-            )
+            text = add_proxy_token(session, app_id, user_id, hours=hours, revoked=revoked)
             session.commit()
         return text
 

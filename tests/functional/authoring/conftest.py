@@ -7,12 +7,10 @@ import uuid
 
 import pytest
 
-from models.identity.service import token_hash
-from models.identity.tables import ProxyToken
-from models.types import utcnow
 from tests.helpers.authoring import (
     Author,
 )
+from tests.helpers.identity import add_proxy_token
 
 
 @pytest.fixture()
@@ -21,18 +19,8 @@ def make_author(db, creds, make_user):
 
     def make(scopes=(), app_id: int | None = None) -> Author:
         user = make_user(username=f"author-{uuid.uuid4().hex[:8]}")
-        text = uuid.uuid4().hex + uuid.uuid4().hex
-        now = utcnow()
         with db.session() as s, s.begin():
-            s.add(
-                ProxyToken(
-                    token_hash=token_hash(text),
-                    app_id=app_id or creds.app_id,
-                    user_id=user,
-                    scopes=list(scopes),
-                    expires_at=now.replace(year=now.year + 1),
-                )
-            )
+            text = add_proxy_token(s, app_id or creds.app_id, user, hours=24 * 365, scopes=scopes)
         return Author(user, {"X-Proxy-User-Id": str(user), "X-Proxy-Access-Token": text})
 
     return make

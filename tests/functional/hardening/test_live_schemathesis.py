@@ -45,8 +45,7 @@ from click.testing import CliRunner
 from sqlalchemy.engine import make_url
 
 from models.identity import applications
-from models.identity.service import token_hash
-from models.identity.tables import ProxyToken, User
+from models.identity.tables import User
 from modhub.cli import main
 from modhub.core.crypto import SecretBox
 from modhub.db import Database
@@ -54,6 +53,7 @@ from tests.functional.hardening import st_costs, st_rules
 from tests.functional.identity.live import start_processes
 from tests.functional.webhooks.processes import RedisServer
 from tests.helpers.env import ENCRYPTION_KEY, RUN_PG_URL
+from tests.helpers.identity import add_proxy_token
 from tests.support import Creds, copy_database, drop_database, migrated_template
 
 pytestmark = pytest.mark.slow  # live servers, processes or migrations
@@ -77,8 +77,6 @@ def _planned(document: dict) -> list[tuple[str, str, str]]:
 
 
 def _identity(db_url: str, encryption_key: str) -> tuple[Creds, int, str]:
-    import datetime as dt
-
     db = Database.from_url(db_url)
     try:
         with db.session() as s, s.begin():
@@ -94,16 +92,7 @@ def _identity(db_url: str, encryption_key: str) -> tuple[Creds, int, str]:
             user = User(username=f"qa-fuzz-{secrets.token_hex(4)}")
             s.add(user)
             s.flush()
-            token = secrets.token_urlsafe(32)
-            s.add(
-                ProxyToken(
-                    token_hash=token_hash(token),
-                    app_id=creds.app_id,
-                    user_id=user.id,
-                    scopes=[],
-                    expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(hours=2),
-                )
-            )
+            token = add_proxy_token(s, creds.app_id, user.id, hours=2)
             return Creds(creds.app_id, creds.api_key, creds.secret_key), user.id, token
     finally:
         db.engine.dispose()

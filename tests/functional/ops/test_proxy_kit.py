@@ -27,11 +27,10 @@ import requests
 
 from models.catalog.tables import ResourceFile, RunPlatform
 from models.identity import applications
-from models.identity.service import token_hash
-from models.identity.tables import ProxyToken, User
-from models.types import utcnow
+from models.identity.tables import User
 from tests.helpers.catalog import Catalogue
 from tests.helpers.files import _free_port
+from tests.helpers.identity import add_proxy_token
 from tests.helpers.tls import self_signed
 from tests.signing import Creds
 
@@ -191,7 +190,6 @@ def test_the_kits_proxies_compress_json_and_yaml_keep_etags_and_leave_html_alone
 
 def _author(platform) -> tuple[Creds, dict]:
     """An application with the user:proxy permission, and a user's proxy headers for it."""
-    text = uuid.uuid4().hex + uuid.uuid4().hex
     with platform.db.session() as session, session.begin():
         made = applications.create(
             session, platform.secrets, name="Streams", approve=True, permissions=["user:proxy"]
@@ -199,17 +197,8 @@ def _author(platform) -> tuple[Creds, dict]:
         user = User(username=f"author-{uuid.uuid4().hex[:8]}")
         session.add(user)
         session.flush()
-        now = utcnow()
-        session.add(
-            ProxyToken(
-                token_hash=token_hash(text),
-                app_id=made.app_id,
-                user_id=user.id,
-                scopes=[],
-                expires_at=now.replace(year=now.year + 1),
-            )
-        )
         user_id = user.id
+        text = add_proxy_token(session, made.app_id, user_id, hours=24 * 365)
     creds = Creds(made.app_id, made.api_key, made.secret_key)
     return creds, {"X-Proxy-User-Id": str(user_id), "X-Proxy-Access-Token": text}
 

@@ -7,7 +7,8 @@ from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
 from models.downloads import jwks, keys
-from modhub.web import etag_of, platform, request_headers, respond, respond_tagged, session
+from modhub.etags import etag_of
+from modhub.web import platform, request_headers, respond, respond_tagged, session
 
 TEXT = "text/plain"
 

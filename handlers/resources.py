@@ -6,7 +6,16 @@ from models.community import comments
 from models.record_cache import MISSING
 from modhub.core.errors import ApiError
 from modhub.envelope import dumps_bytes
-from modhub.web import answer_on_loop, caller, ok_tagged, ok_tagged_json, platform, reads_only, session
+from modhub.etags import etag_of_kept
+from modhub.web import (
+    answer_on_loop,
+    caller,
+    ok_tagged,
+    ok_tagged_json,
+    platform,
+    reads_only,
+    session,
+)
 
 
 def _kept_json(kind: str, post_ids: list[int], read) -> dict[int, bytes]:
@@ -88,7 +97,7 @@ def _detail_on_loop(post_id: int, **_):
 def _detail_answer(post_id: int, text: bytes):
     if text == b"null":
         raise ApiError("RECORD_NOT_FOUND", f"resource {post_id} does not exist")
-    return ok_tagged_json(text, data_type=1)
+    return ok_tagged_json(text, data_type=1, etag=etag_of_kept(text))
 
 
 answer_on_loop(get_detail, _detail_on_loop)  # a cache hit needs no thread

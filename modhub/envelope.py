@@ -7,8 +7,9 @@ import contextvars
 import datetime as dt
 import decimal
 import json
+import os
+import random
 import re
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,11 +47,19 @@ class RequestState:
 current: contextvars.ContextVar[RequestState] = contextvars.ContextVar("modhub_request")
 
 
+# Fresh request ids: 128 random bits as 32 hex digits, drawn from a generator of this module's
+# own, seeded from the system's randomness at import and again in a forked child. An id names a
+# request in logs and reports and guards nothing, so it needs no system call per request
+# (uuid4(): os.urandom and a UUID object, nine times the time for the same 32 digits).
+_IDS = random.Random()
+os.register_at_fork(after_in_child=_IDS.seed)
+
+
 def request_id_from(incoming: str | None) -> str:
     """Honour a well-formed incoming X-Request-Id, else make a fresh one."""
     if incoming and _REQUEST_ID.match(incoming):
         return incoming
-    return uuid.uuid4().hex
+    return f"{_IDS.getrandbits(128):032x}"
 
 
 def trace_id() -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 
 
@@ -14,8 +13,8 @@ def string_to_sign(method: str, path: str, timestamp: str) -> str:
 
 def sign(secret: str, method: str, path: str, timestamp: str) -> str:
     """Base64 of HMAC-SHA256 over the string-to-sign with the secret key."""
-    mac = hmac.new(secret.encode(), string_to_sign(method, path, timestamp).encode(), hashlib.sha256)
-    return base64.b64encode(mac.digest()).decode()
+    mac = hmac.digest(secret.encode(), string_to_sign(method, path, timestamp).encode(), "sha256")
+    return base64.b64encode(mac).decode()
 
 
 def signature_matches(secret: str, method: str, path: str, timestamp: str, given: str) -> bool:

@@ -5,8 +5,10 @@ routes one by one (143 of them: a detail path matched its 43rd regular expressio
 Router stays here and keeps the last word; `IndexedRoutes` only narrows which routes are tried
 first: those whose literal segments can equal the request path's (the path's segment count and
 its first segments). The first route that fully matches among those is the one the Router would
-have chosen, since a route outside them cannot match the path. Anything else (no full match: a
-405, a trailing-slash redirect, an unknown path) goes to the Router as before.
+have chosen, since a route outside them cannot match the path; a route without parameters
+matches only its own path, so it is passed over by comparing the path (no regular expression).
+Anything else (no full match: a 405, a trailing-slash redirect, an unknown path) goes to the
+Router as before.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ def _shape(route) -> tuple[int, tuple[str | None, ...]] | None:
     return len(segments), tuple(None if "{" in s else s for s in segments[:KEY_SEGMENTS])
 
 
+def _literal(route) -> str | None:
+    """The one path a route without parameters matches (its regular expression's only match)."""
+    return route.path if isinstance(route, Route) and not route.param_convertors else None
+
+
 class IndexedRoutes:
     """In place of a Router (an ASGI app): the routes that can match a path's shape are tried in
     the Router's order; the Router answers whatever they do not fully match."""
@@ -47,14 +54,16 @@ class IndexedRoutes:
     def default(self, app) -> None:  # Connexion chains a second API of the same base path here
         self.router.default = app
 
-    def candidates(self, path: str) -> tuple:
+    def candidates(self, path: str) -> tuple[tuple[Route, str | None], ...]:
+        """The routes that can match a path of this shape, in the Router's order, each with the
+        one path it matches when it has no parameters."""
         segments = path.split("/")
         key = (len(segments), *segments[:KEY_SEGMENTS])
         found = self.buckets.get(key)
         if found is None:
             head = segments[:KEY_SEGMENTS]
             found = tuple(
-                route
+                (route, _literal(route))
                 for route, shape in self.shapes
                 if shape is None
                 or (
@@ -66,18 +75,29 @@ class IndexedRoutes:
                 self.buckets[key] = found
         return found
 
+    def choose(self, scope: Scope) -> tuple[Route, Scope] | None:
+        """The route the Router would hand this request to on a full match, with its child scope,
+        when it is among the path's candidates; None: the Router decides."""
+        path = get_route_path(scope)
+        for route, literal in self.candidates(path):
+            if literal is not None and literal != path:
+                continue  # its one path is another: no match
+            match, child_scope = route.matches(scope)
+            if match is Match.FULL:
+                return route, child_scope
+        return None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for route in self.candidates(get_route_path(scope)):
-                match, child_scope = route.matches(scope)
-                if match is Match.FULL:
-                    if "router" not in scope:
-                        scope["router"] = self.router
-                    scope["route"] = route
-                    scope.update(child_scope)
-                    await route.handle(scope, receive, send)
-                    return
-        await self.router(scope, receive, send)
+        chosen = self.choose(scope) if scope["type"] == "http" else None
+        if chosen is None:
+            await self.router(scope, receive, send)
+            return
+        route, child_scope = chosen
+        if "router" not in scope:
+            scope["router"] = self.router
+        scope["route"] = route
+        scope.update(child_scope)
+        await route.handle(scope, receive, send)
 
 
 class IndexedRouting(RoutingMiddleware):

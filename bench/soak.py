@@ -54,9 +54,7 @@ from bench.webhooks import start_receiver, stats  # noqa: E402
 from models.catalog.queries import listed_clause  # noqa: E402
 from models.catalog.tables import ResourcePost  # noqa: E402
 from models.identity import applications  # noqa: E402
-from models.identity.service import token_hash  # noqa: E402
-from models.identity.tables import ProxyToken, User  # noqa: E402
-from models.types import utcnow  # noqa: E402
+from models.identity.tables import User  # noqa: E402
 from models.webhooks import service as webhooks  # noqa: E402
 from models.webhooks.events import emit  # noqa: E402
 from modhub.app import build_platform  # noqa: E402
@@ -64,6 +62,7 @@ from modhub.migrate import upgrade  # noqa: E402
 from modhub.seed import seed_cli  # noqa: E402
 from modhub.settings import Settings, from_env  # noqa: E402
 from tests.functional.webhooks.processes import RedisServer  # noqa: E402
+from tests.helpers.identity import add_proxy_token  # noqa: E402
 from tests.signing import Creds  # noqa: E402
 from tests.support import recreate_database  # noqa: E402
 
@@ -106,17 +105,7 @@ def prepare(env: dict, hook_url: str, resources: int, users: int) -> tuple[objec
             user = User(username=f"soak-{n}", login_name=f"soak_{n}")
             s.add(user)
             s.flush()
-            token = uuid.uuid4().hex + uuid.uuid4().hex
-            s.add(
-                ProxyToken(
-                    token_hash=token_hash(token),
-                    app_id=made.app_id,
-                    user_id=user.id,
-                    scopes=[],
-                    expires_at=utcnow().replace(year=utcnow().year + 1),
-                )
-            )
-            people.append((user.id, token))
+            people.append((user.id, add_proxy_token(s, made.app_id, user.id, hours=24 * 366)))
         posts = list(s.scalars(select(ResourcePost.id).where(listed_clause()).limit(500)))
     return platform, World(Creds(made.app_id, made.api_key, made.secret_key), people, posts, secret)
 

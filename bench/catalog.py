@@ -20,7 +20,9 @@ psycopg2 connections.
   back to back under the same load, four floors (bench/floor_app.py: a bare Starlette app
   answering a fixed envelope-sized JSON, an empty Connexion AsyncApp operation, an empty
   Connexion FlaskApp operation, and the whole modhub stack with a detail handler that reads
-  nothing) and the real detail and batch, and prints its ratios (also to the bare floor); the
+  nothing) and the real detail and batch, and prints its ratios (also to the bare floor, measured
+  first and again last in the round: the mean of the two is the round's floor, since back-to-back
+  runs of the bare app alone differ by a fifth on a 2-core machine); the
   medians of the rounds' ratios are the figures (issue 17: detail / stack >= 0.7, batch / stack
   >= 0.35, stack / empty >= 0.75; issue 33: detail / bare >= 0.20, batch / bare >= 0.08).
   The real server also serves, in each round: every listed resource in turn ("cold", no
@@ -584,6 +586,7 @@ def throughput(
     )
     if batches is None:  # plus the empty operation served through modhub's one-hop bridge
         servers = (*servers[:4], ("bridged", "bench.floor_app:create_bridged", True, empty_requests))
+    servers = (*servers, ("bare again", "bench.floor_app:bare", False, empty_requests))
     rounds = []
     for n in range(1, args.rounds + 1):
         got = {}
@@ -600,10 +603,15 @@ def throughput(
                         got[label] = wrk(FLOOR_PORT, reqs, args.seconds, args.connections)
             finally:
                 stop(proc)
+        first, last = got["bare"], got.pop("bare again")
+        got["bare"] = {"rps": (first["rps"] + last["rps"]) / 2, "p99": max(first["p99"], last["p99"])}
         rounds.append(got)
         print(
-            f"  round {n}: "
-            + ", ".join(f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)" for k, v in got.items())
+            f"  round {n}: bare {first['rps']:.0f} then {last['rps']:.0f} req/s (the floor: their mean "
+            f"{got['bare']['rps']:.0f}), "
+            + ", ".join(
+                f"{k} {v['rps']:.0f} req/s (p99 {v['p99']:.1f} ms)" for k, v in got.items() if k != "bare"
+            )
         )
         print(
             "           x bare Starlette: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import itertools
 
 from models.catalog.tables import (
@@ -140,6 +141,27 @@ class Catalogue:
                 "file_size": 1234,
                 "publish_time": NOW,
                 "update_time": NOW,
+                **fields,
+            },
+        )
+
+    def stored_file(self, storage, post_id: int, content: bytes, **fields) -> int:
+        """`content` put in `storage` (the app's) and recorded as a DIRECT_UPLOAD file of a post."""
+        obj = storage.put(io.BytesIO(content))
+        return self.add(
+            ResourceFile,
+            **{
+                "post_id": post_id,
+                "title": "主文件 main",
+                "file_name": "模组-1.0.jar",
+                "run_platform": "forge",
+                "resource_versions": ["1.20.1"],
+                "storage_type": "DIRECT_UPLOAD",
+                "object_key": obj.key,
+                "file_size": obj.size,
+                "sha1": obj.sha1,
+                "sha256": obj.sha256,
+                "sha512": obj.sha512,
                 **fields,
             },
         )

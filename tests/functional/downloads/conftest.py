@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import uuid
 
 import pytest
 
-from models.catalog.tables import ResourceFile
 from tests.helpers.files import s3_client
 
 
@@ -43,23 +41,7 @@ def stored(cat, platform):
     """Stores bytes in the app's current storage and records them as a DIRECT_UPLOAD file."""
 
     def make(post_id: int, content: bytes, **fields) -> int:
-        obj = platform.storage.put(io.BytesIO(content))
-        return cat.add(
-            ResourceFile,
-            **{
-                "post_id": post_id,
-                "title": "main",
-                "file_name": "mod-1.0.jar",
-                "run_platform": "forge",
-                "resource_versions": ["1.20.1"],
-                "storage_type": "DIRECT_UPLOAD",
-                "object_key": obj.key,
-                "file_size": obj.size,
-                "sha1": obj.sha1,
-                "sha256": obj.sha256,
-                "sha512": obj.sha512,
-                **fields,
-            },
-        )
+        fields = {"title": "main", "file_name": "mod-1.0.jar", **fields}
+        return cat.stored_file(platform.storage, post_id, content, **fields)
 
     return make

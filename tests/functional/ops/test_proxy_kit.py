@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from models.catalog.tables import ResourceFile, RunPlatform
+from models.catalog.tables import RunPlatform
 from models.identity import applications
 from models.identity.tables import User
 from tests.helpers.catalog import Catalogue
@@ -213,21 +212,7 @@ def test_the_kits_proxies_stream_uploads_and_downloads_whole(proxy):
     cat.section()
     cat.platform()
     post = cat.post()
-    stored = platform.storage.put(io.BytesIO(content))
-    fid = cat.add(
-        ResourceFile,
-        post_id=post,
-        title="main",
-        file_name="big-1.0.jar",
-        run_platform="forge",
-        resource_versions=["1.20.1"],
-        storage_type="DIRECT_UPLOAD",
-        object_key=stored.key,
-        file_size=stored.size,
-        sha1=stored.sha1,
-        sha256=stored.sha256,
-        sha512=stored.sha512,
-    )
+    fid = cat.stored_file(platform.storage, post, content, file_name="big-1.0.jar")
     path = f"/openapi/v2/mods/{post}/files/{fid}/download-file"
     got = requests.get(https + path, headers=creds.headers("GET", path), verify=cert, timeout=60)
     assert got.status_code == 200, got.text[:500]

@@ -4,6 +4,7 @@ run per distinct settings, its per-test parts swapped in through Platform.servin
 
 from __future__ import annotations
 
+import functools
 import gc
 import shutil
 import uuid
@@ -15,6 +16,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
+from models.downloads import keys
 from models.identity import accounts, applications
 from models.identity.tables import User
 from modhub.contract import Contract
@@ -52,6 +54,11 @@ from tests.helpers.env import (  # noqa: E402
 # tests keep the default.
 accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 accounts._DUMMY_HASH = accounts._HASHER.hash(uuid.uuid4().hex)
+
+# The install signing key: a database's first one is made on first use (3072-bit RSA, 0.26 s of
+# CPU here) and every test's database is new, so the worker makes it once and hands the same key
+# to each database; it is stored, sealed and read back as before. Rotation makes keys of its own.
+keys._new_private_pem = functools.cache(keys._new_private_pem)
 
 
 def pytest_collection_modifyitems(items):

@@ -7,6 +7,7 @@ connection per (thread, origin) is kept alive; redirects are never followed (3xx
 
 from __future__ import annotations
 
+import functools
 import http.client
 import socket
 import ssl
@@ -60,10 +61,14 @@ class Sender:
 
     def __init__(self, timeout: float):
         self.timeout = timeout
-        self.tls = ssl.create_default_context()
         self.local = threading.local()
         self.open: set[http.client.HTTPConnection] = set()
         self.lock = threading.Lock()
+
+    @functools.cached_property
+    def tls(self) -> ssl.SSLContext:
+        """The system's CA certificates, read for the first https receiver (20 ms of CPU)."""
+        return ssl.create_default_context()
 
     def post(self, url: str, body: bytes, headers: dict, address: str | None = None) -> Answer:
         """Send one POST, connecting to `address` (the checked IP) when given; raises

@@ -66,7 +66,7 @@ class KeyRing:
 def _unsealed(sealed: str, encryption_key: str) -> InstallSigner:
     from modhub.core.crypto import SecretBox
 
-    return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode())
+    return InstallSigner.from_pem(SecretBox(encryption_key).open(sealed).encode(), checked=True)
 
 
 def ring(session: Session, settings: KeySettings) -> KeyRing:
@@ -129,8 +129,9 @@ def _store_first_sqlite(session: Session, settings: KeySettings) -> None:
 def _first_row(settings: KeySettings) -> InstallSigningKey:
     from modhub.core.crypto import SecretBox
 
-    private = legacy_key_file(settings.data_dir) or _new_private_pem()
-    public = InstallSigner.from_pem(private).public_pem()
+    legacy = legacy_key_file(settings.data_dir)
+    private = legacy or _new_private_pem()
+    public = InstallSigner.from_pem(private, checked=legacy is None).public_pem()  # a file's: checked
     return InstallSigningKey(
         kid=kid_of(public),
         status=CURRENT,

@@ -5,13 +5,14 @@ from __future__ import annotations
 import base64
 import subprocess
 
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from models.downloads import keys
 from models.downloads.tables import InstallSigningKey
 from modhub.core.crypto import SecretBox
-from modhub.core.script_signing import KEY_FILE, install_signer
+from modhub.core.script_signing import KEY_FILE, InstallSigner, install_signer
 
 SCRIPT = "# 安装 install\n@0 -> mods/\n@1 -> config/\r\n".encode()
 
@@ -90,4 +91,26 @@ def test_key_from_the_pem_setting(settings, tmp_path):
     )
     assert not (settings.data_dir / KEY_FILE).exists()
     ok = _openssl_verify(tmp_path, signer.public_pem(), signer.sign(SCRIPT), SCRIPT)
+    assert ok.returncode == 0
+
+
+def test_a_key_given_from_outside_is_checked_and_a_sealed_one_is_not_checked_again(settings, db):
+    """RSA's consistency check (0.1 s of CPU for 3072 bits) runs on a key file or setting; a key
+    the server made or checked, then sealed into the database, is read without it."""
+    good = rsa.generate_private_key(public_exponent=65537, key_size=1024).private_numbers()
+    broken = rsa.RSAPrivateNumbers(  # d one off: p * q is still n, the key is inconsistent
+        good.p, good.q, good.d + 2, good.dmp1, good.dmq1, good.iqmp, good.public_numbers
+    ).private_key(unsafe_skip_rsa_key_validation=True)
+    pem = broken.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    with pytest.raises(ValueError):
+        InstallSigner.from_pem(pem)
+    with pytest.raises(ValueError):
+        install_signer(settings.replace(install_signing_key=pem.decode()))
+    assert InstallSigner.from_pem(pem, checked=True).public_pem()  # the check alone was skipped
+    with db.session() as session:
+        made = keys.ring(session, settings)  # made here, sealed, read back unchecked
+        assert keys.ring(session, settings).kid == made.kid
+    ok = _openssl_verify(settings.data_dir, made.signer.public_pem(), made.signer.sign(SCRIPT), SCRIPT)
     assert ok.returncode == 0

@@ -68,8 +68,9 @@ def test_eight_concurrent_first_calls_publish_one_key_sqlite(tmp_path, sqlite_te
 
 @pytest.fixture(autouse=True)
 def _small_keys(monkeypatch):
-    """2048-bit keys: the race is the subject here, not the key size (3072 costs ~1 s a key)."""
-    monkeypatch.setattr(keys, "_new_private_pem", lambda key_size=2048: _ORIGINAL(key_size))
+    """A new key on each call (tests/conftest.py hands out one per run), of 2048 bits: the race is
+    the subject here, not the key size (3072 costs ~1 s a key)."""
+    monkeypatch.setattr(keys, "_new_private_pem", lambda key_size=2048: _NEW_KEY(key_size))
 
 
-_ORIGINAL = keys._new_private_pem
+_NEW_KEY = keys._new_private_pem.__wrapped__

@@ -51,3 +51,9 @@ def test_https_to_the_pinned_address_checks_the_host_name(tls_receiver):
             sender.post(f"https://other.invalid:{port}/hook", b"{}", {}, address="127.0.0.1")
     finally:
         sender.close()
+
+
+def test_the_default_tls_context_checks_certificates_and_host_names():
+    sender = Sender(timeout=1)
+    assert sender.tls.verify_mode == ssl.CERT_REQUIRED and sender.tls.check_hostname
+    assert sender.tls is sender.tls and sender.tls.cert_store_stats()["x509_ca"] > 0  # made once

@@ -150,12 +150,14 @@ def browse_page(
             else count_beside(session, total, params | {"count_rows": cap + 1})
         )
         rows = page.rows(session, params | bounds)  # while the count runs beside
-        return count(), summary_records(session, rows, display=display)
+        records = summary_records(session, rows, display=display)
+        return count(), records
     stmt = listed_matching(backend, filters)
     count = counted(known) if known is not None else count_beside(session, capped_count(stmt, cap))
     sorted_page = _sorted(stmt, sort_key(sort, None, backend), order).offset(offset).limit(page_size)
     rows = session.execute(sorted_page).all()
-    return count(), summary_records(session, rows, display=display)
+    records = summary_records(session, rows, display=display)
+    return count(), records
 
 
 def _prepared(

@@ -100,11 +100,13 @@ def _tiered_page(
     kept: tuple[int, list[int]] | None = None,
 ) -> tuple[int, list[int], list[Any]]:
     """A keyword search by relevance (PostgreSQL): tiers over resource_search_doc (tiers.py), the
-    count up to the cap (unless known: a kept total), then the page's records by id (summaries:
-    one statement, or none for records kept). Its count, ids and records; a kept page (count and
-    ids: their order is the documents' own, tier and postId) reads nothing but its records."""
+    count up to the cap (unless known: a kept total) and, while it runs beside, the page's records
+    by id (summaries: one statement, or none for records kept). Its count, ids and records; a kept
+    page (count and ids: their order is the documents' own, tier and postId) reads nothing but
+    its records."""
     if kept is not None:
         matches, ids = kept
+        found = summaries(ids) if ids else {}
     else:
         where = doc_filters(**filters)
         if known is not None:
@@ -115,8 +117,8 @@ def _tiered_page(
             # a catalogue the window holds whole is counted by the window: counted here only if it grew
             count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
         ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
+        found = summaries(ids) if ids else {}  # read while the count runs beside
         matches = count(total)
-    found = summaries(ids) if ids else {}
     return matches, ids, [found[i] for i in ids if i in found]
 
 

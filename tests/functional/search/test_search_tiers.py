@@ -236,6 +236,36 @@ def test_the_count_runs_beside_the_page_on_a_committed_database(live_catalogue, 
     assert all(s.startswith(counting.NO_SEQSCAN) and any(c in s for c in counts) for s in sent), sent
 
 
+def test_the_pages_records_are_read_while_the_count_runs_beside(live_catalogue, monkeypatch):
+    """The count beside a keyword search's page is the longest of its reads at a million
+    resources: the request reads the page's records before it waits for the count, not after."""
+    live_catalogue.add(5, main_name="Lantern Glow")
+    monkeypatch.setattr(tiers, "WINDOW", 2)  # the count is needed
+    events = []
+
+    def before(conn, cursor, statement, parameters, context, executemany):
+        if threading.current_thread().name.startswith(counting.THREAD_PREFIX):
+            events.append("count sent")
+            time.sleep(0.5)  # a slow count
+        elif "modhub_summary_many" in statement:
+            events.append("records sent")
+
+    def after(conn, cursor, statement, parameters, context, executemany):
+        if threading.current_thread().name.startswith(counting.THREAD_PREFIX):
+            events.append("count answered")
+
+    event.listen(Engine, "before_cursor_execute", before)
+    event.listen(Engine, "after_cursor_execute", after)
+    try:
+        page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)
+    finally:
+        event.remove(Engine, "before_cursor_execute", before)
+        event.remove(Engine, "after_cursor_execute", after)
+    assert page["total"] == 5 and len(page["list"]) == 2
+    assert sorted(events) == ["count answered", "count sent", "records sent"], events
+    assert events.index("records sent") < events.index("count answered"), events
+
+
 def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch):
     """Where PostgreSQL's estimate puts every search document in the window, a keyword search
     sends no count beside its page: the window counts the matches. A catalogue grown past the

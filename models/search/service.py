@@ -105,8 +105,7 @@ def _tiered_page(
     page (count and ids: their order is the documents' own, tier and postId) reads nothing but
     its records."""
     if kept is not None:
-        matches, ids = kept
-        found = summaries(ids) if ids else {}
+        count, (ids, total) = counted(kept[0]), (kept[1], None)
     else:
         where = doc_filters(**filters)
         if known is not None:
@@ -117,9 +116,8 @@ def _tiered_page(
             # a catalogue the window holds whole is counted by the window: counted here only if it grew
             count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
         ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
-        found = summaries(ids) if ids else {}  # read while the count runs beside
-        matches = count(total)
-    return matches, ids, [found[i] for i in ids if i in found]
+    found = summaries(ids) if ids else {}  # read while the count runs beside
+    return count(total), ids, [found[i] for i in ids if i in found]
 
 
 def _kept_as(keyword: str, filters: SearchFilters, *, tiered: bool, by_files: bool) -> Hashable | None:

@@ -128,8 +128,17 @@ def sentinel_rows(db, victim: int) -> list[str]:
     return [name for (name, _), hit in zip(checks, hits, strict=True) if hit]
 
 
+USER_FIELD = re.compile(r"(?i)user_?id$")  # toUserId, targetUserId, userId
+
+
+def _addressed_to(body: dict, user_id: int) -> dict:
+    """The body with each user it names (an example's toUserId, targetUserId...) replaced by
+    user_id: an example's number could be the victim's id in this database."""
+    return {k: user_id if USER_FIELD.search(k) and isinstance(v, int) else v for k, v in body.items()}
+
+
 def test_no_write_takes_a_field_the_caller_may_not_set(signed, db, make_user, owned):  # noqa: F811
-    victim = make_user()
+    victim, bystander = make_user(), make_user()  # the bodies name the bystander, never the victim
     a = owned["ids"]["a"]
     headers = _headers(a, owned["a_token"])
     ids = {**owned["ids"], "userId": a, "postId": owned["ids"]["post"], "draftId": owned["ids"]["draft"]}
@@ -140,7 +149,9 @@ def test_no_write_takes_a_field_the_caller_may_not_set(signed, db, make_user, ow
         op_id = op["operationId"]
         content = op["requestBody"]["content"]["application/json"]
         named = BODIES.get(op_id)
-        body = dict(owned["bodies"][named]) if named else dict(content.get("example") or {})
+        body = (
+            dict(owned["bodies"][named]) if named else _addressed_to(content.get("example") or {}, bystander)
+        )
         if op_id.startswith("edit"):
             path = path.replace("{postId}", str(owned["ids"]["post"]))
         elif "{postId}" in path and "lobby" in path:

@@ -8,7 +8,7 @@ relevance without and with a filter (a section, a type), in both directions, on 
 once by models.search.tiers.ranked_ids (what a keyword search by relevance runs: the newest
 documents first, the indexes past them) and once by one plain query that ranks every match by
 tier and postId. Any difference in the page's post ids, or in the match count
-(tiers.count_matches), is printed. Read-only.
+(tier_count.count_matches), is printed. Read-only.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models.search import tiers  # noqa: E402
+from models.search import tier_count, tiers  # noqa: E402
 from models.search.backends import CJK_RUN  # noqa: E402
 from models.search.filters import doc_filters  # noqa: E402
 
@@ -116,7 +116,7 @@ def main() -> None:
                         session, keyword, where, order, offset=offset, page_size=size
                     )
                     if total is None:
-                        statement, params = tiers.count_matches(keyword, where, 10**9)
+                        statement, params = tier_count.count_matches(keyword, where, 10**9)
                         total = statement.rows(session, params)[0][0]
                     compared += 1
                     if page != every[offset : offset + size] or total != len(every):

@@ -20,13 +20,14 @@ from models.search.backends import PostgresSearch, backend_for
 from models.search.browse import SortKey, browse_page, listed_matching, order_by, sort_key
 from models.search.counting import capped_count, count_beside, counted
 from models.search.filters import SearchFilters, doc_filters
-from models.search.tiers import (
+from models.search.tier_count import (
     broad_catalogue,
     count_matches,
     documents,
-    ranked_ids,
+    in_parts,
     window_holds_every_document,
 )
+from models.search.tiers import ranked_ids
 from modhub.core.display import Display
 
 P = ResourcePost
@@ -111,10 +112,12 @@ def _tiered_page(
         if known is not None:
             count = counted(known)
         else:
-            estimate = documents(session)
-            statement = count_matches(keyword, where, TOTAL_CAP, words_first=broad_catalogue(estimate))
+            docs = documents(session)
+            statement = count_matches(
+                keyword, where, TOTAL_CAP, broad=broad_catalogue(docs), parts=in_parts(docs)
+            )
             # a catalogue the window holds whole is counted by the window: counted here only if it grew
-            count = count_beside(session, *statement, beside=not window_holds_every_document(estimate))
+            count = count_beside(session, *statement, beside=not window_holds_every_document(docs))
         ids, total = ranked_ids(session, keyword, where, order, offset=offset, page_size=page_size)
     found = summaries(ids) if ids else {}  # read while the count runs beside
     return count(total), ids, [found[i] for i in ids if i in found]

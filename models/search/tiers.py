@@ -26,11 +26,9 @@ every match (tests/functional/search/test_search_tiers.py checks it with a windo
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import (
     BigInteger,
@@ -46,9 +44,7 @@ from sqlalchemy import (
     not_,
     or_,
     select,
-    text,
 )
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -82,7 +78,12 @@ class Tiers:
     match: ColumnElement[bool]
     tier: ColumnElement[int]  # for a matching row
     conditions: dict[int, ColumnElement[bool]]  # tier -> the rows of that tier, index-friendly
-    words: ColumnElement[bool] | None = None  # the word match, where match ORs it with a substring
+    words: ColumnElement[bool] | None = None  # the word match (None for a substring alone)
+
+    @property
+    def words_alone(self) -> bool:
+        """Whether the match is the word match alone (no substring alternative)."""
+        return self.match is self.words
 
     @staticmethod
     def of(keyword: str) -> tuple[Tiers, Params]:
@@ -132,7 +133,9 @@ class Tiers:
             4: and_(words_match, not_(head)),
         }
         if not substring:
-            return Tiers(shape=shape, match=words_match, tier=word_tier, conditions=conditions)
+            return Tiers(
+                shape=shape, match=words_match, tier=word_tier, conditions=conditions, words=words_match
+            )
         only_substring = and_(everywhere, not_(words_match))
         conditions[1] = or_(conditions[1], and_(only_substring, in_main))
         conditions[5] = and_(only_substring, not_(in_main))
@@ -243,68 +246,3 @@ def every_match(session: Session, keyword: str, filters: Params, order: str) -> 
     by = [tiers.tier.asc(), D.c.id.desc()] if order != "asc" else [tiers.tier.desc(), D.c.id.asc()]
     stmt = select(D.c.id).where(tiers.match, *DOC_CONDITIONS).order_by(*by)
     return list(session.scalars(stmt, params | filters))
-
-
-# From this many documents on, a keyword's words are counted first (count_matches): a common word
-# (5% of the documents in the demo catalogue) then passes the cap of 10,000 on its own.
-WORDS_FIRST_FROM = 200_000
-_documents: WeakKeyDictionary[Engine, tuple[float, float]] = WeakKeyDictionary()  # -> (until, estimate)
-ESTIMATE = text("SELECT reltuples FROM pg_class WHERE oid = 'resource_search_doc'::regclass")
-
-
-def documents(session: Session) -> float:
-    """How many search documents there are, by PostgreSQL's estimate (pg_class.reltuples, -1
-    before the first ANALYZE), read at most once a minute per process and engine. A session bound
-    to one connection (the tests' rolled-back transaction) counts in line and is told -1, without
-    a statement."""
-    bind, now = session.get_bind(), time.monotonic()
-    if not isinstance(bind, Engine):
-        return -1.0
-    kept = _documents.get(bind)
-    if kept is None or kept[0] < now:
-        estimate: float = session.execute(ESTIMATE).scalar_one()
-        kept = _documents[bind] = (now + 60, float(estimate))
-    return kept[1]
-
-
-def broad_catalogue(estimate: float) -> bool:
-    """Whether a catalogue of that many documents (documents()) counts a keyword's words first."""
-    return estimate >= WORDS_FIRST_FROM
-
-
-def window_holds_every_document(estimate: float) -> bool:
-    """Whether a catalogue of that many documents (documents(): -1 when not known, 0 when none
-    were found at the last ANALYZE) fits in the window, which then counts the matches itself
-    (ranked_ids): no count is needed beside it."""
-    return 0 < estimate < WINDOW
-
-
-def count_matches(
-    keyword: str, filters: Params, cap: int, *, words_first: bool = False
-) -> tuple[Prepared, Params]:
-    """The statement counting the matches, at most cap + 1 of them, and its parameters.
-
-    words_first (for a catalogue where a keyword's words often pass the cap): where the match is
-    the words or a substring, the words are counted first, and when they alone pass the cap the
-    substring's trigram bitmap is never built (PostgreSQL builds every bitmap of an OR in full
-    before it reads a row) and the rows are rechecked against the words alone: a broad keyword's
-    count at a million resources 52 -> 21 ms. Where the words stay under the cap it costs a count
-    more (the ten keywords of bench/catalog.py at 20,000 resources: 14 -> 23 ms in all)."""
-    tiers, params = Tiers.of(keyword)
-    words_first = words_first and tiers.words is not None
-
-    def capped(match: ColumnElement[bool]) -> Select[int]:
-        rows: Select[Any] = (
-            select(literal_column("1")).select_from(D).where(match, *DOC_CONDITIONS).limit(COUNT_ROWS)
-        )
-        return select(func.count()).select_from(rows.subquery())
-
-    def build() -> Select[int]:
-        every = capped(tiers.match)
-        if not words_first or tiers.words is None:
-            return every
-        words = capped(tiers.words).scalar_subquery()
-        return select(case((words >= COUNT_ROWS, COUNT_ROWS), else_=every.scalar_subquery()))
-
-    name = f"modhub_search_count_{tiers.shape}" + ("_words_first" if words_first else "")
-    return prepared(name, build, plan="custom"), params | filters | {"count_rows": cap + 1}

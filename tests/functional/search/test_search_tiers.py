@@ -10,14 +10,14 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import String, event, func, literal_column, select, update
+from sqlalchemy import String, event, func, literal_column, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from models.catalog.queries import listed_clause
 from models.catalog.tables import ResourcePost as P
-from models.search import counting, service, tiers
+from models.search import counting, service, tier_count, tiers
 from models.search.backends import RESOURCE_DOC as D
 from models.search.backends import contains, like_pattern
 from models.search.filters import doc_filters
@@ -63,12 +63,10 @@ def test_windowed_tiers_equal_ranking_every_match(db, shelf):
                 )
                 assert page == expected[offset : offset + 4], (keyword, where, order, window, offset)
                 assert total in (None, len(expected)), (keyword, where, order, window, offset)
-            for words_first in (False, True):  # the words counted first: the same counts
-                counted = {
-                    cap: tiers.count_matches(keyword, where, cap, words_first=words_first) for cap in (100, 2)
-                }
-                assert count(session, *counted[100]) == len(expected), (keyword, where, words_first)
-                assert count(session, *counted[2]) == min(len(expected), 3), (keyword, where, words_first)
+            for form in ({}, {"broad": True}, {"broad": True, "parts": True}):  # the same counts
+                counted = {cap: tier_count.count_matches(keyword, where, cap, **form) for cap in (100, 2)}
+                assert count(session, *counted[100]) == len(expected), (keyword, where, form)
+                assert count(session, *counted[2]) == min(len(expected), 3), (keyword, where, form)
 
 
 def count(session, statement, params) -> int:
@@ -274,7 +272,7 @@ def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch
     live_catalogue.add(2, main_name="Other")
     with live_catalogue.db.engine.begin() as connection:
         connection.exec_driver_sql("ANALYZE resource_search_doc")
-    tiers._documents.clear()
+    tier_count._documents.clear()
     counted_in = []
 
     def spy(conn, cursor, statement, parameters, context, executemany):
@@ -286,7 +284,8 @@ def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch
         assert get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2)["total"] == 5
         assert counted_in == []
         monkeypatch.setattr(tiers, "WINDOW", 2)  # the 7 documents outgrew the window...
-        tiers._documents[live_catalogue.db.engine] = (time.monotonic() + 60, 1.0)  # ...since the estimate
+        since = tier_count.Documents(1.0, None)  # ...since the estimate
+        tier_count._documents[live_catalogue.db.engine] = (time.monotonic() + 60, since)
         again = get(
             live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2, isPaid="false"
         )  # not kept
@@ -296,11 +295,14 @@ def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch
         event.remove(Engine, "before_cursor_execute", spy)
 
 
-def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeypatch):
-    """Past WORDS_FIRST_FROM documents (PostgreSQL's estimate, kept a minute) a keyword's count
-    starts with its words; the totals are the same."""
+def test_a_broad_catalogue_counts_a_keywords_words_first_and_in_parts(live_catalogue, monkeypatch):
+    """Past BROAD_FROM documents (PostgreSQL's estimate, kept a minute) a keyword's count starts
+    with its words; in parts where ANALYZE finds the rows in postId order (IN_ORDER_FROM), with
+    one index where it does not; the totals are the same."""
     live_catalogue.add(5, main_name="Lantern Glow")
     live_catalogue.add(2, main_name="Lanterns")  # a substring of the keyword alone
+    with live_catalogue.db.engine.begin() as connection:
+        connection.exec_driver_sql("ANALYZE resource_search_doc")  # the rows' order: correlation 1
     monkeypatch.setattr(tiers, "WINDOW", 2)  # the count is needed
     counts = []
 
@@ -311,14 +313,52 @@ def test_a_broad_catalogue_counts_a_keywords_words_first(live_catalogue, monkeyp
     event.listen(Engine, "before_cursor_execute", spy)
     try:
         # (each with filters of its own, which match the same posts: a total is kept by its filters)
-        for documents, words_first, filters in ((10**9, False, {}), (-1, True, {"isPaid": "false"})):
-            monkeypatch.setattr(tiers, "WORDS_FIRST_FROM", documents)  # -1: never analyzed
-            tiers._documents.clear()
+        for documents, in_order, form, filters in (
+            (10**9, 0.9, "", {}),
+            (-1, 2.0, "_broad", {"isPaid": "false"}),  # -1: never analyzed
+            (-1, 0.9, "_parts", {"resourceType": "mod"}),
+        ):
+            monkeypatch.setattr(tier_count, "BROAD_FROM", documents)
+            monkeypatch.setattr(tier_count, "IN_ORDER_FROM", in_order)
+            tier_count._documents.clear()
             page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2, **filters)
             assert page["total"] == 7, (documents, counts)
-            assert counts[-1].endswith("_words_first") == words_first, (documents, counts)
+            assert re.fullmatch(rf"modhub_search_count_\d+{form}", counts[-1]), (documents, counts)
     finally:
         event.remove(Engine, "before_cursor_execute", spy)
+
+
+def test_a_broad_count_reads_the_parts_in_turn_and_stops_at_the_cap(db, make_post):
+    """A broad catalogue counts a keyword's words over migration 0017's eight partial indexes, one
+    part after the other: with the cap reached in the first part, the other parts are never read
+    (their bitmaps never built); with no cap reached, every part is read and the count is whole."""
+    every_part = tier_count.STRIPE * tier_count.PARTS * 10_000  # far past the test's own ids
+    posts = [
+        make_post(id=every_part + part * tier_count.STRIPE + n, main_name=f"Lantern {part} {n}")
+        for part in range(tier_count.PARTS)
+        for n in range(3)
+    ]
+    with db.session() as session:
+        session.execute(text("SET LOCAL enable_seqscan = off"))  # as on the counting connections
+        for cap, parts_read in ((2, 1), (100, tier_count.PARTS)):  # each part holds three matches
+            statement, params = tier_count.count_matches(
+                "lantern", doc_filters(), cap, broad=True, parts=True
+            )
+            sql = str(statement.select.compile(dialect=session.get_bind().dialect))
+            explained = session.connection().exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
+            plan = explained.scalar_one()
+            scans = [n for n in nodes(plan[0]["Plan"]) if re.search(r"_tsv_\d$", n.get("Index Name", ""))]
+            assert [n["Index Name"] for n in scans] == [
+                f"ix_resource_search_doc_tsv_{part}" for part in range(tier_count.PARTS)
+            ], sql
+            read = [n["Index Name"][-1] for n in scans if n["Actual Loops"]]
+            assert len(read) == parts_read, (cap, read)
+            assert count(session, statement, params) == min(len(posts), cap + 1)
+
+
+def nodes(plan: dict) -> list[dict]:
+    """A JSON plan's nodes, depth first."""
+    return [plan, *(n for child in plan.get("Plans", ()) for n in nodes(child))]
 
 
 def test_a_count_is_bounded_by_the_apps_statement_time_out(settings, pg_engine):
@@ -411,7 +451,7 @@ def test_with_prepared_statements_off_a_keyword_search_sends_its_selects(live_ca
         with Session(engine) as session:
             mods = doc_filters(resource_type="mod")
             page, total = tiers.ranked_ids(session, "lantern", mods, "desc", offset=0, page_size=20)
-            count = counting.count_beside(session, *tiers.count_matches("lantern", mods, 100))()
+            count = counting.count_beside(session, *tier_count.count_matches("lantern", mods, 100))()
     finally:
         event.remove(Engine, "after_cursor_execute", spy)
     assert (page, total, count) == (glow, 1, 1)

@@ -186,7 +186,7 @@ def run_statements(cur, statements) -> None:
         if prepare:
             prepared = _PREPARED_ON.setdefault(id(cur.connection), set())
             if prepare not in prepared:
-                cur.execute(prepare)
+                cur.execute(prepare, ())  # () as the app sends it: its %% (a modulo) is then %
                 prepared.add(prepare)
         if counting:
             cur.execute("SET enable_seqscan = off")

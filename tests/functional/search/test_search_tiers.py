@@ -297,8 +297,8 @@ def test_a_catalogue_the_window_holds_sends_no_count(live_catalogue, monkeypatch
 
 def test_a_broad_catalogue_counts_a_keywords_words_first_and_in_parts(live_catalogue, monkeypatch):
     """Past BROAD_FROM documents (PostgreSQL's estimate, kept a minute) a keyword's count starts
-    with its words; in parts where ANALYZE finds the rows in postId order (IN_ORDER_FROM), with
-    one index where it does not; the totals are the same."""
+    with its words; in parts where ANALYZE finds the rows in postId order (IN_ORDER_FROM) and no
+    filter is given, with one index otherwise; the totals are the same."""
     live_catalogue.add(5, main_name="Lantern Glow")
     live_catalogue.add(2, main_name="Lanterns")  # a substring of the keyword alone
     with live_catalogue.db.engine.begin() as connection:
@@ -312,16 +312,17 @@ def test_a_broad_catalogue_counts_a_keywords_words_first_and_in_parts(live_catal
 
     event.listen(Engine, "before_cursor_execute", spy)
     try:
-        # (each with filters of its own, which match the same posts: a total is kept by its filters)
-        for documents, in_order, form, filters in (
-            (10**9, 0.9, "", {}),
-            (-1, 2.0, "_broad", {"isPaid": "false"}),  # -1: never analyzed
-            (-1, 0.9, "_parts", {"resourceType": "mod"}),
+        # (each keyword written otherwise, which matches the same posts: a total is kept by its keyword)
+        for documents, in_order, form, keyword, filters in (
+            (10**9, 0.9, "", "lantern", {}),
+            (-1, 2.0, "_broad", "Lantern", {}),  # -1: never analyzed
+            (-1, 0.9, "_parts", "LANTERN", {}),
+            (-1, 0.9, "_broad", "lantern", {"isPaid": "false"}),  # a filter: one index
         ):
             monkeypatch.setattr(tier_count, "BROAD_FROM", documents)
             monkeypatch.setattr(tier_count, "IN_ORDER_FROM", in_order)
             tier_count._documents.clear()
-            page = get(live_catalogue.signed, PATHS[0], keyword="lantern", pageSize=2, **filters)
+            page = get(live_catalogue.signed, PATHS[0], keyword=keyword, pageSize=2, **filters)
             assert page["total"] == 7, (documents, counts)
             assert re.fullmatch(rf"modhub_search_count_\d+{form}", counts[-1]), (documents, counts)
     finally:

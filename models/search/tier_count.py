@@ -25,7 +25,7 @@ import time
 from typing import Any, NamedTuple, cast
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import CompoundSelect, Select, case, func, literal_column, select, text, union_all
+from sqlalchemy import Select, case, func, literal_column, select, text, union_all
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
@@ -110,17 +110,12 @@ def count_matches(
     parts = parts and words is not None and all(value is None for value in filters.values())
 
     def capped(match: ColumnElement[bool], *, by_part: bool = False) -> Select[int]:
-        rows: Select[Any] | CompoundSelect[Any]
-        if by_part:  # one SELECT per part, in turn: the LIMIT stops before the parts not needed
-            rows = union_all(
-                *(
-                    select(literal_column("1")).select_from(D).where(match, *DOC_CONDITIONS, in_part(part))
-                    for part in range(PARTS)
-                )
-            ).limit(COUNT_ROWS)
-        else:
-            rows = select(literal_column("1")).select_from(D).where(match, *DOC_CONDITIONS).limit(COUNT_ROWS)
-        return select(func.count()).select_from(rows.subquery())
+        def rows_of(*part: ColumnElement[bool]) -> Select[Any]:
+            return select(literal_column("1")).select_from(D).where(match, *DOC_CONDITIONS, *part)
+
+        # by part: one SELECT per part, in turn; the LIMIT stops before the parts not needed
+        rows = union_all(*(rows_of(in_part(p)) for p in range(PARTS))) if by_part else rows_of()
+        return select(func.count()).select_from(rows.limit(COUNT_ROWS).subquery())
 
     def build() -> Select[int]:
         if words is None:
